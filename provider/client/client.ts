@@ -1,0 +1,210 @@
+/**
+ * The typed EDIS client: one method per endpoint, on top of one transport (transport.ts), one retry policy
+ * (retry.ts) and one set of wire schemas (schemas.ts). Credentials go into every request body and nowhere
+ * else; the client's redactor removes them from everything it throws or logs.
+ */
+import { z } from "zod";
+import { EdisApiError, Redactor } from "./errors";
+import {
+    BillingCycle,
+    CancelResult,
+    CancellationType,
+    KvmSession,
+    Location,
+    OrderRequest,
+    OrderResult,
+    PaymentMethod,
+    Product,
+    UpgradeRequest,
+    UpgradeResult,
+    upgradeBillingCycle,
+} from "./model";
+import { buildOrderDocument } from "./order";
+import { DEFAULT_RETRY_POLICY, RetryPolicy, nextDelayMs, sleep } from "./retry";
+import * as wire from "./schemas";
+import { postJson } from "./transport";
+
+export const DEFAULT_BASE_URL = "https://order.edisglobal.com";
+export const DEFAULT_AUTH_URL = "https://session.edisglobal.com";
+
+export interface EdisClientOptions {
+    email: string;
+    password: string;
+    /** Order API host; paths below it start with /kvm/v2/. */
+    baseUrl?: string;
+    /** Session (get/auth) host. */
+    authUrl?: string;
+    /** Per-request time limit in milliseconds. */
+    timeoutMs?: number;
+    retry?: Partial<RetryPolicy>;
+    /** Receives one line per retry; lines never contain request fields. */
+    log?: (line: string) => void;
+    userAgent?: string;
+}
+
+/** How each endpoint is reached and whether a failed call may be repeated. */
+interface Endpoint {
+    path: string;
+    host: "order" | "auth";
+    encoding: "form" | "json";
+    /** "safe": repeating it cannot spend money or change anything twice. */
+    retry: "safe" | "never";
+}
+
+export const ENDPOINTS = {
+    locations: { path: "get/locations", host: "order", encoding: "form", retry: "safe" },
+    products: { path: "get/products", host: "order", encoding: "form", retry: "safe" },
+    billingCycles: { path: "get/billingcycles", host: "order", encoding: "form", retry: "safe" },
+    paymentMethods: { path: "get/paymentmethods", host: "order", encoding: "form", retry: "safe" },
+    order: { path: "add/order", host: "order", encoding: "form", retry: "never" },
+    kvmId: { path: "get/kvmid", host: "order", encoding: "form", retry: "safe" },
+    serviceId: { path: "get/serviceid", host: "order", encoding: "form", retry: "safe" },
+    cancel: { path: "cancel/product", host: "order", encoding: "form", retry: "safe" },
+    upgrade: { path: "add/upgrade", host: "order", encoding: "json", retry: "never" },
+    auth: { path: "get/auth", host: "auth", encoding: "form", retry: "safe" },
+} as const satisfies Record<string, Endpoint>;
+
+export class EdisClient {
+    private readonly email: string;
+    private readonly password: string;
+    private readonly baseUrl: string;
+    private readonly authUrl: string;
+    private readonly timeoutMs: number;
+    private readonly retryPolicy: RetryPolicy;
+    private readonly log: (line: string) => void;
+    private readonly userAgent: string;
+    /** Public so that callers that print anything (the provider's log lines) can use the same redaction. */
+    readonly redactor: Redactor;
+
+    constructor(options: EdisClientOptions) {
+        this.email = options.email;
+        this.password = options.password;
+        this.baseUrl = trimSlash(options.baseUrl ?? DEFAULT_BASE_URL);
+        this.authUrl = trimSlash(options.authUrl ?? DEFAULT_AUTH_URL);
+        this.timeoutMs = options.timeoutMs ?? 30_000;
+        this.retryPolicy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
+        this.log = options.log ?? (() => undefined);
+        this.userAgent = options.userAgent ?? "pulumi-edis";
+        this.redactor = new Redactor([options.password, options.email]);
+    }
+
+    // ---- Order API -----------------------------------------------------------------------------------
+
+    getLocations(): Promise<Location[]> {
+        return this.call(ENDPOINTS.locations, {}, wire.locationsAnswer);
+    }
+
+    getProducts(locationId: number): Promise<Product[]> {
+        return this.call(ENDPOINTS.products, { location_id: locationId }, wire.productsAnswer(locationId));
+    }
+
+    getBillingCycles(): Promise<BillingCycle[]> {
+        return this.call(ENDPOINTS.billingCycles, {}, wire.billingCyclesAnswer);
+    }
+
+    getPaymentMethods(): Promise<PaymentMethod[]> {
+        return this.call(ENDPOINTS.paymentMethods, {}, wire.paymentMethodsAnswer);
+    }
+
+    /**
+     * Places an order. Called once: never retried, whatever happens, because a lost answer does not mean
+     * a lost order. An order that EDIS created but marked `failed` (out of stock) throws with its `orderId`.
+     */
+    async addOrder(order: OrderRequest): Promise<OrderResult> {
+        try {
+            return await this.call(ENDPOINTS.order, { order: JSON.stringify(buildOrderDocument(order)) }, wire.orderAnswer);
+        } catch (e) {
+            const orderId = e instanceof EdisApiError ? wire.wireId.safeParse(e.body?.orderid) : undefined;
+            if (e instanceof EdisApiError && orderId?.success) {
+                throw e.with({
+                    orderId: orderId.data,
+                    detail: `EDIS created order ${orderId.data} but marked it "${String(e.body?.status)}"; the product may be out of stock at this location`,
+                });
+            }
+            throw e;
+        }
+    }
+
+    /** The KVM id of a service, or undefined while the service is not provisioned yet. */
+    getKvmId(serviceId: number): Promise<string | undefined> {
+        return this.call(ENDPOINTS.kvmId, { serviceid: serviceId }, wire.kvmIdAnswer);
+    }
+
+    /** The service id of a KVM, or undefined when the answer carries none. */
+    getServiceId(kvmId: string): Promise<number | undefined> {
+        return this.call(ENDPOINTS.serviceId, { kvmid: kvmId }, wire.serviceIdAnswer);
+    }
+
+    cancelProduct(args: { serviceId?: number; kvmId?: string; type: CancellationType }): Promise<CancelResult> {
+        if (args.serviceId === undefined && !args.kvmId) throw new Error("cancelProduct needs a serviceId or a kvmId");
+        const fields: Record<string, string | number> = { type: args.type };
+        if (args.serviceId !== undefined) fields.serviceid = args.serviceId;
+        if (args.kvmId) fields.kvmid = args.kvmId;
+        return this.call(ENDPOINTS.cancel, fields, wire.cancelAnswer);
+    }
+
+    /** Changes plan or billing cycle in place (same location only). Never retried: it creates an invoice. */
+    addUpgrade(req: UpgradeRequest): Promise<UpgradeResult> {
+        return this.call(
+            ENDPOINTS.upgrade,
+            {
+                kvmid: req.kvmId,
+                newpid: req.newPid,
+                newbillingcycle: upgradeBillingCycle(req.newBillingCycle),
+                newpaymentmethod: req.newPaymentMethod,
+            },
+            wire.upgradeAnswer,
+        );
+    }
+
+    // ---- Session endpoint ----------------------------------------------------------------------------
+
+    /** Session entries: of one KVM, or of every KVM of the account. Signatures are added to the redactor. */
+    async getAuth(kvmId?: string): Promise<KvmSession[]> {
+        const sessions = await this.call(ENDPOINTS.auth, kvmId ? { kvm_id: kvmId } : {}, wire.authAnswer);
+        for (const s of sessions) this.redactor.add(s.signature);
+        return sessions;
+    }
+
+    // ---- the one request path ------------------------------------------------------------------------
+
+    private async call<S extends z.ZodType>(
+        endpoint: Endpoint,
+        fields: Record<string, string | number | boolean>,
+        schema: S,
+    ): Promise<z.output<S>> {
+        const url = `${endpoint.host === "auth" ? this.authUrl : this.baseUrl}/kvm/v2/${endpoint.path}`;
+        for (let attempt = 1; ; attempt++) {
+            try {
+                const body = await postJson({
+                    endpoint: endpoint.path,
+                    url,
+                    encoding: endpoint.encoding,
+                    fields: { email: this.email, pw: this.password, ...fields },
+                    timeoutMs: this.timeoutMs,
+                    redactor: this.redactor,
+                    userAgent: this.userAgent,
+                });
+                const parsed = schema.safeParse(body);
+                if (!parsed.success) {
+                    throw new EdisApiError({
+                        endpoint: endpoint.path,
+                        kind: "unexpected_answer",
+                        detail: this.redactor.redact(`the answer did not have the expected shape: ${wire.describeIssues(parsed.error)}`),
+                    });
+                }
+                return parsed.data;
+            } catch (e) {
+                if (!(e instanceof EdisApiError)) throw e;
+                const delay = endpoint.retry === "safe" ? nextDelayMs(this.retryPolicy, e, attempt) : undefined;
+                if (delay === undefined) throw attempt > 1 ? e.with({ attempts: attempt }) : e;
+                this.log(`EDIS ${endpoint.path}: ${e.kind}${e.status ? ` (HTTP ${e.status})` : ""}, retry ${attempt} of ${this.retryPolicy.maxAttempts - 1} in ${delay} ms`);
+                await sleep(delay);
+            }
+        }
+    }
+}
+
+function trimSlash(url: string): string {
+    return url.replace(/\/+$/, "");
+}

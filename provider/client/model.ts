@@ -1,0 +1,140 @@
+/**
+ * The clean, camelCase types that the client returns. Wire spellings live in `schemas.ts` only.
+ */
+
+export const BILLING_CYCLES = ["monthly", "quarterly", "semiannually", "annually"] as const;
+/** A billing cycle as plan prices and add/order spell it. */
+export type BillingCycle = (typeof BILLING_CYCLES)[number];
+
+export const CANCELLATION_TYPES = ["Immediate", "End of Billing Period"] as const;
+export type CancellationType = (typeof CANCELLATION_TYPES)[number];
+
+/**
+ * Accepts the spellings users and the API use (`semi-annually` is how add/upgrade documents it, `Monthly` is
+ * how a control panel shows it) and returns the canonical one, or undefined when it is not a billing cycle.
+ */
+export function normalizeBillingCycle(value: string): BillingCycle | undefined {
+    const key = value.trim().toLowerCase().replace(/[\s_-]/g, "");
+    return (BILLING_CYCLES as readonly string[]).includes(key) ? (key as BillingCycle) : undefined;
+}
+
+/** add/upgrade documents the half-year cycle with a hyphen. */
+export function upgradeBillingCycle(cycle: BillingCycle): string {
+    return cycle === "semiannually" ? "semi-annually" : cycle;
+}
+
+/** Prices per billing cycle as two-decimal strings; a cycle the product is not sold in is absent. */
+export type Prices = Partial<Record<BillingCycle, string>>;
+
+export interface Location {
+    id: number;
+    /** The display name, e.g. "Frankfurt, Germany". */
+    name: string;
+    headline?: string;
+    country?: string;
+    outOfStock?: boolean;
+}
+
+export interface Addon {
+    id: number;
+    name: string;
+    prices: Prices;
+}
+
+/** The four add-on groups the order document knows, plus the operating systems; unknown groups are kept. */
+export interface AddonGroups {
+    os: Addon[];
+    ram: Addon[];
+    vcpu: Addon[];
+    ip: Addon[];
+    diskBoost: Addon[];
+    /** Groups this client does not know, by their wire name, so that nothing the API offers is hidden. */
+    other: Record<string, Addon[]>;
+}
+
+export type AddonGroupName = "ram" | "vcpu" | "ip" | "diskBoost";
+
+export interface Product {
+    /** The product id, `pid` in an order. */
+    id: number;
+    name: string;
+    locationId: number;
+    description: string;
+    /** Figures read from the description; absent when the description does not state them. */
+    cpu?: number;
+    ramMb?: number;
+    diskGb?: number;
+    trafficTb?: number;
+    currency: string;
+    prices: Prices;
+    addons: AddonGroups;
+}
+
+export interface PaymentMethod {
+    /** What add/order's `paymentmethod` takes. */
+    id: string;
+    name: string;
+}
+
+/** One item of an order: a server. Add-on fields carry an add-on id, or nothing for none. */
+export interface OrderItem {
+    pid: number;
+    os: number;
+    hostname: string;
+    additionalRam?: number;
+    additionalVcpu?: number;
+    additionalIp?: number;
+    diskBoost?: number;
+    sshPublicKey?: string;
+}
+
+export interface OrderRequest {
+    billingCycle: BillingCycle;
+    paymentMethod: string;
+    applyCredit: boolean;
+    items: OrderItem[];
+}
+
+export interface OrderResult {
+    orderId: number;
+    /** One per item, in item order. */
+    serviceIds: number[];
+    invoiceId?: number;
+    invoicePaid: boolean;
+}
+
+export interface CancelResult {
+    serviceId?: number;
+    clientId?: number;
+}
+
+export interface UpgradeRequest {
+    kvmId: string;
+    newPid: number;
+    newBillingCycle: BillingCycle;
+    newPaymentMethod: string;
+}
+
+export interface UpgradeResult {
+    orderId?: number;
+    serviceId?: number;
+    invoiceId?: number;
+    oldProductName?: string;
+    newProductName?: string;
+    oldProductId?: number;
+    newProductId?: number;
+}
+
+/** One entry of get/auth: how to reach a KVM's own management API. `signature` is a credential. */
+export interface KvmSession {
+    kvmId: string;
+    apiHost: string;
+    apiRdns?: string;
+    /** Unix seconds. */
+    validUntil?: number;
+    signature: string;
+    suspended: boolean;
+    description?: string;
+    lps?: string;
+    lpsIsPremium?: boolean;
+}

@@ -1,0 +1,42 @@
+/**
+ * Builds add/order's `order` field: a JSON document sent as a string inside the form body.
+ */
+import { OrderRequest } from "./model";
+
+export interface WireOrderItem {
+    pid: number;
+    os: number;
+    hostname: string;
+    additional_ram: number | "";
+    additional_vcpu: number | "";
+    additional_ip: number | "";
+    // The vendor's own sample spells this `additional_driveboost` in one place; the documented name is this one.
+    additional_diskboost: number | "";
+    ssh_pubkey: string;
+}
+
+export interface WireOrder {
+    billingcycle: string;
+    paymentmethod: string;
+    applycredit: boolean;
+    item: WireOrderItem[];
+}
+
+export function buildOrderDocument(order: OrderRequest): WireOrder {
+    if (order.items.length === 0) throw new Error("an order needs at least one item");
+    return {
+        billingcycle: order.billingCycle,
+        paymentmethod: order.paymentMethod,
+        applycredit: order.applyCredit,
+        item: order.items.map((i) => ({
+            pid: i.pid,
+            os: i.os,
+            hostname: i.hostname,
+            additional_ram: i.additionalRam ?? "",
+            additional_vcpu: i.additionalVcpu ?? "",
+            additional_ip: i.additionalIp ?? "",
+            additional_diskboost: i.diskBoost ?? "",
+            ssh_pubkey: i.sshPublicKey ?? "",
+        })),
+    };
+}

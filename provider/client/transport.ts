@@ -1,0 +1,127 @@
+/**
+ * One HTTP exchange with EDIS: POST, a per-request time limit, and the mapping of every failure to an
+ * `EdisApiError` of the right kind. No retries here (see retry.ts) and no knowledge of endpoints' shapes.
+ */
+import fetch from "node-fetch";
+import { EdisApiError, EdisErrorKind, Redactor } from "./errors";
+import { parseRetryAfter } from "./retry";
+import { serverMessageOf } from "./schemas";
+
+export interface PostRequest {
+    /** The endpoint's path, e.g. "get/products", used in errors and logs. */
+    endpoint: string;
+    url: string;
+    encoding: "form" | "json";
+    fields: Record<string, string | number | boolean>;
+    timeoutMs: number;
+    redactor: Redactor;
+    userAgent: string;
+}
+
+export function kindForStatus(status: number): EdisErrorKind {
+    if (status === 401 || status === 403) return "credentials";
+    if (status === 404) return "not_found";
+    if (status === 429) return "rate_limited";
+    if (status >= 500) return "server_error";
+    return "bad_request";
+}
+
+/** A 2xx answer whose `status` is not "success": what kind of refusal its message describes. */
+function kindForRefusal(message: string | undefined): EdisErrorKind {
+    if (message && /credential|password|unauthori[sz]ed|authentication|login/i.test(message)) return "credentials";
+    if (message && /not\s*found|unknown|does not exist|no such/i.test(message)) return "not_found";
+    return "bad_request";
+}
+
+function encodeBody(req: PostRequest): string {
+    if (req.encoding === "json") return JSON.stringify(req.fields);
+    // URLSearchParams encodes + & = % space and non-ASCII correctly; string concatenation would not.
+    const form = new URLSearchParams();
+    for (const [k, v] of Object.entries(req.fields)) form.append(k, String(v));
+    return form.toString();
+}
+
+/**
+ * Posts and returns the parsed JSON body of a successful (`status: "success"`) answer; throws otherwise.
+ * A refusal's body rides on the error (not enumerable) for endpoints whose refusals carry data.
+ */
+export async function postJson(req: PostRequest): Promise<Record<string, unknown>> {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), req.timeoutMs);
+    const redact = (s: string) => req.redactor.redact(s);
+    let status: number;
+    let text: string;
+    let retryAfter: string | null;
+    try {
+        const res = await fetch(req.url, {
+            method: "POST",
+            body: encodeBody(req),
+            headers: {
+                "content-type":
+                    req.encoding === "json" ? "application/json" : "application/x-www-form-urlencoded;charset=UTF-8",
+                accept: "application/json",
+                "user-agent": req.userAgent,
+            },
+            signal: controller.signal as any,
+            redirect: "error",
+        });
+        status = res.status;
+        retryAfter = res.headers.get("retry-after");
+        text = await res.text();
+    } catch (e) {
+        const aborted = controller.signal.aborted;
+        const code = (e as { code?: string }).code;
+        throw new EdisApiError({
+            endpoint: req.endpoint,
+            kind: aborted ? "timeout" : "network",
+            detail: aborted
+                ? `no answer within ${Math.round(req.timeoutMs / 1000)} s`
+                : redact(code ? `${code}: ${(e as Error).message}` : (e as Error).message),
+        });
+    } finally {
+        clearTimeout(timer);
+    }
+
+    let body: unknown;
+    let parseFailed = false;
+    try {
+        body = text.trim() === "" ? undefined : JSON.parse(text);
+    } catch {
+        parseFailed = true;
+    }
+    const serverMessage = body !== undefined ? serverMessageOf(body) : undefined;
+    const common = {
+        endpoint: req.endpoint,
+        status,
+        serverMessage: serverMessage && redact(serverMessage),
+    };
+
+    if (status < 200 || status >= 300) {
+        const retryAfterSeconds = parseRetryAfter(retryAfter);
+        throw new EdisApiError({
+            ...common,
+            kind: kindForStatus(status),
+            retryAfterSeconds,
+            detail: body === undefined ? describeNonJson(text) : undefined,
+        });
+    }
+    if (parseFailed || body === undefined || typeof body !== "object" || body === null || Array.isArray(body)) {
+        throw new EdisApiError({ ...common, kind: "unexpected_answer", detail: describeNonJson(text) });
+    }
+    const answer = body as Record<string, unknown>;
+    if (answer.status !== "success") {
+        throw new EdisApiError({
+            ...common,
+            kind: kindForRefusal(serverMessage),
+            detail: `status "${String(answer.status ?? "(none)")}"`,
+            body: answer,
+        });
+    }
+    return answer;
+}
+
+function describeNonJson(text: string): string {
+    if (text.trim() === "") return "the answer was empty";
+    if (/^\s*</.test(text)) return "the answer was an HTML page, not JSON";
+    return "the answer was not JSON";
+}

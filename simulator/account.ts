@@ -1,0 +1,369 @@
+/**
+ * The simulated EDIS account: orders, invoices, services and their KVMs, and the rules of each endpoint.
+ * No HTTP here (see server.ts): each endpoint takes the request's fields and returns the JSON answer, or
+ * throws `SimError` with the HTTP status and message the real API family would give.
+ *
+ * Choices where the vendor is silent (the client is tolerant of the alternatives):
+ * - get/kvmid answers `{status, serviceid, kvmid}` with `kvmid: null` while a service is not provisioned;
+ * - get/serviceid answers the id as a numeric string;
+ * - a cancelled service is unknown to get/kvmid, get/serviceid, get/auth and cancel/product (404);
+ * - get/auth lists suspended KVMs and those cancelled at the end of the billing period, not pending ones.
+ */
+import { randomBytes } from "node:crypto";
+import { BILLING_CYCLE_MONTHS, LOCATIONS, PAYMENT_METHODS, planById, priceFor, wireLocations, wireProducts } from "./catalogue";
+
+export class SimError extends Error {
+    constructor(
+        readonly httpStatus: number,
+        message: string,
+    ) {
+        super(message);
+    }
+}
+
+export type ServiceStatus = "Pending" | "Active" | "Suspended" | "Cancelled";
+
+export interface SimService {
+    serviceId: number;
+    orderId: number;
+    invoiceId: number;
+    pid: number;
+    os: number;
+    addons: Record<string, number>;
+    hostname: string;
+    sshPublicKey: string;
+    billingCycle: string;
+    paymentMethod: string;
+    status: ServiceStatus;
+    createdAt: number;
+    /** When the KVM becomes visible, once the invoice is paid. */
+    provisionAt?: number;
+    kvmId?: string;
+    signature?: string;
+    cancellation?: { type: string; at: number };
+}
+
+export interface SimInvoice {
+    invoiceId: number;
+    amount: string;
+    paid: boolean;
+}
+
+export interface SimOrder {
+    orderId: number;
+    serviceIds: number[];
+    invoiceId: number;
+    status: "Active" | "Failed";
+}
+
+export interface AccountState {
+    email: string;
+    password: string;
+    clientId: number;
+    credit: number;
+    nextId: number;
+    orders: SimOrder[];
+    invoices: SimInvoice[];
+    services: SimService[];
+    cancellations: Array<{ serviceId: number; type: string; at: number }>;
+    upgrades: Array<{ serviceId: number; fromPid: number; toPid: number; billingCycle: string; at: number }>;
+}
+
+/** Behaviour a test or the command line can switch on (faults that change answers, not transport). */
+export interface AccountBehaviour {
+    /** Milliseconds from payment to a visible KVM. */
+    provisioningDelayMs: number;
+    /** Orders are left unpaid even when credit would cover them. */
+    unpaidInvoices: boolean;
+    /** Product ids that are out of stock: add/order creates the order and answers `failed`. */
+    outOfStock: number[];
+}
+
+const SUBMITTED_ADDON_FIELDS = ["additional_ram", "additional_vcpu", "additional_ip", "additional_diskboost"];
+
+export function newAccountState(email: string, password: string, credit = 1000): AccountState {
+    return {
+        email,
+        password,
+        clientId: 4242,
+        credit,
+        nextId: 1,
+        orders: [],
+        invoices: [],
+        services: [],
+        cancellations: [],
+        upgrades: [],
+    };
+}
+
+export class Account {
+    constructor(
+        public state: AccountState,
+        public behaviour: AccountBehaviour,
+        private readonly now: () => number = Date.now,
+    ) {}
+
+    // ---- authentication and helpers ------------------------------------------------------------------
+
+    authenticate(fields: Record<string, unknown>): void {
+        if (fields.email === undefined || fields.pw === undefined) throw new SimError(400, "Missing email or pw");
+        if (fields.email !== this.state.email || fields.pw !== this.state.password) {
+            throw new SimError(401, "Authentication failed: invalid email or password");
+        }
+    }
+
+    private id(offset: number): number {
+        // Distinct ranges so that an order id is never mistaken for a service id in a test.
+        return offset + this.state.nextId++;
+    }
+
+    /** Moves services whose provisioning time has come to Active with a KVM id. Called on every request. */
+    advance(): void {
+        const now = this.now();
+        for (const s of this.state.services) {
+            if (s.status === "Pending" && s.provisionAt !== undefined && now >= s.provisionAt) {
+                s.status = "Active";
+                s.kvmId = `kvm_${100000 + s.serviceId}_${randomDigits(6)}`;
+                s.signature = randomBytes(40).toString("base64url").slice(0, 50);
+            }
+        }
+    }
+
+    private service(fields: Record<string, unknown>): SimService {
+        const serviceId = fields.serviceid !== undefined && fields.serviceid !== "" ? Number(fields.serviceid) : undefined;
+        const kvmId = typeof fields.kvmid === "string" && fields.kvmid !== "" ? fields.kvmid : undefined;
+        if (serviceId === undefined && kvmId === undefined) throw new SimError(400, "Missing serviceid or kvmid");
+        if (serviceId !== undefined && !Number.isInteger(serviceId)) throw new SimError(400, "serviceid must be a number");
+        const found = this.state.services.find(
+            (s) => (serviceId === undefined || s.serviceId === serviceId) && (kvmId === undefined || s.kvmId === kvmId),
+        );
+        if (!found || found.status === "Cancelled") {
+            throw new SimError(404, `Service not found${serviceId !== undefined ? ` (serviceid ${serviceId})` : ` (kvmid ${kvmId})`}`);
+        }
+        return found;
+    }
+
+    private payInvoiceFromCredit(invoice: SimInvoice): void {
+        if (this.behaviour.unpaidInvoices || this.state.credit < Number(invoice.amount)) return;
+        this.state.credit = Math.round((this.state.credit - Number(invoice.amount)) * 100) / 100;
+        this.markPaid(invoice);
+    }
+
+    private markPaid(invoice: SimInvoice): void {
+        invoice.paid = true;
+        for (const s of this.state.services) {
+            if (s.invoiceId === invoice.invoiceId && s.status === "Pending") {
+                s.provisionAt = this.now() + this.behaviour.provisioningDelayMs;
+            }
+        }
+    }
+
+    // ---- order API -------------------------------------------------------------------------------------
+
+    getLocations() {
+        return { status: "success", locations: wireLocations() };
+    }
+
+    getProducts(fields: Record<string, unknown>) {
+        const locationId = Number(fields.location_id ?? fields.location);
+        if (!LOCATIONS.some((l) => l.id === locationId)) throw new SimError(404, `Unknown location_id ${String(fields.location_id)}`);
+        return { status: "success", products: wireProducts(locationId) };
+    }
+
+    getBillingCycles() {
+        return { status: "success", billingcycles: Object.keys(BILLING_CYCLE_MONTHS) };
+    }
+
+    getPaymentMethods() {
+        return { status: "success", paymentmethods: PAYMENT_METHODS.map((m) => m.module) };
+    }
+
+    addOrder(fields: Record<string, unknown>) {
+        if (typeof fields.order !== "string") throw new SimError(400, "Missing order");
+        let order: any;
+        try {
+            order = JSON.parse(fields.order);
+        } catch {
+            throw new SimError(400, "order is not valid JSON");
+        }
+        const cycle = String(order?.billingcycle ?? "");
+        if (!(cycle in BILLING_CYCLE_MONTHS)) throw new SimError(400, `Invalid billingcycle "${cycle}"`);
+        if (!PAYMENT_METHODS.some((m) => m.module === order.paymentmethod)) {
+            throw new SimError(400, `Invalid paymentmethod "${String(order.paymentmethod)}"`);
+        }
+        if (!Array.isArray(order.item) || order.item.length === 0) throw new SimError(400, "order.item must be a non-empty list");
+
+        // Validate every item before anything is created, as a real order form would.
+        let total = 0;
+        const items = order.item.map((item: any, i: number) => {
+            const plan = planById(Number(item?.pid));
+            if (!plan) throw new SimError(400, `item ${i}: unknown pid ${String(item?.pid)}`);
+            const price = priceFor(plan.monthly, cycle, plan.notSoldIn);
+            if (price === undefined) throw new SimError(400, `item ${i}: ${plan.name} is not sold ${cycle}`);
+            total += price;
+            const os = plan.addons.os[Number(item.os)];
+            if (!os) throw new SimError(400, `item ${i}: os ${String(item.os)} is not offered with pid ${plan.pid}`);
+            total += priceFor(os.monthly, cycle) ?? 0;
+            if (typeof item.hostname !== "string" || item.hostname === "") throw new SimError(400, `item ${i}: missing hostname`);
+            const addons: Record<string, number> = {};
+            for (const field of SUBMITTED_ADDON_FIELDS) {
+                const raw = item[field];
+                if (raw === undefined || raw === "" || raw === null) continue;
+                const addon = plan.addons[field]?.[Number(raw)];
+                if (!addon) throw new SimError(400, `item ${i}: ${field} ${String(raw)} is not offered with pid ${plan.pid}`);
+                addons[field] = Number(raw);
+                total += priceFor(addon.monthly, cycle) ?? 0;
+            }
+            return { plan, item, addons };
+        });
+
+        const orderId = this.id(5000);
+        if (items.some(({ plan }: any) => this.behaviour.outOfStock.includes(plan.pid))) {
+            this.state.orders.push({ orderId, serviceIds: [], invoiceId: 0, status: "Failed" });
+            return { status: "failed", orderid: orderId };
+        }
+        const invoice: SimInvoice = { invoiceId: this.id(9000), amount: total.toFixed(2), paid: false };
+        this.state.invoices.push(invoice);
+        const serviceIds = items.map(({ plan, item, addons }: any) => {
+            const service: SimService = {
+                serviceId: this.id(1000),
+                orderId,
+                invoiceId: invoice.invoiceId,
+                pid: plan.pid,
+                os: Number(item.os),
+                addons,
+                hostname: item.hostname,
+                sshPublicKey: typeof item.ssh_pubkey === "string" ? item.ssh_pubkey : "",
+                billingCycle: cycle,
+                paymentMethod: order.paymentmethod,
+                status: "Pending",
+                createdAt: this.now(),
+            };
+            this.state.services.push(service);
+            return service.serviceId;
+        });
+        this.state.orders.push({ orderId, serviceIds, invoiceId: invoice.invoiceId, status: "Active" });
+        if (order.applycredit !== false) this.payInvoiceFromCredit(invoice);
+        return {
+            status: "success",
+            orderid: orderId,
+            serviceids: serviceIds.join(","),
+            invoiceid: invoice.invoiceId,
+            invoicepaid: invoice.paid,
+        };
+    }
+
+    getKvmId(fields: Record<string, unknown>) {
+        if (fields.serviceid === undefined) throw new SimError(400, "Missing serviceid");
+        const s = this.service({ serviceid: fields.serviceid });
+        return { status: "success", serviceid: s.serviceId, kvmid: s.kvmId ?? null };
+    }
+
+    getServiceId(fields: Record<string, unknown>) {
+        if (typeof fields.kvmid !== "string" || fields.kvmid === "") throw new SimError(400, "Missing kvmid");
+        const s = this.service({ kvmid: fields.kvmid });
+        return { status: "success", serviceid: String(s.serviceId) };
+    }
+
+    cancelProduct(fields: Record<string, unknown>) {
+        const type = fields.type;
+        if (type !== "Immediate" && type !== "End of Billing Period") {
+            throw new SimError(400, `Invalid type "${String(type)}": use "Immediate" or "End of Billing Period"`);
+        }
+        const s = this.service(fields);
+        this.cancelService(s, type);
+        return { status: "success", serviceid: s.serviceId, clientid: this.state.clientId };
+    }
+
+    /** Also what the admin interface uses for "cancelled behind Pulumi's back". */
+    cancelService(s: SimService, type: string): void {
+        const at = this.now();
+        this.state.cancellations.push({ serviceId: s.serviceId, type, at });
+        if (type === "Immediate") s.status = "Cancelled";
+        s.cancellation = { type, at };
+    }
+
+    addUpgrade(fields: Record<string, unknown>) {
+        const s = this.service({ kvmid: fields.kvmid });
+        if (s.status === "Pending") throw new SimError(400, "The service is not provisioned yet");
+        const from = planById(s.pid)!;
+        const to = planById(Number(fields.newpid));
+        if (!to) throw new SimError(400, `Unknown newpid ${String(fields.newpid)}`);
+        if (to.locationId !== from.locationId) throw new SimError(400, "Upgrades are only possible within the same location");
+        const cycle = String(fields.newbillingcycle ?? "").replace("semi-annually", "semiannually");
+        const price = priceFor(to.monthly, cycle, to.notSoldIn);
+        if (price === undefined) throw new SimError(400, `Invalid newbillingcycle "${String(fields.newbillingcycle)}"`);
+        if (!PAYMENT_METHODS.some((m) => m.module === fields.newpaymentmethod)) {
+            throw new SimError(400, `Invalid newpaymentmethod "${String(fields.newpaymentmethod)}"`);
+        }
+        const invoice: SimInvoice = { invoiceId: this.id(9000), amount: price.toFixed(2), paid: false };
+        this.state.invoices.push(invoice);
+        this.payInvoiceFromCredit(invoice);
+        const orderId = this.id(5000);
+        this.state.orders.push({ orderId, serviceIds: [s.serviceId], invoiceId: invoice.invoiceId, status: "Active" });
+        this.state.upgrades.push({ serviceId: s.serviceId, fromPid: from.pid, toPid: to.pid, billingCycle: cycle, at: this.now() });
+        s.pid = to.pid;
+        s.billingCycle = cycle;
+        return {
+            status: "success",
+            orderid: String(orderId),
+            serviceid: String(s.serviceId),
+            invoiceid: String(invoice.invoiceId),
+            oldproductname: from.name,
+            newproductname: to.name,
+            oldproductid: String(from.pid),
+            newproductid: String(to.pid),
+        };
+    }
+
+    // ---- session endpoint ------------------------------------------------------------------------------
+
+    getAuth(fields: Record<string, unknown>) {
+        const wanted = typeof fields.kvm_id === "string" && fields.kvm_id !== "" ? fields.kvm_id : undefined;
+        const listed = this.state.services.filter((s) => s.kvmId && (s.status === "Active" || s.status === "Suspended"));
+        const chosen = wanted ? listed.filter((s) => s.kvmId === wanted) : listed;
+        if (wanted && chosen.length === 0) throw new SimError(404, `Unknown kvm_id ${wanted}`);
+        const validUntil = Math.floor(this.now() / 1000) + 3600;
+        const data: Record<string, unknown> = {};
+        for (const s of chosen) {
+            const loc = LOCATIONS.find((l) => l.id === planById(s.pid)?.locationId);
+            data[s.kvmId!] = {
+                api_host: `api-${loc?.code ?? "x"}.kvm.edis-sim.invalid`,
+                api_rdns: `${s.hostname}`,
+                kvm_id: s.kvmId,
+                valid_until: validUntil,
+                signature: s.signature,
+                suspended: s.status === "Suspended" ? "y" : "n",
+                description: `${planById(s.pid)?.name ?? "KVM"} ${s.hostname}`,
+                lps: String(s.serviceId % 100).padStart(2, "0"),
+                lps_ispremium: false,
+            };
+        }
+        // PHP's json_encode turns an empty array into [], not {}: answer as the real API would.
+        return { status: "success", data: chosen.length ? data : [] };
+    }
+
+    // ---- operator actions (admin interface, tests) -----------------------------------------------------
+
+    payInvoice(invoiceId: number): void {
+        const invoice = this.state.invoices.find((i) => i.invoiceId === invoiceId);
+        if (!invoice) throw new SimError(404, `Unknown invoice ${invoiceId}`);
+        if (!invoice.paid) this.markPaid(invoice);
+    }
+
+    setSuspended(serviceId: number, suspended: boolean): void {
+        const s = this.service({ serviceid: serviceId });
+        if (s.status !== "Active" && s.status !== "Suspended") throw new SimError(400, "Only provisioned services can be suspended");
+        s.status = suspended ? "Suspended" : "Active";
+    }
+
+    setPassword(password: string): void {
+        this.state.password = password;
+    }
+}
+
+function randomDigits(n: number): string {
+    let out = "";
+    for (const b of randomBytes(n)) out += String(b % 10);
+    return out;
+}

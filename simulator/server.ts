@@ -1,0 +1,359 @@
+/**
+ * The EDIS API simulator's HTTP face: the real paths and encodings, fault injection, a request log, an
+ * admin interface under /_sim/ for changes "behind Pulumi's back", and optional state kept in a file so that
+ * a separate `pulumi up` and a later `pulumi destroy` see the same servers. Listens on 127.0.0.1 only.
+ */
+import { readFileSync, renameSync, writeFileSync } from "node:fs";
+import http from "node:http";
+import { AddressInfo } from "node:net";
+import { Account, AccountBehaviour, AccountState, SimError, newAccountState } from "./account";
+
+export const DEFAULT_EMAIL = "demo@example.com";
+export const DEFAULT_PASSWORD = "edis-demo-password";
+
+/** One injected failure, consumed call by call. */
+export interface InjectedFault {
+    /** Endpoint path such as "add/order", or "*" for every endpoint. */
+    endpoint: string;
+    /** How many calls it affects; default 1. */
+    times?: number;
+    /** Answer with this HTTP status (and a JSON error body unless `body` says otherwise). */
+    status?: number;
+    /** Seconds, sent as Retry-After. */
+    retryAfter?: number;
+    /** A malformed answer: an HTML page, an empty body, broken JSON, or a 200 with `status: "error"`. */
+    body?: "html" | "empty" | "badjson" | "status-error";
+    /** Drop the connection: before the request is processed, or after (the state change has happened). */
+    drop?: "before" | "after";
+}
+
+export interface SimulatorOptions {
+    port?: number;
+    email?: string;
+    password?: string;
+    credit?: number;
+    /** A JSON file that keeps the account across restarts. */
+    statePath?: string;
+    latencyMs?: number;
+    provisioningDelayMs?: number;
+    unpaidInvoices?: boolean;
+    outOfStock?: number[];
+    faults?: InjectedFault[];
+}
+
+export interface LogEntry {
+    seq: number;
+    at: number;
+    endpoint: string;
+    /** Request fields; `pw` is masked. */
+    fields: Record<string, unknown>;
+    httpStatus: number;
+    /** The answer's `status` field, or what happened instead ("dropped", "html", ...). */
+    outcome: string;
+    durationMs: number;
+}
+
+export class EdisSimulator {
+    readonly account: Account;
+    readonly log: LogEntry[] = [];
+    latencyMs: number;
+    readonly latencyByEndpoint: Record<string, number> = {};
+    private faults: Array<InjectedFault & { times: number }> = [];
+    private seq = 0;
+    private inFlight = 0;
+    private peakInFlight = 0;
+
+    private constructor(
+        private readonly server: http.Server,
+        private readonly options: SimulatorOptions,
+        state: AccountState,
+    ) {
+        this.latencyMs = options.latencyMs ?? 0;
+        this.account = new Account(state, {
+            provisioningDelayMs: options.provisioningDelayMs ?? 2000,
+            unpaidInvoices: options.unpaidInvoices ?? false,
+            outOfStock: options.outOfStock ?? [],
+        });
+        for (const f of options.faults ?? []) this.inject(f);
+    }
+
+    static async start(options: SimulatorOptions = {}): Promise<EdisSimulator> {
+        const state = loadState(options) ?? newAccountState(options.email ?? DEFAULT_EMAIL, options.password ?? DEFAULT_PASSWORD, options.credit);
+        if (options.email) state.email = options.email;
+        if (options.password) state.password = options.password;
+        const server = http.createServer();
+        const sim = new EdisSimulator(server, options, state);
+        server.on("request", (req, res) => void sim.handle(req, res));
+        await new Promise<void>((resolve, reject) => {
+            server.once("error", reject);
+            server.listen(options.port ?? 0, "127.0.0.1", () => resolve());
+        });
+        sim.save();
+        return sim;
+    }
+
+    /** The base URL for both the order API and the session endpoint. */
+    get url(): string {
+        return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    }
+
+    get behaviour(): AccountBehaviour {
+        return this.account.behaviour;
+    }
+
+    async stop(): Promise<void> {
+        this.server.closeAllConnections?.();
+        await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    }
+
+    inject(fault: InjectedFault): void {
+        this.faults.push({ ...fault, times: fault.times ?? 1 });
+    }
+
+    clearFaults(): void {
+        this.faults = [];
+    }
+
+    /** Log entries, optionally of one endpoint. */
+    calls(endpoint?: string): LogEntry[] {
+        return endpoint ? this.log.filter((e) => e.endpoint === endpoint) : [...this.log];
+    }
+
+    /** Calls per endpoint, e.g. `{ "get/auth": 1 }`. */
+    callCounts(): Record<string, number> {
+        const counts: Record<string, number> = {};
+        for (const e of this.log) counts[e.endpoint] = (counts[e.endpoint] ?? 0) + 1;
+        return counts;
+    }
+
+    clearLog(): void {
+        this.log.length = 0;
+        this.peakInFlight = this.inFlight;
+    }
+
+    /** The most requests the simulator was serving at one moment since the log was last cleared. */
+    get peakConcurrency(): number {
+        return this.peakInFlight;
+    }
+
+    /** What a person checking the account would see: orders placed, services and their status. */
+    summary() {
+        const s = this.account.state;
+        return {
+            orders: s.orders.length,
+            failedOrders: s.orders.filter((o) => o.status === "Failed").length,
+            services: s.services.map((x) => ({
+                serviceId: x.serviceId,
+                hostname: x.hostname,
+                status: x.status,
+                kvmId: x.kvmId,
+                pid: x.pid,
+                cancellation: x.cancellation?.type,
+            })),
+            cancellations: s.cancellations.length,
+            upgrades: s.upgrades.length,
+            credit: s.credit.toFixed(2),
+        };
+    }
+
+    save(): void {
+        if (!this.options.statePath) return;
+        const tmp = `${this.options.statePath}.tmp`;
+        writeFileSync(tmp, JSON.stringify(this.account.state, null, 2));
+        renameSync(tmp, this.options.statePath);
+    }
+
+    // ---- request handling ------------------------------------------------------------------------------
+
+    private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+        const started = Date.now();
+        this.inFlight++;
+        this.peakInFlight = Math.max(this.peakInFlight, this.inFlight);
+        try {
+            const raw = await readBody(req);
+            const url = new URL(req.url ?? "/", "http://127.0.0.1");
+            if (url.pathname.startsWith("/_sim/")) return this.admin(req.method ?? "GET", url, raw, res);
+            const match = /^\/kvm\/v2\/(.+)$/.exec(url.pathname);
+            const endpoint = match?.[1] ?? url.pathname;
+            const fields = parseFields(req.headers["content-type"], raw);
+            const record = (httpStatus: number, outcome: string) =>
+                this.log.push({
+                    seq: ++this.seq,
+                    at: started,
+                    endpoint,
+                    fields: maskFields(fields),
+                    httpStatus,
+                    outcome,
+                    durationMs: Date.now() - started,
+                });
+
+            const latency = this.latencyByEndpoint[endpoint] ?? this.latencyMs;
+            if (latency > 0) await sleep(latency);
+            const fault = this.takeFault(endpoint);
+
+            if (fault?.drop === "before") {
+                record(0, "dropped");
+                return void req.socket.destroy();
+            }
+            if (fault && (fault.status !== undefined || fault.body !== undefined)) {
+                const status = fault.status ?? 200;
+                const headers: Record<string, string> = {};
+                if (fault.retryAfter !== undefined) headers["retry-after"] = String(fault.retryAfter);
+                const { type, text } = faultBody(fault.body, status);
+                res.writeHead(status, { ...headers, "content-type": type }).end(text);
+                return void record(status, fault.body ?? "injected");
+            }
+
+            let status = 200;
+            let answer: unknown;
+            try {
+                if (req.method !== "POST") throw new SimError(405, "Use POST");
+                answer = this.dispatch(endpoint, fields);
+            } catch (e) {
+                if (!(e instanceof SimError)) throw e;
+                status = e.httpStatus;
+                answer = { status: "error", message: e.message };
+            }
+            this.save();
+            if (fault?.drop === "after") {
+                record(0, `dropped after ${(answer as { status?: string }).status}`);
+                return void req.socket.destroy();
+            }
+            res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(answer));
+            record(status, String((answer as { status?: string }).status));
+        } catch (e) {
+            res.writeHead(500, { "content-type": "application/json" }).end(JSON.stringify({ status: "error", message: String(e) }));
+        } finally {
+            this.inFlight--;
+        }
+    }
+
+    private dispatch(endpoint: string, fields: Record<string, unknown>): unknown {
+        const account = this.account;
+        const handlers: Record<string, () => unknown> = {
+            "get/locations": () => account.getLocations(),
+            "get/products": () => account.getProducts(fields),
+            "get/billingcycles": () => account.getBillingCycles(),
+            "get/paymentmethods": () => account.getPaymentMethods(),
+            "add/order": () => account.addOrder(fields),
+            "get/kvmid": () => account.getKvmId(fields),
+            "get/serviceid": () => account.getServiceId(fields),
+            "cancel/product": () => account.cancelProduct(fields),
+            "add/upgrade": () => account.addUpgrade(fields),
+            "get/auth": () => account.getAuth(fields),
+        };
+        const handler = handlers[endpoint];
+        if (!handler) throw new SimError(404, `Unknown endpoint ${endpoint}`);
+        account.authenticate(fields);
+        account.advance();
+        return handler();
+    }
+
+    private takeFault(endpoint: string): InjectedFault | undefined {
+        const i = this.faults.findIndex((f) => f.endpoint === endpoint || f.endpoint === "*");
+        if (i < 0) return undefined;
+        const fault = this.faults[i];
+        if (--fault.times <= 0) this.faults.splice(i, 1);
+        return fault;
+    }
+
+    /** The admin interface: what tests and the demo do to the account outside the API. */
+    private admin(method: string, url: URL, raw: string, res: http.ServerResponse): void {
+        const send = (status: number, body: unknown): void =>
+            void res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
+        const body = raw ? (JSON.parse(raw) as Record<string, any>) : {};
+        const account = this.account;
+        try {
+            const route = `${method} ${url.pathname}`;
+            const id = Number(url.pathname.split("/")[3]);
+            if (route === "GET /_sim/summary") return send(200, this.summary());
+            if (route === "GET /_sim/state") return send(200, account.state);
+            if (route === "GET /_sim/log") return send(200, this.log);
+            if (route === "DELETE /_sim/log") return send(200, { cleared: this.log.splice(0).length });
+            if (route === "POST /_sim/faults") {
+                this.inject(body as InjectedFault);
+                return send(200, { faults: this.faults.length });
+            }
+            if (route === "DELETE /_sim/faults") {
+                this.clearFaults();
+                return send(200, { faults: 0 });
+            }
+            if (route === "POST /_sim/behaviour") {
+                if (body.latencyMs !== undefined) this.latencyMs = Number(body.latencyMs);
+                Object.assign(account.behaviour, pick(body, ["provisioningDelayMs", "unpaidInvoices", "outOfStock"]));
+                return send(200, { ...account.behaviour, latencyMs: this.latencyMs });
+            }
+            if (method === "POST" && /^\/_sim\/invoices\/\d+\/pay$/.test(url.pathname)) account.payInvoice(id);
+            else if (method === "POST" && /^\/_sim\/services\/\d+\/(suspend|unsuspend)$/.test(url.pathname))
+                account.setSuspended(id, url.pathname.endsWith("/suspend"));
+            else if (method === "POST" && /^\/_sim\/services\/\d+\/cancel$/.test(url.pathname)) {
+                const s = account.state.services.find((x) => x.serviceId === id && x.status !== "Cancelled");
+                if (!s) throw new SimError(404, `Unknown service ${id}`);
+                account.cancelService(s, body.type ?? "Immediate");
+            } else if (route === "POST /_sim/password") account.setPassword(String(body.password));
+            else throw new SimError(404, `No admin route ${route}`);
+            this.save();
+            send(200, { ok: true });
+        } catch (e) {
+            send(e instanceof SimError ? e.httpStatus : 400, { error: String((e as Error).message) });
+        }
+    }
+}
+
+function loadState(options: SimulatorOptions): AccountState | undefined {
+    if (!options.statePath) return undefined;
+    try {
+        return JSON.parse(readFileSync(options.statePath, "utf8")) as AccountState;
+    } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+        throw new Error(`cannot read simulator state ${options.statePath}: ${(e as Error).message}`);
+    }
+}
+
+function readBody(req: http.IncomingMessage): Promise<string> {
+    return new Promise((resolve, reject) => {
+        const chunks: Buffer[] = [];
+        req.on("data", (c: Buffer) => chunks.push(c));
+        req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+        req.on("error", reject);
+    });
+}
+
+function parseFields(contentType: string | undefined, raw: string): Record<string, unknown> {
+    if (contentType?.includes("application/json")) {
+        try {
+            const parsed = JSON.parse(raw);
+            return parsed && typeof parsed === "object" ? parsed : {};
+        } catch {
+            return {};
+        }
+    }
+    return Object.fromEntries(new URLSearchParams(raw));
+}
+
+function maskFields(fields: Record<string, unknown>): Record<string, unknown> {
+    return { ...fields, ...(fields.pw !== undefined ? { pw: "***" } : {}) };
+}
+
+function faultBody(kind: InjectedFault["body"], status: number): { type: string; text: string } {
+    switch (kind) {
+        case "html":
+            return { type: "text/html", text: `<html><body><h1>${status} Bad Gateway</h1></body></html>` };
+        case "empty":
+            return { type: "application/json", text: "" };
+        case "badjson":
+            return { type: "application/json", text: '{"status": "success", "data": ' };
+        case "status-error":
+            return { type: "application/json", text: JSON.stringify({ status: "error", message: "Internal processing error" }) };
+        default:
+            return { type: "application/json", text: JSON.stringify({ status: "error", message: `Injected HTTP ${status}` }) };
+    }
+}
+
+function pick(obj: Record<string, unknown>, keys: string[]): Record<string, unknown> {
+    return Object.fromEntries(keys.filter((k) => obj[k] !== undefined).map((k) => [k, obj[k]]));
+}
+
+function sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => setTimeout(resolve, ms));
+}
