@@ -1,0 +1,116 @@
+/**
+ * Provider configuration: the `edis:*` stack config keys and their environment fallbacks, in one table.
+ * The provider host reads them in `configure`; the SDK's lookups read the same keys through pulumi.Config.
+ * Credentials are read here and handed to the client; they are never inputs, outputs or closure captures.
+ */
+import { CANCELLATION_TYPES, CancellationType } from "./client/model";
+import { DEFAULT_AUTH_URL, DEFAULT_BASE_URL } from "./client/client";
+
+/** Every setting, its stack config key (namespace `edis`) and its environment variable. */
+export const SETTINGS = {
+    email: { key: "email", env: "EDIS_EMAIL" },
+    password: { key: "password", env: "EDIS_PASSWORD" },
+    baseUrl: { key: "baseUrl", env: "EDIS_BASE_URL" },
+    authUrl: { key: "authUrl", env: "EDIS_AUTH_URL" },
+    paymentMethod: { key: "paymentMethod", env: "EDIS_PAYMENT_METHOD" },
+    cancellationType: { key: "cancellationType", env: "EDIS_CANCELLATION_TYPE" },
+    provisioningTimeoutSeconds: { key: "provisioningTimeoutSeconds", env: "EDIS_PROVISIONING_TIMEOUT_SECONDS" },
+    provisioningPollSeconds: { key: "provisioningPollSeconds", env: "EDIS_PROVISIONING_POLL_SECONDS" },
+    requestTimeoutSeconds: { key: "requestTimeoutSeconds", env: "EDIS_REQUEST_TIMEOUT_SECONDS" },
+} as const;
+
+export type SettingName = keyof typeof SETTINGS;
+export const CONFIG_NAMESPACE = "edis";
+
+export const DEFAULT_PROVISIONING_TIMEOUT_SECONDS = 1200;
+export const DEFAULT_CANCELLATION_TYPE: CancellationType = "End of Billing Period";
+
+export interface ProviderConfig {
+    email?: string;
+    password?: string;
+    baseUrl: string;
+    authUrl: string;
+    paymentMethod?: string;
+    cancellationType?: CancellationType;
+    provisioningTimeoutSeconds: number;
+    /** First wait between get/kvmid polls; it grows by half each poll, to 30 s at most. */
+    provisioningPollSeconds: number;
+    requestTimeoutSeconds: number;
+    /** Settings that were present but unusable; reported when an operation needs them, not at configure. */
+    problems: string[];
+}
+
+/**
+ * Resolves the configuration. `get` reads a stack config key by its short name (`"password"`); an empty
+ * value counts as unset so that `EDIS_PASSWORD` can still supply it.
+ */
+export function resolveConfig(
+    get: (key: string) => string | undefined,
+    env: NodeJS.ProcessEnv = process.env,
+): ProviderConfig {
+    const problems: string[] = [];
+    const read = (name: SettingName): string | undefined => {
+        const s = SETTINGS[name];
+        const v = get(s.key);
+        if (v !== undefined && v !== "") return v;
+        const e = env[s.env];
+        return e !== undefined && e !== "" ? e : undefined;
+    };
+    const number = (name: SettingName, fallback: number, min: number, max: number): number => {
+        const raw = read(name);
+        if (raw === undefined) return fallback;
+        const n = Number(raw);
+        if (!Number.isFinite(n) || n < min || n > max) {
+            problems.push(`${describeSetting(name)} must be a number from ${min} to ${max}, got "${raw}"`);
+            return fallback;
+        }
+        return n;
+    };
+    const url = (name: SettingName, fallback: string): string => {
+        const raw = read(name);
+        if (raw === undefined) return fallback;
+        if (!/^https?:\/\/[^\s/]+/.test(raw)) {
+            problems.push(`${describeSetting(name)} must be an http(s) URL, got "${raw}"`);
+            return fallback;
+        }
+        return raw.replace(/\/+$/, "");
+    };
+    const cancellation = read("cancellationType");
+    if (cancellation !== undefined && !(CANCELLATION_TYPES as readonly string[]).includes(cancellation)) {
+        problems.push(`${describeSetting("cancellationType")} must be "Immediate" or "End of Billing Period", got "${cancellation}"`);
+    }
+    return {
+        email: read("email"),
+        password: read("password"),
+        baseUrl: url("baseUrl", DEFAULT_BASE_URL),
+        authUrl: url("authUrl", DEFAULT_AUTH_URL),
+        paymentMethod: read("paymentMethod"),
+        cancellationType: (CANCELLATION_TYPES as readonly string[]).includes(cancellation ?? "")
+            ? (cancellation as CancellationType)
+            : undefined,
+        provisioningTimeoutSeconds: number("provisioningTimeoutSeconds", DEFAULT_PROVISIONING_TIMEOUT_SECONDS, 1, 86_400),
+        provisioningPollSeconds: number("provisioningPollSeconds", 5, 0.05, 300),
+        requestTimeoutSeconds: number("requestTimeoutSeconds", 30, 1, 600),
+        problems,
+    };
+}
+
+/** "config `edis:password` (or EDIS_PASSWORD)": how errors name a setting. */
+export function describeSetting(name: SettingName): string {
+    return `config \`${CONFIG_NAMESPACE}:${SETTINGS[name].key}\` (or ${SETTINGS[name].env})`;
+}
+
+/** The credentials, or a clear error naming what to set. Also surfaces unusable settings. */
+export function requireCredentials(config: ProviderConfig): { email: string; password: string } {
+    if (config.problems.length) throw new Error(`pulumi-edis configuration: ${config.problems.join("; ")}`);
+    const missing: string[] = [];
+    if (!config.email) missing.push(`${describeSetting("email")}`);
+    if (!config.password) missing.push(`${describeSetting("password")}`);
+    if (missing.length) {
+        throw new Error(
+            `pulumi-edis needs EDIS credentials: set ${missing.join(" and ")}. ` +
+                `For example: pulumi config set edis:email you@example.com && pulumi config set --secret edis:password`,
+        );
+    }
+    return { email: config.email!, password: config.password! };
+}

@@ -1,0 +1,15 @@
+/**
+ * `pulumi-edis/provider`: the implementation that Pulumi's dynamic-provider host loads by package name,
+ * and the client and catalogue that the SDK's lookups share.
+ */
+export { kvmServer } from "./kvm/provider";
+export { EdisClient, ENDPOINTS, DEFAULT_AUTH_URL, DEFAULT_BASE_URL } from "./client/client";
+export type { EdisClientOptions } from "./client/client";
+export { EdisApiError, isEdisApiError } from "./client/errors";
+export type { EdisErrorKind } from "./client/errors";
+export { DEFAULT_RETRY_POLICY } from "./client/retry";
+export type { RetryPolicy } from "./client/retry";
+export * from "./client/model";
+export { Catalogue } from "./catalogue";
+export { SETTINGS, resolveConfig, requireCredentials, describeSetting } from "./config";
+export type { ProviderConfig } from "./config";

@@ -1,0 +1,35 @@
+/**
+ * What every KvmServer operation works with, built once per provider host process from the configuration.
+ */
+import { Catalogue } from "../catalogue";
+import { EdisClient } from "../client/client";
+import { ProviderConfig } from "../config";
+import { SessionDirectory } from "./sessions";
+
+export interface Context {
+    config: ProviderConfig;
+    client: EdisClient;
+    catalogue: Catalogue;
+    sessions: SessionDirectory;
+    /** One line to the engine's log; already free of secrets. */
+    log: (line: string) => void;
+}
+
+/**
+ * A failure after the server exists at EDIS. The provider host turns an error carrying `id` into the
+ * engine's "created but failed to initialise": the service id and these outputs reach state, the next
+ * `pulumi up` calls update (which resumes), and `pulumi destroy` calls delete (which cancels).
+ */
+export class ServerInitError extends Error {
+    readonly reasons: string[];
+
+    constructor(
+        readonly id: string,
+        readonly properties: object,
+        message: string,
+    ) {
+        super(message);
+        this.name = "ServerInitError";
+        this.reasons = [message];
+    }
+}

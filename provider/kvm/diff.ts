@@ -1,0 +1,52 @@
+/**
+ * The diff rules of a KvmServer: pure, no network. Every input is in exactly one of three classes.
+ */
+import { normalizeBillingCycle } from "../client/model";
+import { INPUT_NAMES, UNKNOWN } from "./inputs";
+
+/** Changing these needs a different server: a new order (create before delete) and a cancel of the old. */
+export const REPLACE_ON_CHANGE = [
+    "osId",
+    "hostname",
+    "locationId",
+    "additionalRamId",
+    "additionalVcpuId",
+    "additionalIpId",
+    "diskBoostId",
+    "sshPublicKey",
+    "adoptKvmId",
+] as const;
+
+/** Changed in place through add/upgrade (EDIS resizes within a location). */
+export const UPGRADE_IN_PLACE = ["planId", "billingCycle"] as const;
+
+/** Only matter at order or cancel time: recorded in state, no API call, never a replacement. */
+export const METADATA_IN_PLACE = ["paymentMethod", "applyCredit", "cancellationType", "provisioningTimeoutSeconds"] as const;
+
+export interface DiffResult {
+    changes: boolean;
+    replaces: string[];
+    /** Inputs that differ, for callers that explain the change. */
+    changed: string[];
+    deleteBeforeReplace: false;
+}
+
+function same(name: string, a: unknown, b: unknown): boolean {
+    if (name === "billingCycle" && typeof a === "string" && typeof b === "string") {
+        return normalizeBillingCycle(a) === normalizeBillingCycle(b);
+    }
+    if (name === "applyCredit") return (a ?? true) === (b ?? true);
+    return a === b || (a == null && b == null);
+}
+
+/** `olds` are the stored outputs (which include the inputs); `news` the checked new inputs. */
+export function diffKvmServer(olds: Record<string, unknown>, news: Record<string, unknown>): DiffResult {
+    const changed = INPUT_NAMES.filter((name) => news[name] === UNKNOWN || !same(name, olds[name], news[name]));
+    const replaces = changed.filter((name) => (REPLACE_ON_CHANGE as readonly string[]).includes(name));
+    return { changes: changed.length > 0, replaces, changed, deleteBeforeReplace: false };
+}
+
+/** True when an update must call add/upgrade. */
+export function needsUpgrade(olds: Record<string, unknown>, news: Record<string, unknown>): boolean {
+    return UPGRADE_IN_PLACE.some((name) => !same(name, olds[name], news[name]));
+}

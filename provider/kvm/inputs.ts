@@ -1,0 +1,238 @@
+/**
+ * KvmServer inputs: their normalized form, the offline validation that `check` runs on every preview and
+ * up, and the outputs type. No network here: what needs the catalogue is checked in catalogue.ts, before
+ * the order, and reported the same way.
+ */
+import { BILLING_CYCLES, BillingCycle, CANCELLATION_TYPES, CancellationType, normalizeBillingCycle } from "../client/model";
+
+/** The engine's placeholder for a value not known during preview (pulumi.runtime.unknownValue). */
+export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+
+export interface KvmServerInputs {
+    planId: number;
+    osId: number;
+    hostname: string;
+    locationId?: number;
+    billingCycle: BillingCycle;
+    paymentMethod?: string;
+    applyCredit: boolean;
+    additionalRamId?: number;
+    additionalVcpuId?: number;
+    additionalIpId?: number;
+    diskBoostId?: number;
+    sshPublicKey?: string;
+    cancellationType?: CancellationType;
+    provisioningTimeoutSeconds?: number;
+    adoptKvmId?: string;
+}
+
+export interface KvmServerOutputs extends KvmServerInputs {
+    serviceId: number;
+    kvmId?: string;
+    orderId?: number;
+    invoiceId?: number;
+    invoicePaid?: boolean;
+    apiHost?: string;
+    apiRdns?: string;
+    description?: string;
+    suspended?: boolean;
+    lps?: string;
+    lpsIsPremium?: boolean;
+}
+
+export const INPUT_NAMES = [
+    "planId",
+    "osId",
+    "hostname",
+    "locationId",
+    "billingCycle",
+    "paymentMethod",
+    "applyCredit",
+    "additionalRamId",
+    "additionalVcpuId",
+    "additionalIpId",
+    "diskBoostId",
+    "sshPublicKey",
+    "cancellationType",
+    "provisioningTimeoutSeconds",
+    "adoptKvmId",
+] as const satisfies ReadonlyArray<keyof KvmServerInputs>;
+
+/** Outputs that are not inputs. */
+export const OUTPUT_ONLY_NAMES = [
+    "serviceId",
+    "kvmId",
+    "orderId",
+    "invoiceId",
+    "invoicePaid",
+    "apiHost",
+    "apiRdns",
+    "description",
+    "suspended",
+    "lps",
+    "lpsIsPremium",
+] as const satisfies ReadonlyArray<Exclude<keyof KvmServerOutputs, keyof KvmServerInputs>>;
+
+export const ADDON_INPUTS = {
+    additionalRamId: { group: "ram", label: "RAM add-on" },
+    additionalVcpuId: { group: "vcpu", label: "vCPU add-on" },
+    additionalIpId: { group: "ip", label: "IP add-on" },
+    diskBoostId: { group: "diskBoost", label: "disk boost add-on" },
+} as const;
+
+export interface CheckFailure {
+    property: string;
+    reason: string;
+}
+
+type Validator = (value: unknown) => { value?: unknown; error?: string };
+
+const positiveId: Validator = (v) => {
+    const n = typeof v === "string" && /^\s*\d+\s*$/.test(v) ? Number(v) : v;
+    return typeof n === "number" && Number.isInteger(n) && n > 0
+        ? { value: n }
+        : { error: `must be a positive whole number (an id from the edis lookups), got ${show(v)}` };
+};
+
+const hostname: Validator = (v) => {
+    if (typeof v !== "string") return { error: `must be a string, got ${show(v)}` };
+    const labels = v.split(".");
+    const bad = labels.find((l) => !/^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/i.test(l));
+    if (v.length > 253 || bad !== undefined) {
+        return {
+            error:
+                `"${v}" is not an RFC 1123 host name: use letters, digits and hyphens in dot-separated labels of 1 to 63 ` +
+                `characters that do not start or end with a hyphen, 253 characters in all (for example "web-1.example.com")`,
+        };
+    }
+    return { value: v };
+};
+
+const billingCycle: Validator = (v) => {
+    const cycle = typeof v === "string" ? normalizeBillingCycle(v) : undefined;
+    return cycle
+        ? { value: cycle }
+        : { error: `must be one of ${BILLING_CYCLES.map((c) => `"${c}"`).join(", ")} ("semi-annually" is accepted too), got ${show(v)}` };
+};
+
+const cancellationType: Validator = (v) =>
+    (CANCELLATION_TYPES as readonly unknown[]).includes(v)
+        ? { value: v }
+        : { error: `must be "Immediate" or "End of Billing Period", got ${show(v)}` };
+
+const nonEmptyString: Validator = (v) =>
+    typeof v === "string" && v.trim() !== "" ? { value: v.trim() } : { error: `must be a non-empty string, got ${show(v)}` };
+
+const bool: Validator = (v) => (typeof v === "boolean" ? { value: v } : { error: `must be true or false, got ${show(v)}` });
+
+const timeoutSeconds: Validator = (v) =>
+    typeof v === "number" && Number.isFinite(v) && v >= 1 && v <= 86_400
+        ? { value: v }
+        : { error: `must be a number of seconds from 1 to 86400, got ${show(v)}` };
+
+const kvmId: Validator = (v) =>
+    typeof v === "string" && /^[A-Za-z0-9_-]{3,64}$/.test(v)
+        ? { value: v }
+        : { error: `must be a KVM id such as "kvm_123456_789012" (see edis.getKvmSessions()), got ${show(v)}` };
+
+const SSH_KEY_TYPES = [
+    "ssh-ed25519",
+    "ssh-rsa",
+    "ecdsa-sha2-nistp256",
+    "ecdsa-sha2-nistp384",
+    "ecdsa-sha2-nistp521",
+    "sk-ssh-ed25519@openssh.com",
+    "sk-ecdsa-sha2-nistp256@openssh.com",
+];
+
+/** An OpenSSH public key line: "<type> <base64 blob> [comment]", whose blob starts with its own type. */
+const sshPublicKey: Validator = (v) => {
+    const expected = `an OpenSSH public key line such as "ssh-ed25519 AAAAC3Nza... user@host" (types: ${SSH_KEY_TYPES.join(", ")})`;
+    if (typeof v !== "string") return { error: `must be ${expected}, got ${show(v)}` };
+    const line = v.trim();
+    if (/[\r\n]/.test(line)) return { error: `must be a single key on one line; ${expected}` };
+    if (/PRIVATE KEY/.test(line)) return { error: `looks like a private key; never put a private key here. It must be ${expected}` };
+    const [type, blob] = line.split(/\s+/);
+    if (!SSH_KEY_TYPES.includes(type)) return { error: `has key type "${type ?? ""}"; it must be ${expected}` };
+    if (!blob || !/^[A-Za-z0-9+/]+={0,2}$/.test(blob)) return { error: `has no valid base64 key data; it must be ${expected}` };
+    const bytes = Buffer.from(blob, "base64");
+    const len = bytes.length >= 4 ? bytes.readUInt32BE(0) : -1;
+    if (len <= 0 || bytes.length < 4 + len || bytes.subarray(4, 4 + len).toString("latin1") !== type) {
+        return { error: `has key data that does not encode a ${type} key (truncated or pasted wrongly); it must be ${expected}` };
+    }
+    return { value: line };
+};
+
+const RULES: Record<(typeof INPUT_NAMES)[number], { required?: boolean; validate: Validator }> = {
+    planId: { required: true, validate: positiveId },
+    osId: { required: true, validate: positiveId },
+    hostname: { required: true, validate: hostname },
+    locationId: { validate: positiveId },
+    billingCycle: { validate: billingCycle },
+    paymentMethod: { validate: nonEmptyString },
+    applyCredit: { validate: bool },
+    additionalRamId: { validate: positiveId },
+    additionalVcpuId: { validate: positiveId },
+    additionalIpId: { validate: positiveId },
+    diskBoostId: { validate: positiveId },
+    sshPublicKey: { validate: sshPublicKey },
+    cancellationType: { validate: cancellationType },
+    provisioningTimeoutSeconds: { validate: timeoutSeconds },
+    adoptKvmId: { validate: kvmId },
+};
+
+const DEFAULTS: Partial<KvmServerInputs> = { billingCycle: "monthly", applyCredit: true };
+
+/**
+ * Validates and normalizes inputs. Unknown values (preview) pass through untouched; unset optional values
+ * are left out (never `undefined`, which the provider host cannot send); defaults that do not depend on
+ * config are filled in so that state shows what was ordered.
+ */
+export function checkInputs(news: Record<string, unknown>): { inputs: Record<string, unknown>; failures: CheckFailure[] } {
+    const inputs: Record<string, unknown> = {};
+    const failures: CheckFailure[] = [];
+    for (const name of INPUT_NAMES) {
+        const raw = news[name];
+        const rule = RULES[name];
+        if (raw === undefined || raw === null || (raw === "" && !rule.required)) {
+            if (rule.required) failures.push({ property: name, reason: `${name} is required` });
+            else if (DEFAULTS[name] !== undefined) inputs[name] = DEFAULTS[name];
+            continue;
+        }
+        if (raw === UNKNOWN) {
+            inputs[name] = raw;
+            continue;
+        }
+        const result = rule.validate(raw);
+        if (result.error) failures.push({ property: name, reason: `${name} ${result.error}` });
+        else inputs[name] = result.value;
+    }
+    for (const key of Object.keys(news)) {
+        if (key !== "__provider" && !(INPUT_NAMES as readonly string[]).includes(key)) {
+            const near = INPUT_NAMES.find((n) => n.toLowerCase() === key.toLowerCase());
+            failures.push({
+                property: key,
+                reason: `${key} is not a KvmServer input${near ? ` (did you mean ${near}?)` : `; inputs are ${INPUT_NAMES.join(", ")}`}`,
+            });
+        }
+    }
+    return { inputs, failures };
+}
+
+/** The inputs part of a stored outputs object (state carries both). */
+export function inputsOf(props: Record<string, unknown>): KvmServerInputs {
+    const out: Record<string, unknown> = {};
+    for (const name of INPUT_NAMES) if (props[name] !== undefined) out[name] = props[name];
+    return out as unknown as KvmServerInputs;
+}
+
+/** Drops undefined values: the provider host cannot send them ("Unexpected struct type"). */
+export function compact<T extends object>(obj: T): T {
+    return Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined)) as T;
+}
+
+function show(v: unknown): string {
+    if (typeof v === "string") return JSON.stringify(v.length > 60 ? `${v.slice(0, 57)}...` : v);
+    if (v === null || typeof v !== "object") return String(v);
+    return Array.isArray(v) ? "a list" : "an object";
+}

@@ -1,0 +1,198 @@
+/**
+ * The order flow of a KvmServer, start to finish:
+ *
+ *   check the order against the catalogue  ─ a mismatch orders nothing
+ *   add/order, exactly once               ─ never retried; a lost answer is explained, not repeated
+ *   log the service id at once            ─ the one record if the host dies before the engine hears back
+ *   wait for the KVM id (get/kvmid)       ─ any failure from here on carries the service id into state
+ *   read the session entry (get/auth)     ─ the outputs
+ *
+ * `resumeServer` continues a create that stopped after the order (unpaid invoice, time limit, network):
+ * the next `pulumi up` calls update on the failed resource, which lands here instead of ordering again.
+ */
+import { EdisApiError, isEdisApiError } from "../client/errors";
+import { OrderResult } from "../client/model";
+import { DEFAULT_PROVISIONING_TIMEOUT_SECONDS, describeSetting } from "../config";
+import { Context, ServerInitError } from "./context";
+import { KvmServerInputs, KvmServerOutputs, compact } from "./inputs";
+import { checkOrder } from "./orderCheck";
+import { sessionOutputs } from "./sessions";
+
+export async function createServer(ctx: Context, inputs: KvmServerInputs): Promise<{ id: string; outs: KvmServerOutputs }> {
+    if (inputs.adoptKvmId) return adoptServer(ctx, inputs);
+
+    const paymentMethod = inputs.paymentMethod ?? ctx.config.paymentMethod;
+    if (!paymentMethod) {
+        throw new Error(
+            `nothing was ordered: no payment method. Set the paymentMethod input or ${describeSetting("paymentMethod")}; ` +
+                `edis.getPaymentMethods() lists the account's methods`,
+        );
+    }
+    const { plan, location } = await checkOrder(ctx.catalogue, inputs, paymentMethod);
+
+    let order: OrderResult;
+    try {
+        order = await ctx.client.addOrder({
+            billingCycle: inputs.billingCycle,
+            paymentMethod,
+            applyCredit: inputs.applyCredit,
+            items: [
+                {
+                    pid: inputs.planId,
+                    os: inputs.osId,
+                    hostname: inputs.hostname,
+                    additionalRam: inputs.additionalRamId,
+                    additionalVcpu: inputs.additionalVcpuId,
+                    additionalIp: inputs.additionalIpId,
+                    diskBoost: inputs.diskBoostId,
+                    sshPublicKey: inputs.sshPublicKey,
+                },
+            ],
+        });
+    } catch (e) {
+        throw explainOrderFailure(e, inputs.hostname);
+    } finally {
+        ctx.sessions.invalidate();
+    }
+
+    const serviceId = order.serviceIds[0];
+    if (serviceId === undefined) {
+        throw new Error(
+            `EDIS accepted order ${order.orderId} for ${inputs.hostname} but named no service id. The server may still be ` +
+                `provisioned and billed: check order ${order.orderId} in the EDIS client area, then adopt the server with adoptKvmId.`,
+        );
+    }
+    // Written before anything else can fail: if this process dies now, the engine keeps no record of the
+    // server, and this line in the deployment log is how the user finds it (README: "Recovering an order").
+    ctx.log(
+        `ordered ${inputs.hostname}: order ${order.orderId}, service ${serviceId}, invoice ${order.invoiceId ?? "?"} ` +
+            `(${order.invoicePaid ? "paid" : "unpaid"}), plan ${plan.id} (${plan.name}) at ${location.name}`,
+    );
+    const outs: KvmServerOutputs = compact({
+        ...inputs,
+        serviceId,
+        orderId: order.orderId,
+        invoiceId: order.invoiceId,
+        invoicePaid: order.invoicePaid,
+    });
+    if (!order.invoicePaid) {
+        throw new ServerInitError(
+            String(serviceId),
+            outs,
+            `ordered ${inputs.hostname} (order ${order.orderId}, service ${serviceId}) but invoice ${order.invoiceId ?? "?"} is unpaid, ` +
+                `so EDIS will not provision it. The server is in the stack's state: pay the invoice in the EDIS client area, ` +
+                `then run \`pulumi up\` again to finish without ordering again (or \`pulumi destroy\` to cancel it).`,
+        );
+    }
+    return { id: String(serviceId), outs: await finishProvisioning(ctx, outs) };
+}
+
+/** Continues after the order: used by create, and by update for a server that failed to initialise. */
+export async function resumeServer(ctx: Context, outs: KvmServerOutputs): Promise<KvmServerOutputs> {
+    ctx.log(`resuming ${outs.hostname}: service ${outs.serviceId} was ordered earlier; waiting for it, not ordering again`);
+    return finishProvisioning(ctx, outs);
+}
+
+async function finishProvisioning(ctx: Context, outs: KvmServerOutputs): Promise<KvmServerOutputs> {
+    const id = String(outs.serviceId);
+    try {
+        const kvmId = await waitForKvmId(ctx, outs);
+        const session = await ctx.sessions.one(kvmId);
+        return compact({ ...outs, kvmId, ...(session ? sessionOutputs(session) : {}), invoicePaid: true });
+    } catch (e) {
+        if (e instanceof ServerInitError) throw e;
+        throw new ServerInitError(
+            id,
+            outs,
+            `${outs.hostname} (service ${id}) was ordered but could not be read back: ${(e as Error).message}. ` +
+                `It is in the stack's state; run \`pulumi up\` again to finish.`,
+        );
+    }
+}
+
+/**
+ * Polls get/kvmid until the service has a KVM, with a growing pause, up to the time limit. "Not yet" may
+ * look like an empty answer or an error, so only a refusal of the credentials or of the request stops early.
+ */
+async function waitForKvmId(ctx: Context, outs: KvmServerOutputs): Promise<string> {
+    const limitSeconds = outs.provisioningTimeoutSeconds ?? ctx.config.provisioningTimeoutSeconds ?? DEFAULT_PROVISIONING_TIMEOUT_SECONDS;
+    const deadline = Date.now() + limitSeconds * 1000;
+    let pauseMs = ctx.config.provisioningPollSeconds * 1000;
+    let lastProblem = "";
+    for (let poll = 1; ; poll++) {
+        try {
+            const kvmId = await ctx.client.getKvmId(outs.serviceId);
+            if (kvmId) return kvmId;
+            lastProblem = "";
+        } catch (e) {
+            if (!isEdisApiError(e) || e.kind === "credentials" || e.kind === "bad_request") throw e;
+            lastProblem = ` (last answer: ${e.message})`;
+        }
+        const left = deadline - Date.now();
+        if (left <= 0) {
+            throw new ServerInitError(
+                String(outs.serviceId),
+                outs,
+                `${outs.hostname} (service ${outs.serviceId}, order ${outs.orderId ?? "?"}) was ordered but has no KVM after ` +
+                    `${limitSeconds} s${lastProblem}. EDIS quotes about 5 minutes for Linux and up to 15 for Windows, and ` +
+                    `nothing is provisioned while an invoice is unpaid. The server is in the stack's state: run \`pulumi up\` ` +
+                    `again to keep waiting (raise provisioningTimeoutSeconds for longer), or \`pulumi destroy\` to cancel it.`,
+            );
+        }
+        if (poll === 1 || poll % 10 === 0) ctx.log(`waiting for ${outs.hostname} (service ${outs.serviceId}) to be provisioned`);
+        await new Promise((r) => setTimeout(r, Math.min(pauseMs, left)));
+        pauseMs = Math.min(pauseMs * 1.5, 30_000);
+    }
+}
+
+/** Takes over a server that exists: nothing is ordered. */
+async function adoptServer(ctx: Context, inputs: KvmServerInputs): Promise<{ id: string; outs: KvmServerOutputs }> {
+    const kvmId = inputs.adoptKvmId!;
+    let serviceId: number | undefined;
+    try {
+        serviceId = await ctx.client.getServiceId(kvmId);
+    } catch (e) {
+        if (isEdisApiError(e) && e.kind === "not_found") {
+            throw new Error(`adoptKvmId "${kvmId}" is not a KVM of this EDIS account; edis.getKvmSessions() lists the account's KVMs`);
+        }
+        throw e;
+    }
+    if (serviceId === undefined) throw new Error(`EDIS named no service id for adoptKvmId "${kvmId}"`);
+    const session = await ctx.sessions.one(kvmId);
+    ctx.log(`adopted ${kvmId} as service ${serviceId} (${inputs.hostname}); nothing was ordered`);
+    return { id: String(serviceId), outs: compact({ ...inputs, serviceId, ...(session ? sessionOutputs(session) : { kvmId }) }) };
+}
+
+/**
+ * add/order gave no usable answer. Whether the order exists is unknown unless EDIS said so, so the text
+ * tells the user how to find out and how to adopt it, instead of ordering again.
+ */
+function explainOrderFailure(e: unknown, hostname: string): Error {
+    if (!isEdisApiError(e)) return e as Error;
+    if (e.orderId !== undefined) {
+        return new Error(
+            `EDIS created order ${e.orderId} for ${hostname} but reported it failed (${e.serverMessage ?? "no reason given"}); ` +
+                `the plan is probably out of stock at this location. No server was provisioned. Choose another plan or ` +
+                `location, and check order ${e.orderId} in the EDIS client area.`,
+        );
+    }
+    const outcomeUnknown = e.kind === "network" || e.kind === "timeout" || e.kind === "server_error" || e.kind === "unexpected_answer";
+    if (!outcomeUnknown) return new Error(`nothing was ordered for ${hostname}: ${e.message}`);
+    return new OrderOutcomeUnknownError(e, hostname);
+}
+
+export class OrderOutcomeUnknownError extends Error {
+    constructor(
+        readonly apiError: EdisApiError,
+        hostname: string,
+    ) {
+        super(
+            `the order for ${hostname} may or may not have been placed: ${apiError.message}. It was not retried, so that it ` +
+                `cannot be placed twice. Before running \`pulumi up\` again, check whether it exists: look in the EDIS ` +
+                `client area, or list the account's servers with edis.getKvmSessions() and look for "${hostname}". ` +
+                `If it exists, set adoptKvmId to its KVM id on this resource and run \`pulumi up\`: it is adopted, not ` +
+                `ordered again. If it does not, run \`pulumi up\` again to order it.`,
+        );
+        this.name = "OrderOutcomeUnknownError";
+    }
+}

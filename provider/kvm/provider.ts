@@ -1,0 +1,122 @@
+/**
+ * The KvmServer dynamic provider as the engine calls it (configure, check, diff, create, read, update,
+ * delete). Runs inside Pulumi's dynamic-provider host, reached from the serialized shim in sdk/ through
+ * `require("pulumi-edis/provider")`. One host process serves every KvmServer of a deployment, so the
+ * context (client, caches) is built once and shared.
+ */
+import { Catalogue } from "../catalogue";
+import { EdisClient } from "../client/client";
+import { ProviderConfig, requireCredentials, resolveConfig } from "../config";
+import { Context, ServerInitError } from "./context";
+import { diffKvmServer, needsUpgrade } from "./diff";
+import { INPUT_NAMES, KvmServerOutputs, checkInputs, compact, inputsOf } from "./inputs";
+import { cancelServer, readServer, upgradeServer } from "./operations";
+import { createServer, resumeServer } from "./orderFlow";
+import { SessionDirectory } from "./sessions";
+
+/** The part of pulumi.dynamic.ConfigureRequest this provider uses. */
+export interface ConfigureRequest {
+    config: { get(key: string): string | undefined };
+}
+
+let config: ProviderConfig | undefined;
+let context: Context | undefined;
+
+function log(line: string): void {
+    // The host's stderr reaches the deployment's log; the client's redactor has seen every secret.
+    const clean = context ? context.client.redactor.redact(line) : line;
+    process.stderr.write(`pulumi-edis: ${clean}\n`);
+}
+
+/** Builds the context on first use, so that check and diff work without credentials (e.g. in preview). */
+function ctx(): Context {
+    if (context) return context;
+    const cfg = config ?? resolveConfig(() => undefined);
+    const { email, password } = requireCredentials(cfg);
+    const client = new EdisClient({
+        email,
+        password,
+        baseUrl: cfg.baseUrl,
+        authUrl: cfg.authUrl,
+        timeoutMs: cfg.requestTimeoutSeconds * 1000,
+        log: (line) => log(line),
+        userAgent: `pulumi-edis/${version()}`,
+    });
+    context = { config: cfg, client, catalogue: new Catalogue(client), sessions: new SessionDirectory(client), log };
+    return context;
+}
+
+function version(): string {
+    try {
+        return require("../../../package.json").version as string;
+    } catch {
+        return "unknown";
+    }
+}
+
+/** Outputs that are not inputs (service id, KVM id, session fields), kept across an update. */
+function computedOf(olds: Record<string, unknown>): Record<string, unknown> {
+    return Object.fromEntries(
+        Object.entries(olds).filter(([k]) => k !== "__provider" && !(INPUT_NAMES as readonly string[]).includes(k)),
+    );
+}
+
+/**
+ * The engine stores a failed-to-initialise resource's outputs exactly as the error carries them, and the
+ * provider host finds the provider for delete and refresh in those outputs. Without `__provider` there,
+ * `pulumi destroy` of that server would fail, so it is copied in from the inputs.
+ */
+function keepProvider(e: unknown, inputs: Record<string, unknown>): unknown {
+    if (e instanceof ServerInitError) (e.properties as Record<string, unknown>).__provider = inputs.__provider;
+    return e;
+}
+
+export const kvmServer = {
+    async configure(req: ConfigureRequest): Promise<void> {
+        // Keys arrive namespaced ("edis:password") with secrets decrypted. Nothing is validated here: a
+        // missing credential is reported by the first operation that needs it, so preview works without.
+        config = resolveConfig((key) => req.config.get(`edis:${key}`));
+        context = undefined;
+    },
+
+    async check(_olds: Record<string, unknown>, news: Record<string, unknown>) {
+        return checkInputs(news);
+    },
+
+    async diff(_id: string, olds: Record<string, unknown>, news: Record<string, unknown>) {
+        const { changes, replaces, deleteBeforeReplace } = diffKvmServer(olds, news);
+        return { changes, replaces, deleteBeforeReplace };
+    },
+
+    async create(inputs: Record<string, unknown>) {
+        try {
+            return await createServer(ctx(), inputsOf(inputs));
+        } catch (e) {
+            throw keepProvider(e, inputs);
+        }
+    },
+
+    async read(id: string, props: Record<string, unknown>) {
+        return readServer(ctx(), id, props);
+    },
+
+    async update(id: string, olds: Record<string, unknown>, news: Record<string, unknown>) {
+        const c = ctx();
+        const inputs = inputsOf(news);
+        let outs = compact({ ...computedOf(olds), ...inputs, serviceId: Number(id) }) as KvmServerOutputs;
+        if (!outs.kvmId) {
+            // The create of this server stopped after its order: finish it (throws with the id if it cannot).
+            try {
+                outs = await resumeServer(c, { ...(olds as unknown as KvmServerOutputs), ...outs });
+            } catch (e) {
+                throw keepProvider(e, news);
+            }
+        }
+        if (needsUpgrade(olds, news)) await upgradeServer(c, { ...(olds as unknown as KvmServerOutputs), kvmId: outs.kvmId }, inputs);
+        return { outs };
+    },
+
+    async delete(id: string, props: Record<string, unknown>) {
+        await cancelServer(ctx(), id, props);
+    },
+};

@@ -1,0 +1,133 @@
+import * as pulumi from "@pulumi/pulumi";
+import { INPUT_NAMES, OUTPUT_ONLY_NAMES } from "../provider/kvm/inputs";
+import { kvmServerShim } from "./providerShim";
+
+/** A billing cycle; `semi-annually` is accepted as a spelling of `semiannually`. */
+export type BillingCycle = "monthly" | "quarterly" | "semiannually" | "semi-annually" | "annually";
+
+/** What `pulumi destroy` (or removing the resource) asks EDIS to do. */
+export type CancellationType = "Immediate" | "End of Billing Period";
+
+/** The arguments of a {@link KvmServer}. */
+export interface KvmServerArgs {
+    /** Product id (`pid`) of the plan to order, from `edis.getPlan()`. Changing it resizes in place (same location only). */
+    planId: pulumi.Input<number>;
+    /** Operating-system add-on id of that plan, from `edis.getOperatingSystem()`. Changing it replaces the server. */
+    osId: pulumi.Input<number>;
+    /** RFC 1123 host name of the server. Changing it replaces the server. */
+    hostname: pulumi.Input<string>;
+    /** Location id; when given, the plan must belong to it. Changing it replaces the server. */
+    locationId?: pulumi.Input<number>;
+    /** How often EDIS bills the server. Default `monthly`. Changing it is done in place through an upgrade order. */
+    billingCycle?: pulumi.Input<BillingCycle>;
+    /** Payment method of the order (see `edis.getPaymentMethods()`). Default: config `edis:paymentMethod`. */
+    paymentMethod?: pulumi.Input<string>;
+    /** Pay the invoice from account credit when there is enough. Default true. */
+    applyCredit?: pulumi.Input<boolean>;
+    /** Extra-RAM add-on id of the plan (`edis.getAddon({group: "ram"})`). Changing it replaces the server. */
+    additionalRamId?: pulumi.Input<number>;
+    /** Extra-vCPU add-on id of the plan. Changing it replaces the server. */
+    additionalVcpuId?: pulumi.Input<number>;
+    /** Extra-IP add-on id of the plan. Changing it replaces the server. */
+    additionalIpId?: pulumi.Input<number>;
+    /** Disk-boost add-on id of the plan. Changing it replaces the server. */
+    diskBoostId?: pulumi.Input<number>;
+    /** OpenSSH public key installed for root, e.g. "ssh-ed25519 AAAA... you@host". Changing it replaces the server. */
+    sshPublicKey?: pulumi.Input<string>;
+    /**
+     * What deleting the resource sends to EDIS. Default: config `edis:cancellationType`, else
+     * `End of Billing Period` (the server runs, and is billed, until its period ends).
+     */
+    cancellationType?: pulumi.Input<CancellationType>;
+    /**
+     * How long create waits for EDIS to provision the server, in seconds. Default: config
+     * `edis:provisioningTimeoutSeconds`, else 1200. A create that runs out of time keeps the server in state;
+     * the next `pulumi up` continues the wait. (Pulumi's `customTimeouts` do not reach dynamic providers.)
+     */
+    provisioningTimeoutSeconds?: pulumi.Input<number>;
+    /**
+     * Take over an existing server by its KVM id instead of ordering one: the stand-in for `pulumi import`,
+     * which the engine does not offer for dynamic resources. Changing it replaces the resource.
+     */
+    adoptKvmId?: pulumi.Input<string>;
+}
+
+
+/**
+ * A KVM virtual server bought from EDIS Global. Creating it places an order and waits until the server is
+ * provisioned; deleting it cancels the service. The resource id is the EDIS service id.
+ *
+ * ```ts
+ * const server = new edis.KvmServer("web", { planId: plan.id, osId: os.id, hostname: "web-1.example.com" });
+ * export const kvmId = server.kvmId;
+ * ```
+ */
+export class KvmServer extends pulumi.dynamic.Resource {
+    /** Product id of the plan. */
+    declare public readonly planId: pulumi.Output<number>;
+    /** Operating-system add-on id. */
+    declare public readonly osId: pulumi.Output<number>;
+    /** Host name. */
+    declare public readonly hostname: pulumi.Output<string>;
+    /** Location id, when it was given. */
+    declare public readonly locationId: pulumi.Output<number | undefined>;
+    /** Billing cycle, normalized (`semi-annually` becomes `semiannually`). */
+    declare public readonly billingCycle: pulumi.Output<string>;
+    /** Payment method, when it was given as an input. */
+    declare public readonly paymentMethod: pulumi.Output<string | undefined>;
+    /** Whether account credit pays the invoice. */
+    declare public readonly applyCredit: pulumi.Output<boolean>;
+    /** Extra-RAM add-on id. */
+    declare public readonly additionalRamId: pulumi.Output<number | undefined>;
+    /** Extra-vCPU add-on id. */
+    declare public readonly additionalVcpuId: pulumi.Output<number | undefined>;
+    /** Extra-IP add-on id. */
+    declare public readonly additionalIpId: pulumi.Output<number | undefined>;
+    /** Disk-boost add-on id. */
+    declare public readonly diskBoostId: pulumi.Output<number | undefined>;
+    /** The SSH public key given at order time. */
+    declare public readonly sshPublicKey: pulumi.Output<string | undefined>;
+    /** Cancellation type, when it was given as an input. */
+    declare public readonly cancellationType: pulumi.Output<CancellationType | undefined>;
+    /** Provisioning time limit, when it was given as an input. */
+    declare public readonly provisioningTimeoutSeconds: pulumi.Output<number | undefined>;
+    /** The KVM id this resource adopted, when it adopted one. */
+    declare public readonly adoptKvmId: pulumi.Output<string | undefined>;
+
+    /** EDIS service id (also the resource id). */
+    declare public readonly serviceId: pulumi.Output<number>;
+    /** KVM id, e.g. `kvm_123456_789012`; absent until the server is provisioned. */
+    declare public readonly kvmId: pulumi.Output<string | undefined>;
+    /** The order that bought this server (absent for an adopted one). */
+    declare public readonly orderId: pulumi.Output<number | undefined>;
+    /** The order's invoice. */
+    declare public readonly invoiceId: pulumi.Output<number | undefined>;
+    /** Whether the order's invoice was paid. */
+    declare public readonly invoicePaid: pulumi.Output<boolean | undefined>;
+    /** Host of the server's own management API. */
+    declare public readonly apiHost: pulumi.Output<string | undefined>;
+    /** Reverse DNS of the management API host. */
+    declare public readonly apiRdns: pulumi.Output<string | undefined>;
+    /** EDIS's description of the server. */
+    declare public readonly description: pulumi.Output<string | undefined>;
+    /** True when EDIS has suspended the server (e.g. an overdue invoice). */
+    declare public readonly suspended: pulumi.Output<boolean | undefined>;
+    /** Location/platform code EDIS reports for the session (`lps`). */
+    declare public readonly lps: pulumi.Output<string | undefined>;
+    /** Whether the platform is premium (`lps_ispremium`). */
+    declare public readonly lpsIsPremium: pulumi.Output<boolean | undefined>;
+
+    /** Orders (or adopts) a server. */
+    constructor(name: string, args: KvmServerArgs, opts?: pulumi.CustomResourceOptions) {
+        // Every property the resource exposes must be a key of props, undefined where the provider fills it in.
+        const props: Record<string, unknown> = {};
+        for (const name of [...INPUT_NAMES, ...OUTPUT_ONLY_NAMES]) props[name] = undefined;
+        Object.assign(props, args ?? {});
+        super(kvmServerShim, name, props, opts, "edis", "KvmServer");
+    }
+
+    /** Reads an existing server, by its service id, into the program without managing it. */
+    static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): KvmServer {
+        return new KvmServer(name, undefined as unknown as KvmServerArgs, { ...opts, id });
+    }
+}

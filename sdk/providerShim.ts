@@ -1,0 +1,21 @@
+/**
+ * The provider object that `pulumi.dynamic.Resource` serializes into every KvmServer's state (`__provider`).
+ *
+ * It must capture nothing: the closure serializer inlines by value whatever a function reaches, so a
+ * captured zod schema fails to serialize, a captured path breaks when state moves to another machine, and
+ * captured config would put credentials into state. Each method therefore only requires the implementation
+ * by package name, which the provider host resolves from the project's node_modules, and delegates.
+ * Delete and refresh run the shim stored at the last create or update: keep this text stable and put all
+ * logic behind the import.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+
+export const kvmServerShim: pulumi.dynamic.ResourceProvider = {
+    configure: (req) => require("pulumi-edis/provider").kvmServer.configure(req),
+    check: (olds, news) => require("pulumi-edis/provider").kvmServer.check(olds, news),
+    diff: (id, olds, news) => require("pulumi-edis/provider").kvmServer.diff(id, olds, news),
+    create: (inputs) => require("pulumi-edis/provider").kvmServer.create(inputs),
+    read: (id, props) => require("pulumi-edis/provider").kvmServer.read(id, props),
+    update: (id, olds, news) => require("pulumi-edis/provider").kvmServer.update(id, olds, news),
+    delete: (id, props) => require("pulumi-edis/provider").kvmServer.delete(id, props),
+};

@@ -1,0 +1,459 @@
+/**
+ * A stand-in for the Pulumi engine, for tests and the demo where no Pulumi CLI can be installed.
+ *
+ * It plays the engine's part of `pulumi up`, `preview [--refresh]`, `refresh` and `destroy` with the real
+ * pieces on both sides: the program runs in its own process under `setMocks` (programRunner.ts) and each
+ * resource it registers, with the `__provider` text that `new KvmServer(...)` really serialized, goes to the
+ * real dynamic-provider host (providerHost.ts) in the engine's call order. State is kept in a JSON file
+ * between operations, outputs exactly as the host returned them, as the engine's checkpoint does.
+ *
+ * What it models of the engine: Check before Diff/Create; Diff with old outputs and old inputs; update of a
+ * resource with init errors even without changes; create-before-delete replacement with the old one deleted
+ * at the end; deletion of resources the program dropped (not after a failure); empty id from Read = gone;
+ * pending creates that survive a crash of the host and block the next up until cleared; a parallelism limit.
+ */
+import { fork } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { EngineAnswer, ProgramJob, RunnerMessage } from "./programRunner";
+import { InitFailedError, Props, ProviderHost } from "./providerHost";
+import { PACKAGE_ROOT, Project, createProject } from "./workspace";
+
+export interface ResourceState {
+    urn: string;
+    type: string;
+    name: string;
+    id: string;
+    inputs: Props;
+    outputs: Props;
+    /** Set when create or update failed after the resource came to exist. */
+    initErrors?: string[];
+    /** Read with `Resource.get`: not managed, never deleted. */
+    external?: boolean;
+    /** The old half of a replacement whose delete has not happened yet; deleted by the next up. */
+    pendingDelete?: boolean;
+}
+
+export interface StackState {
+    resources: ResourceState[];
+    outputs: Props;
+    /** Creates that were under way when the engine lost contact (a crashed host). */
+    pendingCreates: Array<{ urn: string; inputs: Props }>;
+}
+
+export type StepOp = "create" | "update" | "same" | "replace" | "delete" | "read" | "refresh";
+
+export interface Step {
+    urn: string;
+    name: string;
+    op: StepOp;
+    /** Inputs that changed (update, replace) or outputs that drifted (refresh). */
+    changed?: string[];
+    error?: string;
+}
+
+export interface OperationResult {
+    kind: "up" | "preview" | "refresh" | "destroy";
+    ok: boolean;
+    steps: Step[];
+    errors: string[];
+    /** Stack outputs (up) */
+    outputs?: Props;
+    /** Per resource name: outputs whose value a refresh changed, with before and after. */
+    drift: Record<string, Record<string, { before: unknown; after: unknown }>>;
+    /** What the provider host logged. */
+    hostLog: string[];
+    durationMs: number;
+    host?: { coldStartMs: number; peakRssKb?: number };
+}
+
+export interface StackOptions {
+    /** A directory with Pulumi.yaml and the program (index.ts or index.js). */
+    programDir: string;
+    stack?: string;
+    /** The whole stack config, keys namespaced ("edis:password"). */
+    config?: Record<string, string>;
+    secretKeys?: string[];
+    /** How many resource operations run at once; the engine's --parallel. */
+    parallelism?: number;
+    /** Environment of the provider host and the program (e.g. EDIS_* fallbacks). */
+    env?: NodeJS.ProcessEnv;
+}
+
+/** One stack of one project, with its state file. */
+export class TestStack {
+    readonly project: Project;
+    readonly statePath: string;
+    readonly stack: string;
+    config: Record<string, string>;
+    secretKeys: string[];
+    parallelism: number;
+    env: NodeJS.ProcessEnv;
+    /** Called once the host is up, so that a test can act on it mid-operation (e.g. kill it). */
+    onHostStarted?: (host: ProviderHost) => void;
+
+    private constructor(
+        private readonly workDir: string,
+        options: StackOptions,
+    ) {
+        this.project = createProject(options.programDir, workDir);
+        this.statePath = join(workDir, "state.json");
+        this.stack = options.stack ?? "dev";
+        this.config = { ...options.config };
+        this.secretKeys = [...(options.secretKeys ?? [])];
+        this.parallelism = options.parallelism ?? 16;
+        this.env = { ...options.env };
+        this.writeState({ resources: [], outputs: {}, pendingCreates: [] });
+    }
+
+    static create(options: StackOptions): TestStack {
+        return new TestStack(mkdtempSync(join(tmpdir(), "edis-stack-")), options);
+    }
+
+    setConfig(key: string, value: string, secret = false): void {
+        this.config[key] = value;
+        if (secret && !this.secretKeys.includes(key)) this.secretKeys.push(key);
+    }
+
+    state(): StackState {
+        return JSON.parse(readFileSync(this.statePath, "utf8"));
+    }
+
+    /** The state file as text, for looking for things that must never be in it. */
+    stateText(): string {
+        return readFileSync(this.statePath, "utf8");
+    }
+
+    resource(name: string): ResourceState | undefined {
+        return this.state().resources.find((r) => r.name === name);
+    }
+
+    /** Drops pending creates, as `pulumi refresh --clear-pending-creates` does (the user found the server). */
+    clearPendingCreates(): Array<{ urn: string; inputs: Props }> {
+        const state = this.state();
+        const cleared = state.pendingCreates;
+        this.writeState({ ...state, pendingCreates: [] });
+        return cleared;
+    }
+
+    dispose(): void {
+        rmSync(this.workDir, { recursive: true, force: true });
+    }
+
+    // ---- operations ----------------------------------------------------------------------------------
+
+    up(): Promise<OperationResult> {
+        return this.operation("up", async (op) => {
+            const state = this.state();
+            if (state.pendingCreates.length) {
+                throw new Error(
+                    `the stack has ${state.pendingCreates.length} pending create operation(s) from an interrupted deployment ` +
+                        `(${state.pendingCreates.map((p) => p.urn).join(", ")}); these resources may exist without being in state. ` +
+                        `Find them, then clear the pending operations (pulumi refresh --clear-pending-creates) before updating.`,
+                );
+            }
+            await this.deploy(op, state, false);
+        });
+    }
+
+    preview(options: { refresh?: boolean } = {}): Promise<OperationResult> {
+        return this.operation("preview", async (op) => {
+            const state = this.state();
+            if (options.refresh) await this.refreshResources(op, state);
+            await this.deploy(op, state, true);
+        });
+    }
+
+    refresh(): Promise<OperationResult> {
+        return this.operation("refresh", async (op) => {
+            const state = this.state();
+            await this.refreshResources(op, state);
+            this.writeState(state);
+        });
+    }
+
+    destroy(): Promise<OperationResult> {
+        return this.operation("destroy", async (op) => {
+            const state = this.state();
+            const managed = state.resources.filter((r) => !r.external).reverse();
+            await this.parallel(managed, async (r) => {
+                try {
+                    await op.host.delete(r.urn, r.id, r.outputs, r.inputs);
+                    state.resources = state.resources.filter((x) => x.urn !== r.urn);
+                    op.step({ urn: r.urn, name: r.name, op: "delete" });
+                } catch (e) {
+                    op.fail({ urn: r.urn, name: r.name, op: "delete" }, e);
+                }
+            });
+            state.resources = state.resources.filter((r) => !r.external || op.errors.length > 0);
+            if (op.errors.length === 0) state.outputs = {};
+            this.writeState(state);
+        });
+    }
+
+    // ---- the engine's work ---------------------------------------------------------------------------
+
+    private async operation(kind: OperationResult["kind"], body: (op: Operation) => Promise<void>): Promise<OperationResult> {
+        const started = Date.now();
+        const host = await ProviderHost.start({ cwd: this.project.dir, env: this.env });
+        const op = new Operation(kind, host);
+        try {
+            this.onHostStarted?.(host);
+            await host.configure(this.config, this.secretKeys);
+            await body(op);
+        } catch (e) {
+            op.errors.push(e instanceof Error ? e.message : String(e));
+        } finally {
+            op.result.host = { coldStartMs: host.coldStartMs, peakRssKb: host.peakRssKb() };
+            await host.stop();
+        }
+        return { ...op.result, ok: op.errors.length === 0, errors: op.errors, hostLog: host.log, durationMs: Date.now() - started };
+    }
+
+    private async refreshResources(op: Operation, state: StackState): Promise<void> {
+        await this.parallel([...state.resources], async (r) => {
+            try {
+                const read = await op.host.read(r.urn, r.id, r.outputs, r.inputs);
+                if (!read.id) {
+                    state.resources = state.resources.filter((x) => x.urn !== r.urn);
+                    op.step({ urn: r.urn, name: r.name, op: "delete", changed: ["(gone)"] });
+                    return;
+                }
+                const drift = driftOf(r.outputs, read.outputs);
+                if (Object.keys(drift).length) op.result.drift[r.name] = drift;
+                r.id = read.id;
+                r.outputs = read.outputs;
+                if (read.inputs && Object.keys(read.inputs).length) r.inputs = read.inputs;
+                op.step({ urn: r.urn, name: r.name, op: "refresh", changed: Object.keys(drift) });
+            } catch (e) {
+                op.fail({ urn: r.urn, name: r.name, op: "refresh" }, e);
+            }
+        });
+    }
+
+    /** Runs the program and performs (or, in preview, plans) each registration; then deletes what it dropped. */
+    private async deploy(op: Operation, state: StackState, preview: boolean): Promise<void> {
+        const prior = new Map(state.resources.filter((r) => !r.pendingDelete).map((r) => [r.urn, r]));
+        const registered = new Set<string>();
+        const replaced: ResourceState[] = state.resources.filter((r) => r.pendingDelete);
+        const gate = new Semaphore(this.parallelism);
+        const save = () => !preview && this.writeState(state);
+        const put = (r: ResourceState) => {
+            state.resources = [...state.resources.filter((x) => x.urn !== r.urn || x.pendingDelete), r];
+            save();
+        };
+
+        const register = async (msg: Extract<RunnerMessage, { kind: "register" }>): Promise<Omit<EngineAnswer, "kind" | "reqId">> => {
+            if (!msg.type.startsWith("pulumi-nodejs:dynamic")) return { state: msg.custom ? {} : msg.inputs };
+            const urn = `urn:pulumi:${this.stack}::${this.project.name}::${msg.type}::${msg.name}`;
+            if (registered.has(urn)) throw new Error(`Duplicate resource URN '${urn}'; try giving it a unique name`);
+            registered.add(urn);
+            const base = { urn, name: msg.name };
+            return gate.run(async () => {
+                if (msg.id) {
+                    const read = await op.host.read(urn, msg.id, {}, msg.inputs);
+                    if (!read.id) throw new Error(`${urn}: resource '${msg.id}' does not exist`);
+                    put({ urn, type: msg.type, name: msg.name, id: read.id, inputs: msg.inputs, outputs: read.outputs, external: true });
+                    op.step({ ...base, op: "read" });
+                    return { id: read.id, state: read.outputs };
+                }
+                const old = prior.get(urn);
+                const checked = await op.host.check(urn, old?.inputs ?? {}, msg.inputs);
+                if (checked.failures.length) {
+                    throw new Error(`${urn} has a problem: ${checked.failures.map((f) => f.reason).join("; ")}`);
+                }
+                const inputs = checked.inputs;
+                if (!old) {
+                    op.step({ ...base, op: "create" });
+                    return preview ? {} : this.createResource(op, state, put, { urn, type: msg.type, name: msg.name }, inputs);
+                }
+                const diff = await op.host.diff(urn, old.id, old.outputs, inputs, old.inputs);
+                if (diff.replaces.length) {
+                    op.step({ ...base, op: "replace", changed: diff.replaces });
+                    if (preview) return {};
+                    old.pendingDelete = true;
+                    replaced.push(old);
+                    return this.createResource(op, state, put, { urn, type: msg.type, name: msg.name }, inputs);
+                }
+                if (!diff.changes && !old.initErrors?.length) {
+                    op.step({ ...base, op: "same" });
+                    if (!preview) put({ ...old, inputs });
+                    return { id: old.id, state: old.outputs };
+                }
+                op.step({ ...base, op: "update", changed: changedInputs(old.inputs, inputs) });
+                if (preview) return { id: old.id, state: old.outputs };
+                try {
+                    const updated = await op.host.update(urn, old.id, old.outputs, inputs, old.inputs);
+                    put({ ...old, inputs, outputs: updated.outputs, initErrors: undefined });
+                    return { id: old.id, state: updated.outputs };
+                } catch (e) {
+                    if (e instanceof InitFailedError) put({ ...old, inputs, outputs: e.properties, initErrors: e.reasons });
+                    throw e;
+                }
+            });
+        };
+
+        const outputs = await this.runProgram(op, preview, async (msg) => {
+            try {
+                return await register(msg);
+            } catch (e) {
+                op.errors.push(e instanceof Error ? e.message : String(e));
+                return { error: e instanceof Error ? e.message : String(e) };
+            }
+        });
+        op.result.outputs = outputs;
+        if (preview) return;
+        if (op.errors.length === 0) {
+            // Replaced resources and those the program no longer declares go last, newest first.
+            const dropped = state.resources.filter((r) => !registered.has(r.urn) && prior.has(r.urn)).reverse();
+            for (const r of [...replaced, ...dropped]) {
+                try {
+                    await gate.run(() => op.host.delete(r.urn, r.id, r.outputs, r.inputs));
+                    state.resources = state.resources.filter((x) => x !== r);
+                    op.step({ urn: r.urn, name: r.name, op: "delete" });
+                } catch (e) {
+                    op.fail({ urn: r.urn, name: r.name, op: "delete" }, e);
+                }
+            }
+            state.outputs = outputs ?? {};
+        }
+        this.writeState(state);
+    }
+
+    private async createResource(
+        op: Operation,
+        state: StackState,
+        put: (r: ResourceState) => void,
+        res: { urn: string; type: string; name: string },
+        inputs: Props,
+    ): Promise<{ id: string; state: Props }> {
+        state.pendingCreates.push({ urn: res.urn, inputs });
+        this.writeState(state);
+        const settle = () => (state.pendingCreates = state.pendingCreates.filter((p) => p.urn !== res.urn));
+        try {
+            const created = await op.host.create(res.urn, inputs);
+            settle();
+            put({ ...res, id: created.id, inputs, outputs: created.outputs });
+            return { id: created.id, state: created.outputs };
+        } catch (e) {
+            if (e instanceof InitFailedError) {
+                settle();
+                put({ ...res, id: e.id, inputs, outputs: e.properties, initErrors: e.reasons });
+            } else if (op.host.alive) {
+                settle();
+                this.writeState(state);
+            }
+            // A host that died leaves the pending create in state, as the engine's checkpoint does.
+            throw e;
+        }
+    }
+
+    private runProgram(
+        op: Operation,
+        preview: boolean,
+        register: (msg: Extract<RunnerMessage, { kind: "register" }>) => Promise<Omit<EngineAnswer, "kind" | "reqId">>,
+    ): Promise<Props | undefined> {
+        const job: ProgramJob = {
+            projectDir: this.project.dir,
+            main: this.project.main,
+            project: this.project.name,
+            stack: this.stack,
+            preview,
+            config: this.config,
+            secretKeys: this.secretKeys,
+        };
+        // Always the compiled runner: the program's process is plain node, whatever runs this harness.
+        const runner = join(PACKAGE_ROOT, "dist", "test", "harness", "programRunner.js");
+        return new Promise((resolve, reject) => {
+            const child = fork(runner, [], {
+                cwd: this.project.dir,
+                env: { ...process.env, ...this.env, PULUMI_HARNESS_JOB: JSON.stringify(job) },
+                stdio: ["ignore", "pipe", "pipe", "ipc"],
+            });
+            const output: string[] = [];
+            child.stdout!.on("data", (c: Buffer) => output.push(c.toString()));
+            child.stderr!.on("data", (c: Buffer) => output.push(c.toString()));
+            let done = false;
+            child.on("message", async (msg: RunnerMessage) => {
+                if (msg.kind === "register") {
+                    const answer = await register(msg);
+                    if (child.connected) child.send({ kind: "registered", reqId: msg.reqId, ...answer } satisfies EngineAnswer);
+                } else if (msg.kind === "done") {
+                    done = true;
+                    if (msg.error && !op.errors.some((e) => msg.error!.includes(e) || e.includes(msg.error!))) {
+                        op.errors.push(`program failed: ${msg.error}`);
+                    }
+                    resolve(msg.outputs);
+                }
+            });
+            child.on("exit", (code) => {
+                if (!done) reject(new Error(`program exited (${code}) without finishing: ${output.join("").slice(-2000)}`));
+            });
+        });
+    }
+
+    private async parallel<T>(items: T[], fn: (item: T) => Promise<void>): Promise<void> {
+        const gate = new Semaphore(this.parallelism);
+        await Promise.all(items.map((item) => gate.run(() => fn(item))));
+    }
+
+    private writeState(state: StackState): void {
+        writeFileSync(this.statePath, JSON.stringify(state, null, 2));
+    }
+}
+
+/** One operation's running record. */
+class Operation {
+    readonly errors: string[] = [];
+    readonly result: Omit<OperationResult, "ok" | "errors" | "hostLog" | "durationMs">;
+
+    constructor(
+        kind: OperationResult["kind"],
+        readonly host: ProviderHost,
+    ) {
+        this.result = { kind, steps: [], drift: {} };
+    }
+
+    step(s: Step): void {
+        this.result.steps.push(s);
+    }
+
+    fail(s: Step, e: unknown): void {
+        const message = e instanceof Error ? e.message : String(e);
+        this.result.steps.push({ ...s, error: message });
+        this.errors.push(`${s.urn}: ${message}`);
+    }
+}
+
+class Semaphore {
+    private active = 0;
+    private readonly queue: Array<() => void> = [];
+
+    constructor(private readonly limit: number) {}
+
+    async run<T>(fn: () => Promise<T>): Promise<T> {
+        if (this.active >= this.limit) await new Promise<void>((r) => this.queue.push(r));
+        this.active++;
+        try {
+            return await fn();
+        } finally {
+            this.active--;
+            this.queue.shift()?.();
+        }
+    }
+}
+
+function changedInputs(olds: Props, news: Props): string[] {
+    const keys = new Set([...Object.keys(olds), ...Object.keys(news)]);
+    return [...keys].filter((k) => k !== "__provider" && JSON.stringify(olds[k]) !== JSON.stringify(news[k]));
+}
+
+function driftOf(before: Props, after: Props): Record<string, { before: unknown; after: unknown }> {
+    const drift: Record<string, { before: unknown; after: unknown }> = {};
+    for (const k of new Set([...Object.keys(before), ...Object.keys(after)])) {
+        if (k === "__provider") continue;
+        if (JSON.stringify(before[k]) !== JSON.stringify(after[k])) drift[k] = { before: before[k], after: after[k] };
+    }
+    return drift;
+}

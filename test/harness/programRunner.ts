@@ -1,0 +1,122 @@
+/**
+ * Runs one Pulumi program in its own process, as the language host would, under `pulumi.runtime.setMocks`.
+ * Every resource the program registers is sent to the parent (the harness engine), which performs the
+ * real step through the provider host and answers with the id and outputs: the program sees exactly what it
+ * would under `pulumi up`, including failures.
+ *
+ * Started by engine.ts with `fork`; takes its job from the PULUMI_HARNESS_JOB environment variable.
+ */
+import { readFileSync } from "node:fs";
+import Module from "node:module";
+import { join } from "node:path";
+
+export interface ProgramJob {
+    projectDir: string;
+    /** The program's entry file, relative to projectDir. */
+    main: string;
+    project: string;
+    stack: string;
+    preview: boolean;
+    config: Record<string, string>;
+    secretKeys: string[];
+}
+
+export type RunnerMessage =
+    | { kind: "register"; reqId: number; type: string; name: string; inputs: Record<string, unknown>; custom: boolean; id?: string }
+    | { kind: "done"; outputs?: Record<string, unknown>; error?: string };
+
+export type EngineAnswer = { kind: "registered"; reqId: number; id?: string; state?: Record<string, unknown>; error?: string };
+
+/** Lets `require` load TypeScript programs, as Pulumi's ts-node does (transpile only, no type check). */
+function registerTypeScript(): void {
+    const ts = require("typescript") as typeof import("typescript");
+    const extensions = (Module as unknown as { _extensions: Record<string, Function> })._extensions;
+    extensions[".ts"] = (module: any, filename: string) => {
+        const output = ts.transpileModule(readFileSync(filename, "utf8"), {
+            fileName: filename,
+            compilerOptions: {
+                module: ts.ModuleKind.CommonJS,
+                target: ts.ScriptTarget.ES2022,
+                esModuleInterop: true,
+                sourceMap: false,
+            },
+        });
+        module._compile(output.outputText, filename);
+    };
+}
+
+async function main(): Promise<void> {
+    const job = JSON.parse(process.env.PULUMI_HARNESS_JOB!) as ProgramJob;
+    process.chdir(job.projectDir);
+    registerTypeScript();
+
+    // The program's own @pulumi/pulumi, resolved from the project as the program will resolve it.
+    const pulumi = require(require.resolve("@pulumi/pulumi", { paths: [job.projectDir] })) as typeof import("@pulumi/pulumi");
+
+    let nextReq = 0;
+    const waiting = new Map<number, (answer: EngineAnswer) => void>();
+    process.on("message", (answer: EngineAnswer) => waiting.get(answer.reqId)?.(answer));
+    const ask = (msg: Omit<Extract<RunnerMessage, { kind: "register" }>, "reqId">) =>
+        new Promise<EngineAnswer>((resolve) => {
+            const reqId = ++nextReq;
+            waiting.set(reqId, resolve);
+            process.send!({ ...msg, reqId });
+        });
+
+    await pulumi.runtime.setMocks(
+        {
+            async newResource(args) {
+                const answer = await ask({
+                    kind: "register",
+                    type: args.type,
+                    name: args.name,
+                    inputs: args.inputs,
+                    custom: !!args.custom,
+                    id: args.id || undefined,
+                });
+                if (answer.error) throw new Error(answer.error);
+                return { id: answer.id, state: answer.state ?? {} };
+            },
+            async call() {
+                throw new Error("this harness does not serve invokes; pulumi-edis lookups call EDIS directly");
+            },
+        },
+        job.project,
+        job.stack,
+        job.preview,
+    );
+    pulumi.runtime.setAllConfig(job.config, job.secretKeys);
+
+    let outputs: Record<string, unknown> | undefined;
+    let error: string | undefined;
+    try {
+        let exported: unknown;
+        await pulumi.runtime.runInPulumiStack(async () => {
+            const mod = require(join(job.projectDir, job.main));
+            exported = typeof mod.default === "function" ? await mod.default() : mod;
+            return exported;
+        });
+        await pulumi.runtime.disconnect();
+        // With unknowns: a preview shows what it cannot know yet instead of dropping every output.
+        outputs = await (pulumi.output(exported) as any).promise(true);
+    } catch (e) {
+        error = e instanceof Error ? e.message : String(e);
+    }
+    process.send!({ kind: "done", outputs: plain(outputs), error } satisfies RunnerMessage, () => process.exit(0));
+}
+
+/** Stack outputs as JSON: secrets are kept out of the harness's output, as `pulumi stack output` hides them. */
+function plain(value: unknown): Record<string, unknown> | undefined {
+    if (value === undefined) return undefined;
+    const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+    return JSON.parse(
+        JSON.stringify(value, (k, v) => (k === "__esModule" ? undefined : v === UNKNOWN ? "<unknown>" : typeof v === "bigint" ? String(v) : v)),
+    );
+}
+
+process.on("unhandledRejection", (e) => {
+    // A failed resource rejects its outputs; the engine already has the error, so the program just ends.
+    process.send?.({ kind: "done", error: e instanceof Error ? e.message : String(e) } satisfies RunnerMessage, () => process.exit(0));
+});
+
+void main();

@@ -1,0 +1,220 @@
+/**
+ * The real `@pulumi/pulumi` dynamic-provider host, started as the engine starts it (a plain `node` process,
+ * working directory = the project) and driven over gRPC with the engine's messages.
+ */
+import { ChildProcess, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { dirname } from "node:path";
+import type * as grpcTypes from "@grpc/grpc-js";
+
+// The gRPC runtime and protocol modules are the ones @pulumi/pulumi itself uses, resolved from it rather
+// than from wherever npm happened to hoist them.
+const pulumiDir = dirname(require.resolve("@pulumi/pulumi/package.json"));
+const fromPulumi = (name: string) => require(require.resolve(name, { paths: [pulumiDir] }));
+const grpc: typeof grpcTypes = fromPulumi("@grpc/grpc-js");
+const provrpc = fromPulumi("@pulumi/pulumi/proto/provider_grpc_pb");
+const provproto = fromPulumi("@pulumi/pulumi/proto/provider_pb");
+const statusproto = fromPulumi("@pulumi/pulumi/proto/status_pb");
+const structproto = fromPulumi("google-protobuf/google/protobuf/struct_pb");
+
+/** The engine's marker for a secret value inside a property map. */
+const SECRET_SIG = { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270" };
+
+export type Props = Record<string, unknown>;
+
+/** A create or update that failed after the resource came to exist ("failed to initialise"). */
+export class InitFailedError extends Error {
+    constructor(
+        message: string,
+        readonly id: string,
+        readonly properties: Props,
+        readonly reasons: string[],
+    ) {
+        super(message);
+        this.name = "InitFailedError";
+    }
+}
+
+export interface HostOptions {
+    /** The project directory: the host's working directory, where `require("pulumi-edis/provider")` resolves. */
+    cwd: string;
+    env?: NodeJS.ProcessEnv;
+}
+
+export class ProviderHost {
+    /** Every line the host wrote to stdout after the port, and to stderr: what the engine shows as its log. */
+    readonly log: string[] = [];
+    /** Milliseconds from spawn to the first answered Configure. */
+    coldStartMs = 0;
+    private client: any;
+    private readonly started = Date.now();
+
+    private constructor(private readonly child: ChildProcess) {}
+
+    static async start(options: HostOptions): Promise<ProviderHost> {
+        const entry = require.resolve("@pulumi/pulumi/cmd/dynamic-provider");
+        // The second argument is the engine's address; this host only requires that it is present.
+        const child = spawn(process.execPath, [entry, "127.0.0.1:0"], {
+            cwd: options.cwd,
+            env: { ...process.env, ...options.env },
+            stdio: ["ignore", "pipe", "pipe"],
+        });
+        const host = new ProviderHost(child);
+        const port = await new Promise<number>((resolve, reject) => {
+            let buffered = "";
+            let seenPort = false;
+            child.stdout!.on("data", (chunk: Buffer) => {
+                buffered += chunk.toString();
+                let nl: number;
+                while ((nl = buffered.indexOf("\n")) >= 0) {
+                    const line = buffered.slice(0, nl);
+                    buffered = buffered.slice(nl + 1);
+                    if (!seenPort && /^\d+$/.test(line.trim())) {
+                        seenPort = true;
+                        resolve(Number(line.trim()));
+                    } else if (line.trim()) host.log.push(line);
+                }
+            });
+            child.stderr!.on("data", (chunk: Buffer) => {
+                for (const line of chunk.toString().split("\n")) if (line.trim()) host.log.push(line);
+            });
+            child.once("exit", (code) => reject(new Error(`provider host exited (${code}) before it listened: ${host.log.join("\n")}`)));
+            child.once("error", reject);
+        });
+        host.client = new provrpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+        return host;
+    }
+
+    get pid(): number {
+        return this.child.pid!;
+    }
+
+    get alive(): boolean {
+        return this.child.exitCode === null && this.child.signalCode === null;
+    }
+
+    /** Peak resident memory of the host process so far, in KiB (Linux). */
+    peakRssKb(): number | undefined {
+        try {
+            const m = /VmHWM:\s+(\d+)\s+kB/.exec(readFileSync(`/proc/${this.pid}/status`, "utf8"));
+            return m ? Number(m[1]) : undefined;
+        } catch {
+            return undefined;
+        }
+    }
+
+    /** Stops the host, as the engine does at the end of an operation; `signal` SIGKILL simulates a crash. */
+    async stop(signal: NodeJS.Signals = "SIGTERM"): Promise<void> {
+        this.client?.close();
+        if (!this.alive) return;
+        const exited = new Promise<void>((resolve) => this.child.once("exit", () => resolve()));
+        this.child.kill(signal);
+        await exited;
+    }
+
+    // ---- the engine's calls --------------------------------------------------------------------------
+
+    /** The stack's whole config, keys namespaced; secrets are sent wrapped, as the engine sends them. */
+    async configure(config: Record<string, string>, secretKeys: string[] = []): Promise<void> {
+        const args: Props = {};
+        for (const [k, v] of Object.entries(config)) args[k] = secretKeys.includes(k) ? { ...SECRET_SIG, value: v } : v;
+        const req = new provproto.ConfigureRequest();
+        req.setArgs(structproto.Struct.fromJavaScript(args));
+        const vars = req.getVariablesMap();
+        for (const [k, v] of Object.entries(config)) vars.set(k, v);
+        req.setAcceptsecrets(true);
+        req.setAcceptresources(true);
+        await this.call("configure", req);
+        if (!this.coldStartMs) this.coldStartMs = Date.now() - this.started;
+    }
+
+    async check(urn: string, olds: Props, news: Props): Promise<{ inputs: Props; failures: Array<{ property: string; reason: string }> }> {
+        const req = new provproto.CheckRequest();
+        req.setUrn(urn);
+        req.setOlds(structproto.Struct.fromJavaScript(olds));
+        req.setNews(structproto.Struct.fromJavaScript(news));
+        const resp = await this.call("check", req);
+        return {
+            inputs: resp.getInputs()?.toJavaScript() ?? {},
+            failures: resp.getFailuresList().map((f: any) => ({ property: f.getProperty(), reason: f.getReason() })),
+        };
+    }
+
+    async diff(urn: string, id: string, olds: Props, news: Props, oldInputs: Props): Promise<{ changes: boolean; replaces: string[] }> {
+        const req = new provproto.DiffRequest();
+        req.setUrn(urn);
+        req.setId(id);
+        req.setOlds(structproto.Struct.fromJavaScript(olds));
+        req.setNews(structproto.Struct.fromJavaScript(news));
+        req.setOldInputs(structproto.Struct.fromJavaScript(oldInputs));
+        const resp = await this.call("diff", req);
+        const changes = resp.getChanges() === provproto.DiffResponse.DiffChanges.DIFF_SOME;
+        return { changes, replaces: resp.getReplacesList() };
+    }
+
+    async create(urn: string, props: Props): Promise<{ id: string; outputs: Props }> {
+        const req = new provproto.CreateRequest();
+        req.setUrn(urn);
+        req.setProperties(structproto.Struct.fromJavaScript(props));
+        const resp = await this.call("create", req);
+        return { id: resp.getId(), outputs: resp.getProperties()?.toJavaScript() ?? {} };
+    }
+
+    async read(urn: string, id: string, props: Props, inputs: Props): Promise<{ id: string; outputs: Props; inputs?: Props }> {
+        const req = new provproto.ReadRequest();
+        req.setUrn(urn);
+        req.setId(id);
+        req.setProperties(structproto.Struct.fromJavaScript(props));
+        req.setInputs(structproto.Struct.fromJavaScript(inputs));
+        const resp = await this.call("read", req);
+        return { id: resp.getId(), outputs: resp.getProperties()?.toJavaScript() ?? {}, inputs: resp.getInputs()?.toJavaScript() };
+    }
+
+    async update(urn: string, id: string, olds: Props, news: Props, oldInputs: Props): Promise<{ outputs: Props }> {
+        const req = new provproto.UpdateRequest();
+        req.setUrn(urn);
+        req.setId(id);
+        req.setOlds(structproto.Struct.fromJavaScript(olds));
+        req.setNews(structproto.Struct.fromJavaScript(news));
+        req.setOldInputs(structproto.Struct.fromJavaScript(oldInputs));
+        const resp = await this.call("update", req);
+        return { outputs: resp.getProperties()?.toJavaScript() ?? {} };
+    }
+
+    async delete(urn: string, id: string, props: Props, oldInputs: Props): Promise<void> {
+        const req = new provproto.DeleteRequest();
+        req.setUrn(urn);
+        req.setId(id);
+        req.setProperties(structproto.Struct.fromJavaScript(props));
+        req.setOldInputs(structproto.Struct.fromJavaScript(oldInputs));
+        await this.call("delete", req);
+    }
+
+    private call(method: string, req: unknown): Promise<any> {
+        return new Promise((resolve, reject) => {
+            this.client[method](req, (err: grpcTypes.ServiceError | null, resp: unknown) => {
+                if (!err) return resolve(resp);
+                const init = decodeInitFailure(err);
+                reject(init ?? new Error(err.details || err.message));
+            });
+        });
+    }
+}
+
+/** Reads `ErrorResourceInitFailed` from a gRPC error's status details, as the engine does. */
+function decodeInitFailure(err: grpcTypes.ServiceError): InitFailedError | undefined {
+    const raw = err.metadata?.get("grpc-status-details-bin")?.[0];
+    if (!raw) return undefined;
+    const status = statusproto.Status.deserializeBinary(new Uint8Array(raw as Buffer));
+    for (const any of status.getDetailsList()) {
+        if (!String(any.getTypeUrl()).endsWith("pulumirpc.ErrorResourceInitFailed")) continue;
+        const detail = provproto.ErrorResourceInitFailed.deserializeBinary(any.getValue_asU8());
+        return new InitFailedError(
+            err.details || status.getMessage(),
+            detail.getId(),
+            detail.getProperties()?.toJavaScript() ?? {},
+            detail.getReasonsList(),
+        );
+    }
+    return undefined;
+}

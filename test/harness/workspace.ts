@@ -1,0 +1,39 @@
+/**
+ * A Pulumi project as a user has it: a directory outside this repository holding the program, Pulumi.yaml
+ * and node_modules in which `pulumi-edis` is installed (here: linked to this package, as `npm install
+ * ../pulumi-edis` would). The provider host runs with this directory as its working directory, so the only
+ * way it can find the implementation is the package-name require that the serialized shim makes.
+ */
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+
+/** This package's root (where its package.json is). */
+export const PACKAGE_ROOT = resolve(__dirname, __dirname.includes(`${join("dist", "test")}`) ? "../../.." : "../..");
+
+export interface Project {
+    dir: string;
+    name: string;
+    /** The program's entry file, relative to dir. */
+    main: string;
+}
+
+/** Copies a program directory (Pulumi.yaml plus sources) into a fresh project directory under `workDir`. */
+export function createProject(programDir: string, workDir = mkdtempSync(join(tmpdir(), "edis-stack-"))): Project {
+    const dir = join(workDir, "project");
+    mkdirSync(dir, { recursive: true });
+    cpSync(programDir, dir, { recursive: true, filter: (src) => !src.includes("node_modules") });
+    const modules = join(dir, "node_modules");
+    mkdirSync(join(modules, "@pulumi"), { recursive: true });
+    symlinkSync(PACKAGE_ROOT, join(modules, "pulumi-edis"), "dir");
+    // The program must share the SDK's @pulumi/pulumi instance, as one npm install would give it.
+    const pulumiDir = dirname(require.resolve("@pulumi/pulumi/package.json", { paths: [PACKAGE_ROOT] }));
+    symlinkSync(pulumiDir, join(modules, "@pulumi", "pulumi"), "dir");
+
+    const yaml = readFileSync(join(dir, "Pulumi.yaml"), "utf8");
+    const name = /^name:\s*["']?([^"'\s]+)/m.exec(yaml)?.[1];
+    if (!name) throw new Error(`${programDir}/Pulumi.yaml has no name`);
+    const declaredMain = /^main:\s*["']?([^"'\s]+)/m.exec(yaml)?.[1];
+    const main = declaredMain ?? (existsSync(join(dir, "index.ts")) ? "index.ts" : "index.js");
+    return { dir, name, main };
+}

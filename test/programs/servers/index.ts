@@ -1,0 +1,15 @@
+import * as pulumi from "@pulumi/pulumi";
+import * as edis from "pulumi-edis";
+
+// The servers to declare, by resource name, as stack config: each up of a test changes only its config,
+// the way a user edits a program between runs.
+const config = new pulumi.Config();
+const servers = config.requireObject<Record<string, edis.KvmServerArgs>>("servers");
+const adopted = config.getObject<Record<string, string>>("read") ?? {};
+
+const resources = Object.fromEntries(Object.entries(servers).map(([name, args]) => [name, new edis.KvmServer(name, args)]));
+const reads = Object.fromEntries(Object.entries(adopted).map(([name, id]) => [name, edis.KvmServer.get(name, id)]));
+
+export const kvmIds = Object.fromEntries(Object.entries(resources).map(([name, s]) => [name, s.kvmId]));
+export const serviceIds = Object.fromEntries(Object.entries(resources).map(([name, s]) => [name, s.serviceId]));
+export const readHosts = Object.fromEntries(Object.entries(reads).map(([name, s]) => [name, s.apiHost]));
