@@ -25,6 +25,8 @@ export interface InjectedFault {
     body?: "html" | "empty" | "badjson" | "status-error";
     /** Drop the connection: before the request is processed, or after (the state change has happened). */
     drop?: "before" | "after";
+    /** The error message of the answer (a server that echoes the request, for redaction tests). */
+    message?: string;
 }
 
 export interface SimulatorOptions {
@@ -199,7 +201,7 @@ export class EdisSimulator {
                 const status = fault.status ?? 200;
                 const headers: Record<string, string> = {};
                 if (fault.retryAfter !== undefined) headers["retry-after"] = String(fault.retryAfter);
-                const { type, text } = faultBody(fault.body, status);
+                const { type, text } = faultBody(fault.body, status, fault.message);
                 res.writeHead(status, { ...headers, "content-type": type }).end(text);
                 return void record(status, fault.body ?? "injected");
             }
@@ -335,7 +337,7 @@ function maskFields(fields: Record<string, unknown>): Record<string, unknown> {
     return { ...fields, ...(fields.pw !== undefined ? { pw: "***" } : {}) };
 }
 
-function faultBody(kind: InjectedFault["body"], status: number): { type: string; text: string } {
+function faultBody(kind: InjectedFault["body"], status: number, message?: string): { type: string; text: string } {
     switch (kind) {
         case "html":
             return { type: "text/html", text: `<html><body><h1>${status} Bad Gateway</h1></body></html>` };
@@ -344,9 +346,9 @@ function faultBody(kind: InjectedFault["body"], status: number): { type: string;
         case "badjson":
             return { type: "application/json", text: '{"status": "success", "data": ' };
         case "status-error":
-            return { type: "application/json", text: JSON.stringify({ status: "error", message: "Internal processing error" }) };
+            return { type: "application/json", text: JSON.stringify({ status: "error", message: message ?? "Internal processing error" }) };
         default:
-            return { type: "application/json", text: JSON.stringify({ status: "error", message: `Injected HTTP ${status}` }) };
+            return { type: "application/json", text: JSON.stringify({ status: "error", message: message ?? `Injected HTTP ${status}` }) };
     }
 }
 

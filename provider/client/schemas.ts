@@ -342,10 +342,28 @@ export function serverMessageOf(body: unknown): string | undefined {
     return undefined;
 }
 
+type Issue = { path: PropertyKey[]; message: string; code?: string; errors?: Issue[][] };
+
+/**
+ * The issues that say where an answer went wrong. A union (ids as number or string, maps or lists) reports
+ * only "Invalid input" at its own level; the branch that got furthest into the answer tells the real path.
+ */
+function deepestIssues(issues: Issue[], prefix: PropertyKey[] = []): Issue[] {
+    return issues.flatMap((issue) => {
+        const path = [...prefix, ...issue.path];
+        if (issue.code === "invalid_union" && issue.errors?.length) {
+            const branches = issue.errors.map((branch) => deepestIssues(branch, path));
+            const depth = (b: Issue[]) => Math.max(0, ...b.map((i) => i.path.length));
+            return branches.reduce((best, b) => (depth(b) > depth(best) ? b : best));
+        }
+        return [{ ...issue, path }];
+    });
+}
+
 /** Describes the first problems of a failed parse as "path: message", for the error text. */
 export function describeIssues(error: z.ZodError, max = 3): string {
-    return error.issues
+    return deepestIssues(error.issues as unknown as Issue[])
         .slice(0, max)
-        .map((i) => `${i.path.length ? i.path.join(".") : "(answer)"}: ${i.message}`)
+        .map((i) => `${i.path.length ? i.path.map(String).join(".") : "(answer)"}: ${i.message}`)
         .join("; ");
 }

@@ -1,0 +1,288 @@
+import { EdisClient } from "../provider/client/client";
+import { EdisApiError } from "../provider/client/errors";
+import { EdisSimulator } from "../simulator/server";
+import { clientFor, startSimulator } from "./support/sim";
+
+// Every character that breaks naive form encoding.
+const PASSWORD = "p+a&s=s%20 wörd ü&pw=x";
+const EMAIL = "ops+edis@example.com";
+
+let sim: EdisSimulator;
+let client: EdisClient;
+let retryLog: string[];
+
+beforeEach(async () => {
+    sim = await startSimulator({ email: EMAIL, password: PASSWORD });
+    retryLog = [];
+    client = clientFor(sim, { log: (line) => retryLog.push(line) });
+});
+afterEach(() => sim.stop());
+
+async function failure(p: Promise<unknown>): Promise<EdisApiError> {
+    try {
+        await p;
+    } catch (e) {
+        expect(e).toBeInstanceOf(EdisApiError);
+        return e as EdisApiError;
+    }
+    throw new Error("expected the call to fail");
+}
+
+async function provisioned(): Promise<{ serviceId: number; kvmId: string }> {
+    const order = await client.addOrder({
+        billingCycle: "monthly",
+        paymentMethod: "paypal",
+        applyCredit: true,
+        items: [{ pid: 101, os: 1012, hostname: "a.example.com" }],
+    });
+    const serviceId = order.serviceIds[0];
+    for (let i = 0; i < 50; i++) {
+        const kvmId = await client.getKvmId(serviceId);
+        if (kvmId) return { serviceId, kvmId };
+        await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error("not provisioned");
+}
+
+describe("each endpoint against the simulator", () => {
+    test("a password with + & = % space and ü authenticates (form encoding is right)", async () => {
+        const locations = await client.getLocations();
+        expect(locations.map((l) => l.name)).toEqual([
+            "Frankfurt, Germany",
+            "Vienna, Austria",
+            "London, United Kingdom",
+            "Zurich, Switzerland",
+        ]);
+        expect(sim.calls("get/locations")[0].fields).toMatchObject({ email: EMAIL, pw: "***" });
+    });
+
+    test("get/products: figures from the description, prices per cycle, add-on groups, unknown groups kept", async () => {
+        const products = await client.getProducts(3);
+        const s = products.find((p) => p.name === "KVM S")!;
+        expect(s).toMatchObject({ id: 301, locationId: 3, cpu: 1, ramMb: 1024, diskGb: 20, trafficTb: 2, currency: "EUR" });
+        // "-1.00" on the wire: not sold yearly.
+        expect(s.prices).toEqual({ monthly: "4.95", quarterly: "14.40", semiannually: "27.92" });
+        expect(s.addons.os.map((a) => a.name)).toContain("Debian 12 (64bit)");
+        expect(s.addons.ram.map((a) => a.id)).toEqual([2001, 2002]);
+        expect(s.addons.diskBoost[0]).toMatchObject({ id: 2301, prices: { monthly: "1.00" } });
+        expect(s.addons.other).toEqual({});
+        const zurich = await client.getProducts(4);
+        expect(zurich[0].addons.other.backup).toEqual([{ id: 2401, name: "Daily backups, 7 days", prices: expect.any(Object) }]);
+        expect(sim.calls("get/products")[0].fields.location_id).toBe("3");
+    });
+
+    test("get/billingcycles and get/paymentmethods", async () => {
+        expect(await client.getBillingCycles()).toEqual(["monthly", "quarterly", "semiannually", "annually"]);
+        expect((await client.getPaymentMethods()).map((m) => m.id)).toEqual(["credit", "paypal", "banktransfer"]);
+    });
+
+    test("add/order sends one JSON order document with add-on ids or empty strings, and reads the answer", async () => {
+        const result = await client.addOrder({
+            billingCycle: "quarterly",
+            paymentMethod: "paypal",
+            applyCredit: true,
+            items: [
+                { pid: 101, os: 1012, hostname: "a.example.com", diskBoost: 2302, sshPublicKey: "ssh-ed25519 AAAA x" },
+                { pid: 102, os: 1024, hostname: "b.example.com", additionalIp: 2201 },
+            ],
+        });
+        expect(result.serviceIds).toHaveLength(2);
+        expect(result.invoicePaid).toBe(true);
+        expect(typeof result.orderId).toBe("number");
+        const sent = JSON.parse(sim.calls("add/order")[0].fields.order as string);
+        expect(sent).toEqual({
+            billingcycle: "quarterly",
+            paymentmethod: "paypal",
+            applycredit: true,
+            item: [
+                { pid: 101, os: 1012, hostname: "a.example.com", additional_ram: "", additional_vcpu: "", additional_ip: "", additional_diskboost: 2302, ssh_pubkey: "ssh-ed25519 AAAA x" },
+                { pid: 102, os: 1024, hostname: "b.example.com", additional_ram: "", additional_vcpu: "", additional_ip: 2201, additional_diskboost: "", ssh_pubkey: "" },
+            ],
+        });
+    });
+
+    test("get/kvmid is undefined until provisioned; get/serviceid maps back; get/auth lists the session", async () => {
+        const order = await client.addOrder({ billingCycle: "monthly", paymentMethod: "paypal", applyCredit: true, items: [{ pid: 101, os: 1012, hostname: "a.example.com" }] });
+        expect(await client.getKvmId(order.serviceIds[0])).toBeUndefined();
+        const { serviceId, kvmId } = await provisioned();
+        expect(kvmId).toMatch(/^kvm_\d+_\d+$/);
+        expect(await client.getServiceId(kvmId)).toBe(serviceId);
+        const [one] = await client.getAuth(kvmId);
+        expect(one).toMatchObject({ kvmId, suspended: false, lpsIsPremium: false, apiHost: expect.stringContaining("fra") });
+        expect(one.signature).toHaveLength(50);
+        expect(one.validUntil).toBeGreaterThan(Date.now() / 1000);
+        expect((await client.getAuth()).map((s) => s.kvmId).sort()).toEqual(
+            sim.account.state.services.filter((s) => s.kvmId).map((s) => s.kvmId).sort(),
+        );
+    });
+
+    test("add/upgrade is sent as JSON with the hyphenated half-year cycle", async () => {
+        const { kvmId } = await provisioned();
+        const result = await client.addUpgrade({ kvmId, newPid: 102, newBillingCycle: "semiannually", newPaymentMethod: "paypal" });
+        expect(result).toMatchObject({ oldProductId: 101, newProductId: 102, newProductName: "KVM M" });
+        expect(sim.calls("add/upgrade")[0].fields).toMatchObject({ newbillingcycle: "semi-annually", newpid: 102, pw: "***" });
+    });
+
+    test("cancel/product sends both ids and the type", async () => {
+        const { serviceId, kvmId } = await provisioned();
+        expect(await client.cancelProduct({ serviceId, kvmId, type: "End of Billing Period" })).toMatchObject({ serviceId });
+        expect(sim.calls("cancel/product")[0].fields).toMatchObject({ serviceid: String(serviceId), kvmid: kvmId, type: "End of Billing Period" });
+    });
+});
+
+describe("error kinds", () => {
+    test("credentials: a wrong password is refused, and is not retried", async () => {
+        const wrong = clientFor(sim, { password: "not-it" });
+        const e = await failure(wrong.getLocations());
+        expect(e).toMatchObject({ kind: "credentials", status: 401, endpoint: "get/locations" });
+        expect(sim.calls("get/locations")).toHaveLength(1);
+    });
+
+    test("not_found, bad_request", async () => {
+        expect(await failure(client.getKvmId(999999))).toMatchObject({ kind: "not_found", status: 404 });
+        const bad = await failure(
+            client.addOrder({ billingCycle: "monthly", paymentMethod: "paypal", applyCredit: true, items: [{ pid: 9999, os: 1, hostname: "x" }] }),
+        );
+        expect(bad).toMatchObject({ kind: "bad_request", status: 400, serverMessage: "item 0: unknown pid 9999" });
+    });
+
+    test("rate_limited and server_error after the retries run out, with the attempt count", async () => {
+        sim.inject({ endpoint: "get/locations", status: 429, times: 10 });
+        const limited = await failure(client.getLocations());
+        expect(limited).toMatchObject({ kind: "rate_limited", status: 429, attempts: 4 });
+        expect(limited.message).toContain("after 4 attempts");
+        sim.clearFaults();
+        sim.inject({ endpoint: "get/billingcycles", status: 500, times: 10 });
+        expect(await failure(client.getBillingCycles())).toMatchObject({ kind: "server_error", status: 500 });
+        expect(sim.calls("get/billingcycles")).toHaveLength(4);
+    });
+
+    test("network: a dropped connection", async () => {
+        sim.inject({ endpoint: "get/paymentmethods", drop: "before", times: 10 });
+        expect(await failure(client.getPaymentMethods())).toMatchObject({ kind: "network" });
+    });
+
+    test("timeout: no answer within the per-request limit", async () => {
+        sim.latencyMs = 400;
+        const impatient = clientFor(sim, { timeoutMs: 100, retry: { maxAttempts: 1 } });
+        const e = await failure(impatient.getLocations());
+        expect(e.kind).toBe("timeout");
+        expect(e.message).toContain("no answer within");
+    });
+
+    test.each([
+        ["html", undefined, "an HTML page"],
+        ["empty", undefined, "empty"],
+        ["badjson", undefined, "not JSON"],
+    ] as const)("unexpected_answer: %s body on 200", async (body, _s, text) => {
+        sim.inject({ endpoint: "get/locations", body });
+        const e = await failure(client.getLocations());
+        expect(e.kind).toBe("unexpected_answer");
+        expect(e.message).toContain(text);
+    });
+
+    test("a 200 with status error is a refusal that carries the server's message; HTML on 502 is a server error", async () => {
+        sim.inject({ endpoint: "get/locations", body: "status-error", message: "Service temporarily disabled" });
+        const refused = await failure(client.getLocations());
+        expect(refused).toMatchObject({ kind: "bad_request", status: 200, serverMessage: "Service temporarily disabled" });
+        sim.inject({ endpoint: "get/locations", status: 502, body: "html", times: 10 });
+        expect(await failure(client.getLocations())).toMatchObject({ kind: "server_error", status: 502 });
+    });
+
+    test("an answer of the wrong shape names the endpoint and the path", async () => {
+        // A products answer whose plan has no id.
+        const original = sim.account.getProducts.bind(sim.account);
+        sim.account.getProducts = () => ({ status: "success", products: { "KVM S": { description: "x" } } }) as any;
+        const e = await failure(client.getProducts(1));
+        sim.account.getProducts = original;
+        expect(e.kind).toBe("unexpected_answer");
+        expect(e.message).toMatch(/^EDIS get\/products: unexpected answer/);
+        expect(e.message).toContain("products.KVM S.id");
+    });
+});
+
+describe("retry policy", () => {
+    test("read-only calls are retried with backoff on 503 and succeed", async () => {
+        sim.inject({ endpoint: "get/locations", status: 503, times: 2 });
+        expect(await client.getLocations()).toHaveLength(4);
+        expect(sim.calls("get/locations").map((c) => c.httpStatus)).toEqual([503, 503, 200]);
+        expect(retryLog).toHaveLength(2);
+        expect(retryLog[0]).toMatch(/get\/locations: server_error \(HTTP 503\), retry 1 of 3 in \d+ ms/);
+    });
+
+    test("Retry-After is honoured", async () => {
+        sim.inject({ endpoint: "get/auth", status: 429, retryAfter: 1 });
+        const started = Date.now();
+        await client.getAuth();
+        const waited = Date.now() - started;
+        expect(waited).toBeGreaterThanOrEqual(1000);
+        expect(waited).toBeLessThan(3000);
+        expect(retryLog[0]).toContain("in 1000 ms");
+    });
+
+    test("add/order is never retried: a 500 is one call and one error", async () => {
+        sim.inject({ endpoint: "add/order", status: 500, times: 5 });
+        const e = await failure(
+            client.addOrder({ billingCycle: "monthly", paymentMethod: "paypal", applyCredit: true, items: [{ pid: 101, os: 1012, hostname: "a" }] }),
+        );
+        expect(e.kind).toBe("server_error");
+        expect(sim.calls("add/order")).toHaveLength(1);
+        expect(retryLog).toEqual([]);
+    });
+
+    test("add/order with the connection dropped after acceptance: one call, a network error, and the order exists", async () => {
+        sim.inject({ endpoint: "add/order", drop: "after" });
+        const e = await failure(
+            client.addOrder({ billingCycle: "monthly", paymentMethod: "paypal", applyCredit: true, items: [{ pid: 101, os: 1012, hostname: "a" }] }),
+        );
+        expect(e.kind).toBe("network");
+        expect(sim.calls("add/order")).toHaveLength(1);
+        expect(sim.account.state.orders).toHaveLength(1);
+    });
+
+    test("add/order answered failed (out of stock) carries the order id", async () => {
+        sim.behaviour.outOfStock = [101];
+        const e = await failure(
+            client.addOrder({ billingCycle: "monthly", paymentMethod: "paypal", applyCredit: true, items: [{ pid: 101, os: 1012, hostname: "a" }] }),
+        );
+        expect(e.orderId).toBe(sim.account.state.orders[0].orderId);
+        expect(e.message).toContain(`order ${e.orderId}`);
+        expect(e.message).toContain("out of stock");
+    });
+
+    test("add/upgrade is never retried", async () => {
+        const { kvmId } = await provisioned();
+        sim.inject({ endpoint: "add/upgrade", status: 503, times: 5 });
+        await failure(client.addUpgrade({ kvmId, newPid: 102, newBillingCycle: "monthly", newPaymentMethod: "paypal" }));
+        expect(sim.calls("add/upgrade")).toHaveLength(1);
+    });
+});
+
+describe("secrets", () => {
+    test("the password never appears in an error's text, properties or JSON, nor in a log line, even when echoed", async () => {
+        const echoes = [PASSWORD, encodeURIComponent(PASSWORD), new URLSearchParams({ pw: PASSWORD }).toString()];
+        for (const echo of echoes) {
+            sim.inject({ endpoint: "get/locations", status: 500, message: `bad request body pw=${echo}`, times: 4 });
+            const e = await failure(client.getLocations());
+            const everything = [e.message, e.stack ?? "", JSON.stringify(e), ...Object.values(e).map(String), ...retryLog].join("\n");
+            expect(everything).toContain("[redacted]");
+            expect(everything).not.toContain(PASSWORD);
+            expect(everything).not.toContain(encodeURIComponent(PASSWORD));
+            expect(everything).not.toContain("wörd");
+        }
+    });
+
+    test("a session signature seen in get/auth is redacted from later errors", async () => {
+        const { kvmId } = await provisioned();
+        const [session] = await client.getAuth(kvmId);
+        sim.inject({ endpoint: "get/kvmid", status: 400, message: `signature ${session.signature} is not valid here` });
+        const e = await failure(client.getKvmId(1));
+        expect(e.message).not.toContain(session.signature);
+        expect(JSON.stringify(e)).not.toContain(session.signature);
+    });
+
+    test("the simulator's request log masks the password", async () => {
+        await client.getLocations();
+        expect(JSON.stringify(sim.log)).not.toContain(PASSWORD);
+    });
+});

@@ -1,0 +1,377 @@
+/**
+ * KvmServer through the real engine path: programs run under setMocks, and every registration goes, with
+ * the `__provider` that `new KvmServer(...)` serialized, to the real @pulumi/pulumi dynamic-provider host
+ * (working directory outside this repository) over gRPC. The simulator's log and state are the witnesses.
+ */
+import { join } from "node:path";
+import { TestStack } from "./harness";
+import { EdisSimulator } from "../simulator/server";
+import { clientFor, stackConfigFor, startSimulator } from "./support/sim";
+
+const PROGRAM = join(__dirname, "programs", "servers");
+const WRITES = ["add/order", "add/upgrade", "cancel/product"];
+
+let sim: EdisSimulator;
+let stack: TestStack;
+
+beforeEach(async () => {
+    sim = await startSimulator({ provisioningDelayMs: 300 });
+    stack = TestStack.create({ programDir: PROGRAM, config: stackConfigFor(sim), secretKeys: ["edis:password"] });
+});
+afterEach(async () => {
+    stack.dispose();
+    await sim.stop();
+});
+
+function declare(servers: Record<string, Record<string, unknown>>, read: Record<string, string> = {}): void {
+    stack.setConfig("edis-servers:servers", JSON.stringify(servers));
+    stack.setConfig("edis-servers:read", JSON.stringify(read));
+}
+
+const web1 = { planId: 101, osId: 1012, hostname: "web1.example.com" };
+const web2 = { planId: 102, osId: 1024, hostname: "web2.example.com", billingCycle: "semi-annually", additionalIpId: 2201 };
+
+function writes(): string[] {
+    return sim.log.filter((e) => WRITES.includes(e.endpoint)).map((e) => e.endpoint);
+}
+
+function ops(result: { steps: Array<{ name: string; op: string }> }): Record<string, string> {
+    return Object.fromEntries(result.steps.map((s) => [s.name, s.op]));
+}
+
+describe("scenario 1: up, up again, destroy", () => {
+    test("one order per server, nothing on an unchanged up, one cancel per server with the configured type", async () => {
+        stack.setConfig("edis:cancellationType", "Immediate");
+        declare({ web1, web2 });
+
+        const up = await stack.up();
+        expect(up.errors).toEqual([]);
+        expect(ops(up)).toEqual({ web1: "create", web2: "create" });
+        const firstUpCalls = sim.callCounts();
+        expect(firstUpCalls["add/order"]).toBe(2);
+        const kvmIds = up.outputs!.kvmIds as Record<string, string>;
+        expect(kvmIds.web1).toMatch(/^kvm_\d+_\d+$/);
+        const s1 = stack.resource("web1")!;
+        expect(s1.id).toBe(String(s1.outputs.serviceId));
+        expect(s1.outputs).toMatchObject({ kvmId: kvmIds.web1, invoicePaid: true, suspended: false, billingCycle: "monthly", applyCredit: true });
+        expect(stack.resource("web2")!.outputs).toMatchObject({ billingCycle: "semiannually", additionalIpId: 2201 });
+        const ordered = sim.account.state.services.map((s) => s.hostname).sort();
+        expect(ordered).toEqual(["web1.example.com", "web2.example.com"]);
+
+        sim.clearLog();
+        const again = await stack.up();
+        expect(again.errors).toEqual([]);
+        expect(ops(again)).toEqual({ web1: "same", web2: "same" });
+        expect(sim.callCounts()).toEqual({});
+
+        sim.clearLog();
+        const down = await stack.destroy();
+        expect(down.errors).toEqual([]);
+        expect(stack.state().resources).toEqual([]);
+        const cancels = sim.calls("cancel/product");
+        expect(cancels).toHaveLength(2);
+        expect(cancels.map((c) => c.fields.type)).toEqual(["Immediate", "Immediate"]);
+        expect(sim.account.state.services.every((s) => s.status === "Cancelled")).toBe(true);
+        expect(sim.account.state.orders).toHaveLength(2);
+
+        // Figures for the closing note.
+        console.log(
+            `scenario 1 API calls: up ${JSON.stringify(firstUpCalls)}; up again {}; destroy ${JSON.stringify(sim.callCounts())}; ` +
+                `__provider ${Buffer.byteLength(String(s1.inputs.__provider))} bytes; host cold start ${up.host?.coldStartMs} ms`,
+        );
+    });
+});
+
+describe("scenario 2: what a change does", () => {
+    beforeEach(async () => {
+        declare({ web1, web2 });
+        expect((await stack.up()).errors).toEqual([]);
+        sim.clearLog();
+    });
+
+    test("a changed osId previews as a replacement of exactly that server, and up replaces it create-before-delete", async () => {
+        declare({ web1: { ...web1, osId: 1024 }, web2 });
+        const preview = await stack.preview();
+        expect(preview.errors).toEqual([]);
+        expect(ops(preview)).toEqual({ web1: "replace", web2: "same" });
+        expect(preview.steps.find((s) => s.name === "web1")!.changed).toEqual(["osId"]);
+        expect(sim.callCounts()).toEqual({});
+
+        const oldId = stack.resource("web1")!.id;
+        const up = await stack.up();
+        expect(up.errors).toEqual([]);
+        expect(up.steps.filter((s) => s.name === "web1").map((s) => s.op)).toEqual(["replace", "delete"]);
+        expect(writes()).toEqual(["add/order", "cancel/product"]);
+        expect(sim.calls("cancel/product")[0].fields.serviceid).toBe(oldId);
+        expect(stack.resource("web1")!.id).not.toBe(oldId);
+        expect(stack.state().resources).toHaveLength(2);
+    });
+
+    test("a changed cancellationType is an in-place update with no API write", async () => {
+        declare({ web1: { ...web1, cancellationType: "Immediate" }, web2 });
+        expect(ops(await stack.preview())).toEqual({ web1: "update", web2: "same" });
+        const up = await stack.up();
+        expect(up.errors).toEqual([]);
+        expect(ops(up)).toEqual({ web1: "update", web2: "same" });
+        expect(sim.callCounts()).toEqual({});
+        expect(stack.resource("web1")!.outputs).toMatchObject({ cancellationType: "Immediate", kvmId: expect.any(String) });
+
+        await stack.destroy();
+        const types = Object.fromEntries(sim.calls("cancel/product").map((c) => [c.fields.serviceid, c.fields.type]));
+        expect(Object.values(types).sort()).toEqual(["End of Billing Period", "Immediate"]);
+    });
+
+    test("a changed planId in the same location is in place, with one add/upgrade", async () => {
+        declare({ web1: { ...web1, planId: 103 }, web2 });
+        expect(ops(await stack.preview())).toEqual({ web1: "update", web2: "same" });
+        expect(sim.callCounts()).toEqual({});
+        const up = await stack.up();
+        expect(up.errors).toEqual([]);
+        expect(writes()).toEqual(["add/upgrade"]);
+        expect(sim.calls("add/upgrade")[0].fields).toMatchObject({ newpid: 103, newbillingcycle: "monthly" });
+        expect(sim.account.state.services.find((s) => s.hostname === "web1.example.com")!.pid).toBe(103);
+        expect(stack.resource("web1")!.outputs.planId).toBe(103);
+    });
+
+    test("a billing cycle respelled is no change; a new cycle upgrades with the hyphenated spelling", async () => {
+        declare({ web1, web2: { ...web2, billingCycle: "semiannually" } });
+        expect(ops(await stack.preview())).toEqual({ web1: "same", web2: "same" });
+        declare({ web1, web2: { ...web2, billingCycle: "annually" } });
+        const up = await stack.up();
+        expect(up.errors).toEqual([]);
+        expect(sim.calls("add/upgrade").map((c) => c.fields.newbillingcycle)).toEqual(["annually"]);
+    });
+
+    test("a planId at another location is refused before anything is bought, with how to replace instead", async () => {
+        declare({ web1: { ...web1, planId: 301 }, web2 });
+        const up = await stack.up();
+        expect(up.ok).toBe(false);
+        expect(up.errors.join("\n")).toContain("EDIS changes plans only within a location");
+        expect(up.errors.join("\n")).toContain('replaceOnChanges: ["planId"]');
+        expect(writes()).toEqual([]);
+        expect(stack.resource("web1")!.outputs.planId).toBe(101);
+    });
+});
+
+describe("scenario 3: refresh sees what happened behind Pulumi's back", () => {
+    beforeEach(async () => {
+        declare({ web1, web2 });
+        expect((await stack.up()).errors).toEqual([]);
+        sim.clearLog();
+    });
+
+    test("a server cancelled outside Pulumi leaves state", async () => {
+        const s = sim.account.state.services.find((x) => x.hostname === "web1.example.com")!;
+        sim.account.cancelService(s, "Immediate");
+        const refresh = await stack.refresh();
+        expect(refresh.errors).toEqual([]);
+        expect(ops(refresh)).toEqual({ web1: "delete", web2: "refresh" });
+        expect(stack.state().resources.map((r) => r.name)).toEqual(["web2"]);
+        // The next up orders it again, as the program still declares it.
+        expect(ops(await stack.preview())).toEqual({ web1: "create", web2: "same" });
+    });
+
+    test("a suspension shows as drift in preview --refresh, and refresh records it", async () => {
+        const s = sim.account.state.services.find((x) => x.hostname === "web2.example.com")!;
+        sim.account.setSuspended(s.serviceId, true);
+        const preview = await stack.preview({ refresh: true });
+        expect(preview.errors).toEqual([]);
+        expect(preview.drift).toEqual({ web2: { suspended: { before: false, after: true } } });
+        expect(stack.resource("web2")!.outputs.suspended).toBe(false); // a preview persists nothing
+        expect(writes()).toEqual([]);
+        await stack.refresh();
+        expect(stack.resource("web2")!.outputs.suspended).toBe(true);
+    });
+});
+
+describe("scenario 4: failures after the order never lose it and never order twice", () => {
+    test("provisioning slower than the limit: up fails with the service in state; the next up finishes it", async () => {
+        sim.behaviour.provisioningDelayMs = 3_000;
+        declare({ web1: { ...web1, provisioningTimeoutSeconds: 1 } });
+        const up = await stack.up();
+        expect(up.ok).toBe(false);
+        expect(up.errors.join("\n")).toMatch(/was ordered but has no KVM after 1 s/);
+        const saved = stack.resource("web1")!;
+        expect(saved.initErrors).toHaveLength(1);
+        expect(saved.outputs).toMatchObject({ serviceId: Number(saved.id), orderId: expect.any(Number) });
+        expect(saved.outputs.kvmId).toBeUndefined();
+        expect(up.hostLog.join("\n")).toContain(`service ${saved.id}`);
+
+        declare({ web1: { ...web1, provisioningTimeoutSeconds: 30 } });
+        const resumed = await stack.up();
+        expect(resumed.errors).toEqual([]);
+        expect(ops(resumed)).toEqual({ web1: "update" });
+        expect(resumed.hostLog.join("\n")).toContain("not ordering again");
+        expect(stack.resource("web1")).toMatchObject({ id: saved.id, outputs: { kvmId: expect.stringMatching(/^kvm_/) } });
+        expect(stack.resource("web1")!.initErrors).toBeUndefined();
+        expect(sim.calls("add/order")).toHaveLength(1);
+    });
+
+    test("an unpaid invoice: up fails at once saying so; after payment the next up finishes without a second order", async () => {
+        sim.behaviour.unpaidInvoices = true;
+        declare({ web1 });
+        const up = await stack.up();
+        expect(up.ok).toBe(false);
+        expect(up.errors.join("\n")).toMatch(/invoice \d+ is unpaid/);
+        const saved = stack.resource("web1")!;
+        expect(saved.outputs).toMatchObject({ invoicePaid: false });
+
+        // Refresh of a server that is ordered but not provisioned keeps it.
+        const refresh = await stack.refresh();
+        expect(refresh.errors).toEqual([]);
+        expect(stack.resource("web1")!.id).toBe(saved.id);
+
+        sim.account.payInvoice(saved.outputs.invoiceId as number);
+        const resumed = await stack.up();
+        expect(resumed.errors).toEqual([]);
+        expect(stack.resource("web1")!.outputs).toMatchObject({ kvmId: expect.stringMatching(/^kvm_/), invoicePaid: true });
+        expect(sim.calls("add/order")).toHaveLength(1);
+    });
+
+    test("an unpaid server that is destroyed instead is cancelled", async () => {
+        sim.behaviour.unpaidInvoices = true;
+        declare({ web1 });
+        expect((await stack.up()).ok).toBe(false);
+        const down = await stack.destroy();
+        expect(down.errors).toEqual([]);
+        expect(sim.calls("cancel/product")).toHaveLength(1);
+        expect(stack.state().resources).toEqual([]);
+    });
+
+    test("a connection dropped during add/order: a clear error that says what to check; nothing retried", async () => {
+        sim.inject({ endpoint: "add/order", drop: "after" });
+        declare({ web1 });
+        const up = await stack.up();
+        expect(up.ok).toBe(false);
+        const text = up.errors.join("\n");
+        expect(text).toContain("may or may not have been placed");
+        expect(text).toContain("getKvmSessions");
+        expect(text).toContain("adoptKvmId");
+        expect(text).toContain("web1.example.com");
+        expect(sim.calls("add/order")).toHaveLength(1);
+        expect(sim.account.state.orders).toHaveLength(1);
+        expect(stack.state().resources).toEqual([]);
+    });
+
+    test("an out-of-stock answer names the order and orders nothing else", async () => {
+        sim.behaviour.outOfStock = [101];
+        declare({ web1 });
+        const up = await stack.up();
+        expect(up.errors.join("\n")).toMatch(/EDIS created order \d+ for web1.example.com but reported it failed/);
+        expect(sim.calls("add/order")).toHaveLength(1);
+        expect(stack.state().resources).toEqual([]);
+    });
+});
+
+describe("scenario 5: bad inputs fail clearly, before money is spent", () => {
+    test("offline checks name the field, the problem and what is allowed; preview already fails", async () => {
+        declare({
+            bad: {
+                planId: -3,
+                osId: 1012,
+                hostname: "-web_1.example.com",
+                billingCycle: "weekly",
+                sshPublicKey: "ssh-ed25519 AAAAnotakey",
+                cancellationType: "Later",
+                hostName: "typo",
+            },
+        });
+        const preview = await stack.preview();
+        expect(preview.ok).toBe(false);
+        const text = preview.errors.join("\n");
+        expect(text).toContain("planId must be a positive whole number");
+        expect(text).toContain('hostname "-web_1.example.com" is not an RFC 1123 host name');
+        expect(text).toContain('billingCycle must be one of "monthly", "quarterly", "semiannually", "annually"');
+        expect(text).toContain("sshPublicKey has key data that does not encode a ssh-ed25519 key");
+        expect(text).toContain('cancellationType must be "Immediate" or "End of Billing Period", got "Later"');
+        expect(text).toContain("hostName is not a KvmServer input (did you mean hostname?)");
+        expect((await stack.up()).ok).toBe(false);
+        expect(sim.log).toEqual([]);
+    });
+
+    test("a plan from another location, a foreign OS and add-on, an unsold cycle: one error listing all, no order", async () => {
+        declare({ a: { ...web1, planId: 301, locationId: 1 } });
+        const wrongLocation = await stack.up();
+        expect(wrongLocation.errors.join("\n")).toContain(
+            "planId 301 belongs to London, United Kingdom (locationId 3), not to Frankfurt, Germany (locationId 1)",
+        );
+        declare({ b: { planId: 301, osId: 1122, hostname: "b.example.com", billingCycle: "annually", additionalRamId: 2201 } });
+        const text = (await stack.up()).errors.join("\n");
+        expect(text).toContain("osId 1122 is not an operating system of plan 301 (KVM S); allowed: 1011 (Debian 11 (64bit))");
+        expect(text).toContain("additionalRamId 2201 is not a RAM add-on of plan 301 (KVM S); allowed: 2001 (+1024 MB RAM), 2002");
+        expect(text).toContain('billingCycle "annually" is not sold for plan 301 (KVM S); sold: monthly, quarterly, semiannually');
+        declare({ c: { ...web1, paymentMethod: "bitcoin" } });
+        expect((await stack.up()).errors.join("\n")).toContain('paymentMethod "bitcoin" is not available to this account; available: credit, paypal, banktransfer');
+        expect(sim.calls("add/order")).toEqual([]);
+        expect(stack.state().resources).toEqual([]);
+    });
+
+    test("missing credentials: preview works, up names both the config key and the variable", async () => {
+        delete stack.config["edis:password"];
+        declare({ web1 });
+        expect((await stack.preview()).errors).toEqual([]);
+        const up = await stack.up();
+        expect(up.errors.join("\n")).toContain("config `edis:password` (or EDIS_PASSWORD)");
+        // The environment fallback is enough.
+        stack.env.EDIS_PASSWORD = sim.account.state.password;
+        expect((await stack.up()).errors).toEqual([]);
+    });
+});
+
+describe("scenario 6: adoption and reading existing servers", () => {
+    test("adoptKvmId orders nothing, manages the server, and destroy cancels it", async () => {
+        const client = clientFor(sim);
+        const order = await client.addOrder({ billingCycle: "monthly", paymentMethod: "paypal", applyCredit: true, items: [{ pid: 101, os: 1012, hostname: "old.example.com" }] });
+        await new Promise((r) => setTimeout(r, 400));
+        const kvmId = (await client.getKvmId(order.serviceIds[0]))!;
+        sim.clearLog();
+
+        declare({ old: { ...web1, hostname: "old.example.com", adoptKvmId: kvmId } });
+        const up = await stack.up();
+        expect(up.errors).toEqual([]);
+        expect(writes()).toEqual([]);
+        expect(stack.resource("old")).toMatchObject({ id: String(order.serviceIds[0]), outputs: { kvmId, apiHost: expect.any(String) } });
+
+        expect(ops(await stack.up())).toEqual({ old: "same" });
+        await stack.destroy();
+        expect(sim.calls("cancel/product").map((c) => c.fields.serviceid)).toEqual([String(order.serviceIds[0])]);
+    });
+
+    test("an unknown adoptKvmId is a clear error", async () => {
+        declare({ old: { ...web1, adoptKvmId: "kvm_000000_000000" } });
+        expect((await stack.up()).errors.join("\n")).toContain('adoptKvmId "kvm_000000_000000" is not a KVM of this EDIS account');
+    });
+
+    test("KvmServer.get reads a server by service id without managing it", async () => {
+        declare({ web1 });
+        await stack.up();
+        const id = stack.resource("web1")!.id;
+        declare({ web1 }, { seen: id });
+        const up = await stack.up();
+        expect(up.errors).toEqual([]);
+        expect((up.outputs!.readHosts as Record<string, string>).seen).toContain("kvm.edis-sim.invalid");
+        await stack.destroy();
+        expect(sim.calls("cancel/product")).toHaveLength(1);
+    });
+});
+
+describe("scenario 7: what is stored", () => {
+    test("the __provider is small and holds no credential or path; state holds no credential", async () => {
+        declare({ web1 });
+        await stack.up();
+        await stack.refresh();
+        const state = stack.stateText();
+        const provider = String(stack.resource("web1")!.inputs.__provider);
+        expect(Buffer.byteLength(provider)).toBeLessThan(4096);
+        const { email, password } = sim.account.state;
+        for (const secret of [password, email]) {
+            expect(provider).not.toContain(secret);
+            expect(state).not.toContain(secret);
+        }
+        expect(provider).not.toMatch(/\/(work|tmp|home|root|Users)\//);
+        expect(provider).toContain('require("pulumi-edis/provider")');
+        const signatures = sim.account.state.services.map((s) => s.signature!).filter(Boolean);
+        expect(signatures.length).toBe(1);
+        for (const s of signatures) expect(state).not.toContain(s);
+    });
+});
