@@ -1,0 +1,98 @@
+/** Pure rules of the resource: input checks, diff classes, configuration. */
+import { checkInputs, UNKNOWN } from "../provider/kvm/inputs";
+import { diffKvmServer, needsUpgrade, REPLACE_ON_CHANGE, UPGRADE_IN_PLACE, METADATA_IN_PLACE } from "../provider/kvm/diff";
+import { INPUT_NAMES } from "../provider/kvm/inputs";
+import { resolveConfig, requireCredentials } from "../provider/config";
+
+// A well-formed ed25519 public key line: the type prefix inside the blob is right, the key bytes are arbitrary.
+const KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGQ5U1y0mDpmzdqyDbI2mZtI9Vb1x3nnPX9P6pC3vFhq test@example";
+
+describe("check", () => {
+    test("normalizes, fills static defaults, leaves unset optionals out", () => {
+        const { inputs, failures } = checkInputs({ planId: "101", osId: 1012, hostname: "Web-1.example.com", billingCycle: "Semi-Annually", sshPublicKey: KEY, __provider: "x" });
+        expect(failures).toEqual([]);
+        expect(inputs).toEqual({ planId: 101, osId: 1012, hostname: "Web-1.example.com", billingCycle: "semiannually", applyCredit: true, sshPublicKey: KEY });
+    });
+
+    test("unknown values pass during preview", () => {
+        const { inputs, failures } = checkInputs({ planId: UNKNOWN, osId: UNKNOWN, hostname: UNKNOWN });
+        expect(failures).toEqual([]);
+        expect(inputs.planId).toBe(UNKNOWN);
+    });
+
+    test.each([
+        [{ planId: 0 }, "planId", "positive whole number"],
+        [{ osId: 1.5 }, "osId", "positive whole number"],
+        [{ hostname: "a".repeat(64) + ".com" }, "hostname", "RFC 1123"],
+        [{ hostname: "bad_name" }, "hostname", "RFC 1123"],
+        [{ billingCycle: "biweekly" }, "billingCycle", '"monthly", "quarterly", "semiannually", "annually"'],
+        [{ applyCredit: "yes" }, "applyCredit", "true or false"],
+        [{ provisioningTimeoutSeconds: 0 }, "provisioningTimeoutSeconds", "from 1 to 86400"],
+        [{ sshPublicKey: "-----BEGIN OPENSSH PRIVATE KEY-----" }, "sshPublicKey", "private key"],
+        [{ sshPublicKey: "ssh-dsa AAAA" }, "sshPublicKey", "key type"],
+        [{ sshPublicKey: KEY.replace("ssh-ed25519", "ssh-rsa") }, "sshPublicKey", "does not encode a ssh-rsa key"],
+        [{ sshPublicKey: `${KEY}\n${KEY}` }, "sshPublicKey", "one line"],
+        [{ adoptKvmId: "kvm 1" }, "adoptKvmId", "KVM id"],
+        [{ cancellationType: "immediate" }, "cancellationType", '"Immediate" or "End of Billing Period"'],
+    ])("%j fails on %s", (bad, property, text) => {
+        const { failures } = checkInputs({ planId: 101, osId: 1012, hostname: "a.example.com", ...bad });
+        expect(failures).toHaveLength(1);
+        expect(failures[0].property).toBe(property);
+        expect(failures[0].reason).toContain(text);
+    });
+
+    test("required inputs", () => {
+        expect(checkInputs({}).failures.map((f) => f.reason)).toEqual(["planId is required", "osId is required", "hostname is required"]);
+    });
+});
+
+describe("diff", () => {
+    const old = { planId: 101, osId: 1012, hostname: "a.example.com", billingCycle: "monthly", applyCredit: true, serviceId: 7, kvmId: "kvm_1_2", __provider: "old" };
+
+    test("every input is in exactly one class", () => {
+        const classes = [...REPLACE_ON_CHANGE, ...UPGRADE_IN_PLACE, ...METADATA_IN_PLACE];
+        expect([...classes].sort()).toEqual([...INPUT_NAMES].sort());
+    });
+
+    test("no change, whatever the provider text and outputs say", () => {
+        const { serviceId, kvmId, ...inputs } = old;
+        expect(diffKvmServer(old, { ...inputs, __provider: "new" })).toMatchObject({ changes: false, replaces: [] });
+    });
+
+    test.each(REPLACE_ON_CHANGE.map((k) => [k]))("%s replaces", (key) => {
+        const d = diffKvmServer(old, { ...old, [key]: key === "hostname" ? "b.example.com" : 9 });
+        expect(d).toMatchObject({ changes: true, replaces: [key] });
+    });
+
+    test.each([...UPGRADE_IN_PLACE, ...METADATA_IN_PLACE].map((k) => [k]))("%s is in place", (key) => {
+        const value = { planId: 102, billingCycle: "annually", paymentMethod: "paypal", applyCredit: false, cancellationType: "Immediate", provisioningTimeoutSeconds: 60 }[key];
+        const d = diffKvmServer(old, { ...old, [key]: value });
+        expect(d).toMatchObject({ changes: true, replaces: [] });
+        expect(needsUpgrade(old, { ...old, [key]: value })).toBe((UPGRADE_IN_PLACE as readonly string[]).includes(key));
+    });
+
+    test("a respelled billing cycle is no change", () => {
+        const half = { ...old, billingCycle: "semiannually" };
+        expect(diffKvmServer(half, { ...half, billingCycle: "semi-annually" }).changes).toBe(false);
+    });
+});
+
+describe("configuration", () => {
+    test("stack config wins over the environment; empty config falls back", () => {
+        const config = resolveConfig((k) => ({ email: "cfg@example.com", password: "" })[k], { EDIS_EMAIL: "env@example.com", EDIS_PASSWORD: "envpw" });
+        expect(config).toMatchObject({ email: "cfg@example.com", password: "envpw", provisioningTimeoutSeconds: 1200, baseUrl: "https://order.edisglobal.com" });
+    });
+
+    test("bad values are reported when credentials are needed, with the key and the variable", () => {
+        const config = resolveConfig((k) => ({ email: "a", password: "b", cancellationType: "Soon", provisioningTimeoutSeconds: "-1" })[k], {});
+        expect(() => requireCredentials(config)).toThrow(
+            'config `edis:cancellationType` (or EDIS_CANCELLATION_TYPE) must be "Immediate" or "End of Billing Period", got "Soon"; config `edis:provisioningTimeoutSeconds` (or EDIS_PROVISIONING_TIMEOUT_SECONDS) must be a number from 1 to 86400, got "-1"',
+        );
+    });
+
+    test("missing credentials name both keys and variables", () => {
+        expect(() => requireCredentials(resolveConfig(() => undefined, {}))).toThrow(
+            "set config `edis:email` (or EDIS_EMAIL) and config `edis:password` (or EDIS_PASSWORD)",
+        );
+    });
+});

@@ -1,0 +1,157 @@
+import { ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DEFAULT_EMAIL, DEFAULT_PASSWORD, EdisSimulator } from "../simulator/server";
+import { startSimulator } from "./support/sim";
+
+const CREDENTIALS = { email: DEFAULT_EMAIL, pw: DEFAULT_PASSWORD };
+
+/** A form-encoded POST, as curl --data sends it. */
+async function post(base: string, path: string, fields: Record<string, string | number> = {}) {
+    const body = new URLSearchParams(Object.entries({ ...CREDENTIALS, ...fields }).map(([k, v]) => [k, String(v)]));
+    const res = await fetch(`${base}/kvm/v2/${path}`, { method: "POST", body });
+    return { status: res.status, body: (await res.json()) as any };
+}
+
+function orderOf(pid: number, hostname: string) {
+    return JSON.stringify({
+        billingcycle: "monthly",
+        paymentmethod: "paypal",
+        applycredit: true,
+        item: [{ pid, os: 1012, hostname, additional_ram: "", additional_vcpu: "", additional_ip: "", additional_diskboost: "", ssh_pubkey: "" }],
+    });
+}
+
+describe("the simulated account", () => {
+    let sim: EdisSimulator;
+    beforeEach(async () => (sim = await startSimulator({ provisioningDelayMs: 150 })));
+    afterEach(() => sim.stop());
+
+    test("an order creates an invoice and a service; the KVM appears only after payment and the delay", async () => {
+        const order = await post(sim.url, "add/order", { order: orderOf(101, "a.example.com") });
+        expect(order.body).toMatchObject({ status: "success", invoicepaid: true, serviceids: expect.stringMatching(/^\d+$/) });
+        const serviceid = order.body.serviceids;
+        expect((await post(sim.url, "get/kvmid", { serviceid })).body.kvmid).toBeNull();
+        await new Promise((r) => setTimeout(r, 200));
+        const kvm = (await post(sim.url, "get/kvmid", { serviceid })).body.kvmid;
+        expect(kvm).toMatch(/^kvm_\d{6}_\d{6}$/);
+        const auth = await post(sim.url, "get/auth");
+        expect(Object.keys(auth.body.data)).toEqual([kvm]);
+        expect(auth.body.data[kvm]).toEqual({
+            api_host: expect.any(String),
+            api_rdns: "a.example.com",
+            kvm_id: kvm,
+            valid_until: expect.any(Number),
+            signature: expect.stringMatching(/^.{50}$/),
+            suspended: "n",
+            description: expect.any(String),
+            lps: expect.stringMatching(/^\d\d$/),
+            lps_ispremium: false,
+        });
+        expect(Number(sim.summary().credit)).toBeLessThan(1000);
+    });
+
+    test("an unpaid invoice is never provisioned until it is paid", async () => {
+        sim.behaviour.unpaidInvoices = true;
+        const order = await post(sim.url, "add/order", { order: orderOf(101, "a.example.com") });
+        expect(order.body.invoicepaid).toBe(false);
+        await new Promise((r) => setTimeout(r, 200));
+        expect((await post(sim.url, "get/kvmid", { serviceid: order.body.serviceids })).body.kvmid).toBeNull();
+        await fetch(`${sim.url}/_sim/invoices/${order.body.invoiceid}/pay`, { method: "POST" });
+        await new Promise((r) => setTimeout(r, 200));
+        expect((await post(sim.url, "get/kvmid", { serviceid: order.body.serviceids })).body.kvmid).toMatch(/^kvm_/);
+    });
+
+    test("cancel: End of Billing Period keeps the KVM listed; Immediate removes it; again is 404", async () => {
+        const order = await post(sim.url, "add/order", { order: orderOf(101, "a.example.com") });
+        await new Promise((r) => setTimeout(r, 200));
+        const serviceid = order.body.serviceids;
+        const later = await post(sim.url, "cancel/product", { serviceid, type: "End of Billing Period" });
+        expect(later.body).toEqual({ status: "success", serviceid: Number(serviceid), clientid: 4242 });
+        expect(Object.keys((await post(sim.url, "get/auth")).body.data)).toHaveLength(1);
+        expect((await post(sim.url, "cancel/product", { serviceid, type: "Immediate" })).status).toBe(200);
+        expect((await post(sim.url, "get/auth")).body.data).toEqual([]);
+        expect(await post(sim.url, "cancel/product", { serviceid, type: "Immediate" })).toEqual({
+            status: 404,
+            body: { status: "error", message: `Service not found (serviceid ${serviceid})` },
+        });
+        expect(sim.summary().cancellations).toBe(2);
+    });
+
+    test("401, 404 and 400 answers carry a JSON error body", async () => {
+        expect(await post(sim.url, "get/locations", { pw: "wrong" })).toEqual({
+            status: 401,
+            body: { status: "error", message: "Authentication failed: invalid email or password" },
+        });
+        expect((await post(sim.url, "get/kvmid", { serviceid: 424242 })).status).toBe(404);
+        expect(await post(sim.url, "add/order", { order: "{not json" })).toEqual({ status: 400, body: { status: "error", message: "order is not valid JSON" } });
+        expect((await post(sim.url, "cancel/product", { serviceid: 1, type: "Soon" })).status).toBe(400);
+    });
+
+    test("faults: N failures of one endpoint, latency, out of stock, and a drop after the order was accepted", async () => {
+        sim.inject({ endpoint: "get/locations", status: 503, retryAfter: 2, times: 2 });
+        const first = await fetch(`${sim.url}/kvm/v2/get/locations`, { method: "POST", body: new URLSearchParams(CREDENTIALS) });
+        expect(first.status).toBe(503);
+        expect(first.headers.get("retry-after")).toBe("2");
+        expect((await post(sim.url, "get/locations")).status).toBe(503);
+        expect((await post(sim.url, "get/locations")).status).toBe(200);
+
+        sim.latencyMs = 100;
+        const started = Date.now();
+        await post(sim.url, "get/billingcycles");
+        expect(Date.now() - started).toBeGreaterThanOrEqual(100);
+        sim.latencyMs = 0;
+
+        sim.behaviour.outOfStock = [102];
+        expect((await post(sim.url, "add/order", { order: orderOf(102, "b") })).body).toEqual({ status: "failed", orderid: expect.any(Number) });
+
+        sim.inject({ endpoint: "add/order", drop: "after" });
+        await expect(post(sim.url, "add/order", { order: orderOf(101, "c") })).rejects.toThrow();
+        expect(sim.account.state.services.map((s) => s.hostname)).toEqual(["c"]);
+        expect(sim.calls("add/order").map((c) => c.outcome)).toEqual(["failed", "dropped after success"]);
+    });
+
+    test("the request log records endpoint, fields with the password masked, and the answer", async () => {
+        await post(sim.url, "get/products", { location_id: 2 });
+        expect(sim.log).toEqual([
+            expect.objectContaining({ endpoint: "get/products", fields: { email: DEFAULT_EMAIL, pw: "***", location_id: "2" }, httpStatus: 200, outcome: "success" }),
+        ]);
+    });
+});
+
+describe("the command line", () => {
+    let child: ChildProcess | undefined;
+    const dir = mkdtempSync(join(tmpdir(), "edis-sim-cli-"));
+    afterEach(() => child?.kill());
+    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+    function start(args: string[]): Promise<string> {
+        child = spawn(process.execPath, [join(__dirname, "..", "dist", "simulator", "cli.js"), ...args], { stdio: ["ignore", "pipe", "inherit"] });
+        return new Promise((resolve, reject) => {
+            child!.stdout!.once("data", (c: Buffer) => resolve(c.toString().trim()));
+            child!.once("exit", (code) => reject(new Error(`simulator exited ${code}`)));
+        });
+    }
+
+    test("prints its base URL on one line, answers form-encoded requests, and keeps state in --state across restarts", async () => {
+        const state = join(dir, "state.json");
+        const url = await start(["--port", "0", "--state", state, "--provisioning-delay-ms", "0", "--password", "s3cret&+"]);
+        expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+        const body = new URLSearchParams({ email: DEFAULT_EMAIL, pw: "s3cret&+", order: orderOf(101, "kept.example.com") });
+        const order = (await (await fetch(`${url}/kvm/v2/add/order`, { method: "POST", body })).json()) as any;
+        expect(order.status).toBe("success");
+        child!.kill();
+        await new Promise((r) => child!.once("exit", r));
+
+        const again = await start(["--port", "0", "--state", state]);
+        const summary = (await (await fetch(`${again}/_sim/summary`)).json()) as any;
+        expect(summary.services).toEqual([expect.objectContaining({ hostname: "kept.example.com", serviceId: Number(order.serviceids) })]);
+        const auth = new URLSearchParams({ email: DEFAULT_EMAIL, pw: "s3cret&+", serviceid: order.serviceids });
+        expect(((await (await fetch(`${again}/kvm/v2/get/kvmid`, { method: "POST", body: auth })).json()) as any).kvmid).toMatch(/^kvm_/);
+    });
+
+    test("rejects a malformed option with the usage", async () => {
+        await expect(start(["--fail", "nonsense"])).rejects.toThrow("simulator exited 2");
+    });
+});
