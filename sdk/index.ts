@@ -1,9 +1,18 @@
 /**
- * pulumi-edis: EDIS Global KVM servers as Pulumi resources.
+ * pulumi-edis: EDIS Global KVM servers as Pulumi resources, and lookups to choose what to order.
  *
  * ```ts
  * import * as edis from "pulumi-edis";
+ * const location = edis.getLocationOutput({ name: "Frankfurt" });
+ * const plan = edis.getPlanOutput({ locationId: location.id, minRamMb: 2048 });
+ * const os = edis.getOperatingSystemOutput({ locationId: location.id, planId: plan.id, nameRegex: "^Debian" });
+ * const server = new edis.KvmServer("web", { planId: plan.id, osId: os.id, hostname: "web-1.example.com" });
  * ```
  */
 export { KvmServer } from "./kvmServer";
 export type { KvmServerArgs, BillingCycle, CancellationType } from "./kvmServer";
+export * from "./lookups/catalogue";
+export * from "./lookups/account";
+export type { OutputArgs } from "./lookups/context";
+export { LookupError } from "./lookups/context";
+export type { Prices, AddonGroupName } from "../provider/client/model";

@@ -52,6 +52,8 @@ export interface LogEntry {
     httpStatus: number;
     /** The answer's `status` field, or what happened instead ("dropped", "html", ...). */
     outcome: string;
+    /** Who asked: the provider host and the SDK's lookups announce themselves differently. */
+    userAgent: string;
     durationMs: number;
 }
 
@@ -186,6 +188,7 @@ export class EdisSimulator {
                     fields: maskFields(fields),
                     httpStatus,
                     outcome,
+                    userAgent: String(req.headers["user-agent"] ?? ""),
                     durationMs: Date.now() - started,
                 });
 

@@ -1,0 +1,99 @@
+/**
+ * Account lookups: the KVMs of the account and the service-id/KVM-id mapping. These are live answers and
+ * are not cached.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { isEdisApiError } from "../../provider/client/errors";
+import { KvmSession } from "../../provider/client/model";
+import { LookupError, OutputArgs, lookupCatalogue, outputOf } from "./context";
+
+export type { KvmSession };
+
+export interface GetKvmSessionsResult {
+    /** Every KVM of the account with its management-API session. `signature` is a credential. */
+    sessions: KvmSession[];
+}
+
+/** Every KVM of the account (get/auth). The Promise form returns signatures in the clear: handle with care. */
+export async function getKvmSessions(_args: Record<string, never> = {}, _opts?: pulumi.InvokeOptions): Promise<GetKvmSessionsResult> {
+    return { sessions: await lookupCatalogue().client.getAuth() };
+}
+
+/**
+ * Output form of getKvmSessions. The result is a secret, because it carries the session signatures:
+ * Pulumi masks it in logs and encrypts it in state.
+ */
+export function getKvmSessionsOutput(_args?: Record<string, never>, opts?: pulumi.InvokeOptions): pulumi.Output<GetKvmSessionsResult> {
+    return pulumi.secret(pulumi.output(getKvmSessions({}, opts)));
+}
+
+export interface GetKvmSessionArgs {
+    /** The KVM id, e.g. "kvm_123456_789012". */
+    kvmId: string;
+}
+
+/** One KVM's session entry; an error when the account has no such KVM. */
+export async function getKvmSession(args: GetKvmSessionArgs, _opts?: pulumi.InvokeOptions): Promise<KvmSession> {
+    let sessions: KvmSession[];
+    try {
+        sessions = await lookupCatalogue().client.getAuth(args.kvmId);
+    } catch (e) {
+        if (isEdisApiError(e) && e.kind === "not_found") sessions = [];
+        else throw e;
+    }
+    const session = sessions.find((s) => s.kvmId === args.kvmId);
+    if (!session) throw new LookupError("getKvmSession", `the account has no KVM "${args.kvmId}"; getKvmSessions() lists them`);
+    return session;
+}
+
+/** Output form of getKvmSession; the result is a secret because it carries the signature. */
+export function getKvmSessionOutput(args: OutputArgs<GetKvmSessionArgs>, opts?: pulumi.InvokeOptions): pulumi.Output<KvmSession> {
+    return pulumi.secret(outputOf(getKvmSession)(args, opts));
+}
+
+export interface GetKvmIdArgs {
+    /** The service id (a KvmServer's id). */
+    serviceId: number;
+}
+
+export interface GetKvmIdResult {
+    serviceId: number;
+    /** The KVM id; undefined while the service is not provisioned yet. */
+    kvmId?: string;
+}
+
+/** The KVM id of a service. */
+export async function getKvmId(args: GetKvmIdArgs, _opts?: pulumi.InvokeOptions): Promise<GetKvmIdResult> {
+    try {
+        return { serviceId: args.serviceId, kvmId: await lookupCatalogue().client.getKvmId(args.serviceId) };
+    } catch (e) {
+        if (isEdisApiError(e) && e.kind === "not_found") throw new LookupError("getKvmId", `the account has no service ${args.serviceId}`);
+        throw e;
+    }
+}
+export const getKvmIdOutput = outputOf<GetKvmIdArgs, GetKvmIdResult>(getKvmId);
+
+export interface GetServiceIdArgs {
+    /** The KVM id, e.g. "kvm_123456_789012". */
+    kvmId: string;
+}
+
+export interface GetServiceIdResult {
+    kvmId: string;
+    /** The service id: what adoptKvmId's resource will have as its id. */
+    serviceId: number;
+}
+
+/** The service id of a KVM. */
+export async function getServiceId(args: GetServiceIdArgs, _opts?: pulumi.InvokeOptions): Promise<GetServiceIdResult> {
+    let serviceId: number | undefined;
+    try {
+        serviceId = await lookupCatalogue().client.getServiceId(args.kvmId);
+    } catch (e) {
+        if (isEdisApiError(e) && e.kind === "not_found") throw new LookupError("getServiceId", `the account has no KVM "${args.kvmId}"`);
+        throw e;
+    }
+    if (serviceId === undefined) throw new LookupError("getServiceId", `EDIS named no service id for "${args.kvmId}"`);
+    return { kvmId: args.kvmId, serviceId };
+}
+export const getServiceIdOutput = outputOf<GetServiceIdArgs, GetServiceIdResult>(getServiceId);

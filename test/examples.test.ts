@@ -1,0 +1,100 @@
+/**
+ * The examples and the demo, run as a user runs them: the examples under the engine-path harness against
+ * the simulator, and `npm run demo` itself.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { delimiter, join } from "node:path";
+import { TestStack } from "./harness";
+import { EdisSimulator } from "../simulator/server";
+import { stackConfigFor, startSimulator } from "./support/sim";
+
+const EXAMPLES = join(__dirname, "..", "examples");
+let sim: EdisSimulator;
+let stack: TestStack;
+
+beforeEach(async () => (sim = await startSimulator({ provisioningDelayMs: 300 })));
+afterEach(async () => {
+    stack?.dispose();
+    await sim.stop();
+});
+
+/** Calls the program's lookups made (the provider host's own pre-order checks announce another agent). */
+function programCalls(): Record<string, number> {
+    const counts: Record<string, number> = {};
+    for (const e of sim.log.filter((x) => x.userAgent.includes("lookup"))) counts[e.endpoint] = (counts[e.endpoint] ?? 0) + 1;
+    return counts;
+}
+
+test("examples/basic: up exports the chosen server; refresh sees no drift; destroy cancels it", async () => {
+    stack = TestStack.create({ programDir: join(EXAMPLES, "basic"), config: stackConfigFor(sim), secretKeys: ["edis:password"] });
+    const up = await stack.up();
+    expect(up.errors).toEqual([]);
+    expect(up.outputs).toEqual({
+        kvmId: expect.stringMatching(/^kvm_\d+_\d+$/),
+        apiHost: "api-fra.kvm.edis-sim.invalid",
+        serviceId: expect.any(Number),
+        planName: "KVM M",
+        osName: "Debian 12 (64bit)",
+        monthlyPrice: "8.00 EUR",
+    });
+    expect(sim.account.state.services).toEqual([expect.objectContaining({ pid: 102, os: 1012, hostname: "web-1.example.com" })]);
+    expect(programCalls()).toEqual({ "get/locations": 1, "get/products": 1 });
+
+    const refresh = await stack.refresh();
+    expect(refresh.errors).toEqual([]);
+    expect(refresh.drift).toEqual({});
+    sim.clearLog();
+    const down = await stack.destroy();
+    expect(down.errors).toEqual([]);
+    expect(sim.calls("cancel/product").map((c) => c.fields.type)).toEqual(["End of Billing Period"]);
+});
+
+test("examples/fleet: three servers over two locations with one SSH key, each catalogue answer fetched once, cancelled immediately", async () => {
+    stack = TestStack.create({ programDir: join(EXAMPLES, "fleet"), config: stackConfigFor(sim), secretKeys: ["edis:password"] });
+    const up = await stack.up();
+    expect(up.errors).toEqual([]);
+    expect(Object.keys(up.outputs!.kvmIds as object)).toEqual(["web-1", "web-2", "db-1"]);
+    expect(Object.values(up.outputs!.kvmIds as object).every((id) => /^kvm_/.test(String(id)))).toBe(true);
+    expect(up.outputs!.apiHosts).toEqual({ "web-1": "api-fra.kvm.edis-sim.invalid", "web-2": "api-fra.kvm.edis-sim.invalid", "db-1": "api-vie.kvm.edis-sim.invalid" });
+    const services = sim.account.state.services;
+    expect(services.map((s) => [s.hostname, s.pid])).toEqual(
+        expect.arrayContaining([["web-1.example.com", 101], ["web-2.example.com", 101], ["db-1.example.com", 203]]),
+    );
+    expect(new Set(services.map((s) => s.sshPublicKey)).size).toBe(1);
+    expect(services[0].sshPublicKey).toMatch(/^ssh-ed25519 /);
+    // Nine lookups over two locations: one get/locations, one get/products per location.
+    expect(programCalls()).toEqual({ "get/locations": 1, "get/products": 2 });
+
+    expect((await stack.refresh()).drift).toEqual({});
+    const down = await stack.destroy();
+    expect(down.errors).toEqual([]);
+    expect(sim.calls("cancel/product").map((c) => c.fields.type)).toEqual(["Immediate", "Immediate", "Immediate"]);
+    expect(sim.account.state.services.every((s) => s.status === "Cancelled")).toBe(true);
+});
+
+test("npm run demo: says there is no CLI, then up, drift in preview --refresh, destroy, and the simulator's record", () => {
+    // Hide any Pulumi CLI this machine may have, so that the harness path is the one tested.
+    const path = (process.env.PATH ?? "").split(delimiter).filter((dir) => !existsSync(join(dir, "pulumi"))).join(delimiter);
+    const run = spawnSync("npm", ["run", "demo", "--silent"], {
+        cwd: join(__dirname, ".."),
+        env: { ...process.env, PATH: path },
+        encoding: "utf8",
+        timeout: 120_000,
+    });
+    expect(run.status).toBe(0);
+    const lines = run.stdout.split("\n").filter((l) => l.trim());
+    expect(lines[0]).toMatch(/^No Pulumi CLI on the PATH \(install it with .*get\.pulumi\.com.*\): running the same steps through the engine-path harness/);
+    const text = lines.join("\n");
+    const order = ["== pulumi up (examples/basic)", "+ web  create", "outputs: kvmId=kvm_", "resources: 1 created", "== behind Pulumi's back: EDIS suspends web-1.example.com", "== pulumi preview --refresh", "~ web  drift: suspended false -> true", "plan: no changes to apply", "== pulumi destroy", "- web  delete", "resources: 1 deleted"];
+    let at = 0;
+    for (const piece of order) {
+        const found = text.indexOf(piece, at);
+        expect({ piece, found: found >= 0 }).toEqual({ piece, found: true });
+        at = found;
+    }
+    expect(lines[lines.length - 1]).toBe(
+        "== simulator record: 1 order(s) placed, 1 service(s) cancelled (End of Billing Period), 0 running without a cancellation",
+    );
+    expect(text).not.toContain("error:");
+});
