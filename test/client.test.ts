@@ -181,10 +181,14 @@ describe("error kinds", () => {
         expect(e.message).toContain(text);
     });
 
-    test("a 200 with status error is a refusal that carries the server's message; HTML on 502 is a server error", async () => {
-        sim.inject({ endpoint: "get/locations", body: "status-error", message: "Service temporarily disabled" });
+    test("a 200 with status error is a refusal, or a server error when it says so; HTML on 502 is a server error", async () => {
+        sim.inject({ endpoint: "get/locations", body: "status-error", message: "Ordering is closed for this account" });
         const refused = await failure(client.getLocations());
-        expect(refused).toMatchObject({ kind: "bad_request", status: 200, serverMessage: "Service temporarily disabled" });
+        expect(refused).toMatchObject({ kind: "bad_request", status: 200, serverMessage: "Ordering is closed for this account" });
+        expect(sim.calls("get/locations")).toHaveLength(1);
+        sim.inject({ endpoint: "get/locations", body: "status-error", message: "Internal processing error" });
+        expect(await client.getLocations()).toHaveLength(4);
+        expect(sim.calls("get/locations").map((c) => c.outcome)).toEqual(["status-error", "status-error", "success"]);
         sim.inject({ endpoint: "get/locations", status: 502, body: "html", times: 10 });
         expect(await failure(client.getLocations())).toMatchObject({ kind: "server_error", status: 502 });
     });

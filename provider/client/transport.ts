@@ -26,10 +26,14 @@ export function kindForStatus(status: number): EdisErrorKind {
     return "bad_request";
 }
 
-/** A 2xx answer whose `status` is not "success": what kind of refusal its message describes. */
+/**
+ * A 2xx answer whose `status` is not "success": what kind of failure its message describes. A server that
+ * reports its own failure this way ("internal error", "try again") is a server error, so reads retry it.
+ */
 function kindForRefusal(message: string | undefined): EdisErrorKind {
     if (message && /credential|password|unauthori[sz]ed|authentication|login/i.test(message)) return "credentials";
     if (message && /not\s*found|unknown|does not exist|no such/i.test(message)) return "not_found";
+    if (message && /internal|temporar|maintenance|try again|unavailable|overload/i.test(message)) return "server_error";
     return "bad_request";
 }
 

@@ -10,9 +10,11 @@
  * What it models of the engine: Check before Diff/Create; Diff with old outputs and old inputs; update of a
  * resource with init errors even without changes; create-before-delete replacement with the old one deleted
  * at the end; deletion of resources the program dropped (not after a failure); empty id from Read = gone;
- * pending creates that survive a crash of the host and block the next up until cleared; a parallelism limit.
+ * a parallelism limit; pending creates, written before each Create and cleared when it ends (also when it
+ * fails), which survive only when the whole deployment dies (`crash()`, a killed CI job) and then block
+ * the next up until cleared.
  */
-import { fork } from "node:child_process";
+import { ChildProcess, fork } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -65,7 +67,8 @@ export interface OperationResult {
     /** What the provider host logged. */
     hostLog: string[];
     durationMs: number;
-    host?: { coldStartMs: number; peakRssKb?: number };
+    /** The provider host: spawn to listening, cold start (see ProviderHost.coldStartMs), peak memory. */
+    host?: { spawnMs: number; coldStartMs: number; coldStartCall: string; peakRssKb?: number };
 }
 
 export interface StackOptions {
@@ -92,6 +95,7 @@ export class TestStack {
     env: NodeJS.ProcessEnv;
     /** Called once the host is up, so that a test can act on it mid-operation (e.g. kill it). */
     onHostStarted?: (host: ProviderHost) => void;
+    private running?: { op: Operation; program?: ChildProcess };
 
     private constructor(
         private readonly workDir: string,
@@ -135,6 +139,18 @@ export class TestStack {
         const cleared = state.pendingCreates;
         this.writeState({ ...state, pendingCreates: [] });
         return cleared;
+    }
+
+    /**
+     * Kills the running deployment at once, as a killed CI job does: engine, program and provider host die
+     * together, and the state file keeps exactly what the engine had written, pending creates included.
+     */
+    async crash(): Promise<void> {
+        const running = this.running;
+        if (!running) throw new Error("no operation is running");
+        running.op.crashed = true;
+        running.program?.kill("SIGKILL");
+        await running.op.host.stop("SIGKILL");
     }
 
     dispose(): void {
@@ -198,6 +214,7 @@ export class TestStack {
         const started = Date.now();
         const host = await ProviderHost.start({ cwd: this.project.dir, env: this.env });
         const op = new Operation(kind, host);
+        this.running = { op };
         try {
             this.onHostStarted?.(host);
             await host.configure(this.config, this.secretKeys);
@@ -205,9 +222,11 @@ export class TestStack {
         } catch (e) {
             op.errors.push(e instanceof Error ? e.message : String(e));
         } finally {
-            op.result.host = { coldStartMs: host.coldStartMs, peakRssKb: host.peakRssKb() };
+            op.result.host = { spawnMs: host.spawnMs, coldStartMs: host.coldStartMs, coldStartCall: host.coldStartCall, peakRssKb: host.peakRssKb() };
             await host.stop();
+            this.running = undefined;
         }
+        if (op.crashed) op.errors.unshift("the deployment was killed");
         return { ...op.result, ok: op.errors.length === 0, errors: op.errors, hostLog: host.log, durationMs: Date.now() - started };
     }
 
@@ -337,14 +356,11 @@ export class TestStack {
             put({ ...res, id: created.id, inputs, outputs: created.outputs });
             return { id: created.id, state: created.outputs };
         } catch (e) {
-            if (e instanceof InitFailedError) {
-                settle();
-                put({ ...res, id: e.id, inputs, outputs: e.properties, initErrors: e.reasons });
-            } else if (op.host.alive) {
-                settle();
-                this.writeState(state);
-            }
-            // A host that died leaves the pending create in state, as the engine's checkpoint does.
+            // A dead engine writes nothing more: its pending create stays in the checkpoint.
+            if (op.crashed) throw e;
+            settle();
+            if (e instanceof InitFailedError) put({ ...res, id: e.id, inputs, outputs: e.properties, initErrors: e.reasons });
+            else this.writeState(state);
             throw e;
         }
     }
@@ -371,6 +387,7 @@ export class TestStack {
                 env: { ...process.env, ...this.env, PULUMI_HARNESS_JOB: JSON.stringify(job) },
                 stdio: ["ignore", "pipe", "pipe", "ipc"],
             });
+            if (this.running) this.running.program = child;
             const output: string[] = [];
             child.stdout!.on("data", (c: Buffer) => output.push(c.toString()));
             child.stderr!.on("data", (c: Buffer) => output.push(c.toString()));
@@ -388,7 +405,9 @@ export class TestStack {
                 }
             });
             child.on("exit", (code) => {
-                if (!done) reject(new Error(`program exited (${code}) without finishing: ${output.join("").slice(-2000)}`));
+                if (done) return;
+                if (op.crashed) resolve(undefined);
+                else reject(new Error(`program exited (${code}) without finishing: ${output.join("").slice(-2000)}`));
             });
         });
     }
@@ -399,6 +418,7 @@ export class TestStack {
     }
 
     private writeState(state: StackState): void {
+        if (this.running?.op.crashed) return;
         writeFileSync(this.statePath, JSON.stringify(state, null, 2));
     }
 }
@@ -406,6 +426,8 @@ export class TestStack {
 /** One operation's running record. */
 class Operation {
     readonly errors: string[] = [];
+    /** Set by TestStack.crash(): the engine is dead and writes no more state. */
+    crashed = false;
     readonly result: Omit<OperationResult, "ok" | "errors" | "hostLog" | "durationMs">;
 
     constructor(

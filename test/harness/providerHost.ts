@@ -44,10 +44,18 @@ export interface HostOptions {
 export class ProviderHost {
     /** Every line the host wrote to stdout after the port, and to stderr: what the engine shows as its log. */
     readonly log: string[] = [];
-    /** Milliseconds from spawn to the first answered Configure. */
+    /** Milliseconds from spawn until the host listened (printed its port). */
+    spawnMs = 0;
+    /**
+     * The host's cold start: the Configure round trip plus the first resource call's, which is when the host
+     * deserializes the provider, loads pulumi-edis/provider and runs its configure. `coldStartCall` names that
+     * call: for `check` (offline) the figure is pure start-up; for `read` or `delete` it includes one API call.
+     */
     coldStartMs = 0;
+    coldStartCall = "";
     private client: any;
     private readonly started = Date.now();
+    private configureMs = 0;
 
     private constructor(private readonly child: ChildProcess) {}
 
@@ -82,6 +90,7 @@ export class ProviderHost {
             child.once("error", reject);
         });
         host.client = new provrpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+        host.spawnMs = Date.now() - host.started;
         return host;
     }
 
@@ -124,8 +133,9 @@ export class ProviderHost {
         for (const [k, v] of Object.entries(config)) vars.set(k, v);
         req.setAcceptsecrets(true);
         req.setAcceptresources(true);
+        const sent = Date.now();
         await this.call("configure", req);
-        if (!this.coldStartMs) this.coldStartMs = Date.now() - this.started;
+        if (!this.configureMs) this.configureMs = Date.now() - sent;
     }
 
     async check(urn: string, olds: Props, news: Props): Promise<{ inputs: Props; failures: Array<{ property: string; reason: string }> }> {
@@ -191,8 +201,12 @@ export class ProviderHost {
     }
 
     private call(method: string, req: unknown): Promise<any> {
+        const first = method !== "configure" && !this.coldStartCall;
+        if (first) this.coldStartCall = method;
+        const sent = Date.now();
         return new Promise((resolve, reject) => {
             this.client[method](req, (err: grpcTypes.ServiceError | null, resp: unknown) => {
+                if (first) this.coldStartMs = this.configureMs + (Date.now() - sent);
                 if (!err) return resolve(resp);
                 const init = decodeInitFailure(err);
                 reject(init ?? new Error(err.details || err.message));

@@ -1,0 +1,227 @@
+/**
+ * The fault matrix, through the real engine path: each case injects a fault into the simulator, runs the
+ * operation as the engine would, and asserts the final state on both sides: servers ordered at EDIS,
+ * servers in Pulumi state, cancellations.
+ */
+import { join } from "node:path";
+import * as pulumi from "@pulumi/pulumi";
+import * as edis from "../sdk";
+import { TestStack } from "./harness";
+import { EdisSimulator } from "../simulator/server";
+import { stackConfigFor, startSimulator } from "./support/sim";
+
+const PROGRAM = join(__dirname, "programs", "servers");
+const web1 = { planId: 101, osId: 1012, hostname: "web1.example.com" };
+
+let sim: EdisSimulator;
+let stack: TestStack;
+
+beforeEach(async () => {
+    sim = await startSimulator({ provisioningDelayMs: 300 });
+    stack = TestStack.create({ programDir: PROGRAM, config: stackConfigFor(sim), secretKeys: ["edis:password"] });
+});
+afterEach(async () => {
+    stack.dispose();
+    await sim.stop();
+});
+
+function declare(servers: Record<string, Record<string, unknown>>): void {
+    stack.setConfig("edis-servers:servers", JSON.stringify(servers));
+}
+
+/** Both sides at once: orders and services at EDIS, resources and pending creates in Pulumi state. */
+function finalState() {
+    const state = stack.state();
+    return {
+        orders: sim.account.state.orders.length,
+        active: sim.account.state.services.filter((s) => s.status !== "Cancelled").map((s) => s.hostname),
+        inState: state.resources.map((r) => `${r.name}=${r.id}`),
+        pending: state.pendingCreates.length,
+        cancellations: sim.account.state.cancellations.map((c) => c.type),
+    };
+}
+
+function serviceOf(hostname: string): number {
+    return sim.account.state.services.find((s) => s.hostname === hostname)!.serviceId;
+}
+
+describe("transient errors on read-only endpoints: the operation succeeds after the waits it was told", () => {
+    test("429 with Retry-After on get/auth during refresh waits as told", async () => {
+        declare({ web1 });
+        expect((await stack.up()).errors).toEqual([]);
+        sim.inject({ endpoint: "get/auth", status: 429, retryAfter: 2 });
+        const refresh = await stack.refresh();
+        expect(refresh.errors).toEqual([]);
+        expect(refresh.hostLog.join("\n")).toContain("EDIS get/auth: rate_limited (HTTP 429), retry 1 of 3 in 2000 ms");
+        expect(refresh.durationMs).toBeGreaterThanOrEqual(2000);
+        expect(sim.calls("get/auth").slice(-2).map((c) => c.httpStatus)).toEqual([429, 200]);
+        expect(finalState()).toEqual({ orders: 1, active: ["web1.example.com"], inState: [`web1=${serviceOf("web1.example.com")}`], pending: 0, cancellations: [] });
+    });
+
+    test.each([
+        ["get/products", 500],
+        ["get/paymentmethods", 503],
+        ["get/kvmid", 503],
+        ["get/auth", 500],
+    ])("%s answering %i twice during up", async (endpoint, status) => {
+        sim.inject({ endpoint, status, times: 2 });
+        declare({ web1 });
+        const up = await stack.up();
+        expect(up.errors).toEqual([]);
+        const retries = up.hostLog.filter((l) => l.includes(`EDIS ${endpoint}: server_error (HTTP ${status}), retry`));
+        expect(retries).toHaveLength(2);
+        expect(finalState()).toEqual({ orders: 1, active: ["web1.example.com"], inState: [`web1=${serviceOf("web1.example.com")}`], pending: 0, cancellations: [] });
+    });
+});
+
+describe("add/order is never repeated", () => {
+    test.each([
+        ["a 500", { status: 500 }, 0],
+        ["a dropped connection before it was processed", { drop: "before" as const }, 0],
+        ["a dropped connection after it was accepted", { drop: "after" as const }, 1],
+    ])("%s: one call, a clear error, at most one order", async (_what, fault, ordersAtEdis) => {
+        sim.inject({ endpoint: "add/order", ...fault, times: 5 });
+        declare({ web1 });
+        const up = await stack.up();
+        expect(up.ok).toBe(false);
+        expect(up.errors.join("\n")).toContain("the order for web1.example.com may or may not have been placed");
+        expect(up.errors.join("\n")).toContain("It was not retried");
+        expect(sim.calls("add/order")).toHaveLength(1);
+        expect(finalState()).toMatchObject({ orders: ordersAtEdis, inState: [], pending: 0 });
+    });
+
+    test("after a dropped answer, the error's steps find the order and adoptKvmId takes it over without a second order", async () => {
+        sim.inject({ endpoint: "add/order", drop: "after" });
+        declare({ web1 });
+        const failed = await stack.up();
+        expect(failed.errors.join("\n")).toContain("edis.getKvmSessions()");
+
+        // What the error tells the user to do: list the account's servers, find it by host name, adopt it.
+        pulumi.runtime.setAllConfig(stack.config, stack.secretKeys);
+        await new Promise((r) => setTimeout(r, 400));
+        const { sessions } = await edis.getKvmSessions();
+        const found = sessions.find((s) => s.apiRdns === "web1.example.com")!;
+        expect(found).toBeDefined();
+        declare({ web1: { ...web1, adoptKvmId: found.kvmId } });
+        const adopted = await stack.up();
+        expect(adopted.errors).toEqual([]);
+        expect(sim.calls("add/order")).toHaveLength(1);
+        expect(finalState()).toEqual({ orders: 1, active: ["web1.example.com"], inState: [`web1=${serviceOf("web1.example.com")}`], pending: 0, cancellations: [] });
+    });
+});
+
+describe("the deployment killed during the provisioning wait (a killed CI job)", () => {
+    test("the service id is already in the log; the README's recovery steps end with one order and a managed server", async () => {
+        sim.behaviour.provisioningDelayMs = 2_000;
+        declare({ web1 });
+        let logged = "";
+        stack.onHostStarted = (host) => {
+            const watch = setInterval(() => {
+                const line = host.log.find((l) => l.includes("ordered web1.example.com"));
+                if (line) {
+                    clearInterval(watch);
+                    logged = line;
+                    void stack.crash();
+                }
+            }, 5);
+        };
+        const crashed = await stack.up();
+        stack.onHostStarted = undefined;
+        expect(crashed.ok).toBe(false);
+        expect(logged).toMatch(/^pulumi-edis: ordered web1\.example\.com: order \d+, service \d+, invoice \d+ \(paid\)/);
+        // No error path ran: the checkpoint holds only a pending create, and the paid server is in no state.
+        expect(finalState()).toMatchObject({ orders: 1, inState: [], pending: 1 });
+
+        // An up now would be refused by the engine until the pending create is dealt with.
+        const blocked = await stack.up();
+        expect(blocked.errors.join("\n")).toContain("pending create operation(s)");
+        expect(sim.calls("add/order")).toHaveLength(1);
+
+        // Recovery, as the README says: 1. clear the pending create.
+        expect(stack.clearPendingCreates()).toHaveLength(1);
+        // 2. find the server: the logged service id maps to its KVM id once it is provisioned.
+        pulumi.runtime.setAllConfig(stack.config, stack.secretKeys);
+        const serviceId = Number(/service (\d+)/.exec(logged)![1]);
+        let kvmId: string | undefined;
+        for (let i = 0; i < 60 && !kvmId; i++) {
+            kvmId = (await edis.getKvmId({ serviceId })).kvmId;
+            if (!kvmId) await new Promise((r) => setTimeout(r, 100));
+        }
+        expect(kvmId).toMatch(/^kvm_/);
+        const { sessions } = await edis.getKvmSessions();
+        expect(sessions.find((s) => s.apiRdns === "web1.example.com")?.kvmId).toBe(kvmId);
+        // 3. adopt it.
+        declare({ web1: { ...web1, adoptKvmId: kvmId } });
+        const recovered = await stack.up();
+        expect(recovered.errors).toEqual([]);
+        expect(finalState()).toEqual({ orders: 1, active: ["web1.example.com"], inState: [`web1=${serviceId}`], pending: 0, cancellations: [] });
+        expect(sim.calls("add/order")).toHaveLength(1);
+        // Managed from now on: destroy cancels it.
+        await stack.destroy();
+        expect(finalState()).toMatchObject({ inState: [], cancellations: ["End of Billing Period"] });
+    });
+});
+
+describe("the provider host alone dies during the wait (the engine survives)", () => {
+    test("the create fails, no pending create is left, and the error names no credential", async () => {
+        sim.behaviour.provisioningDelayMs = 2_000;
+        declare({ web1 });
+        stack.onHostStarted = (host) => {
+            const watch = setInterval(() => {
+                if (host.log.some((l) => l.includes("ordered web1.example.com"))) {
+                    clearInterval(watch);
+                    void host.stop("SIGKILL");
+                }
+            }, 5);
+        };
+        const up = await stack.up();
+        expect(up.ok).toBe(false);
+        expect(up.hostLog.join("\n")).toMatch(/ordered web1\.example\.com: order \d+, service \d+/);
+        expect(finalState()).toMatchObject({ orders: 1, inState: [], pending: 0 });
+    });
+});
+
+describe("destroy when the world moved", () => {
+    test("a server already cancelled behind Pulumi's back: destroy succeeds and removes it", async () => {
+        declare({ web1 });
+        await stack.up();
+        sim.account.cancelService(sim.account.state.services[0], "Immediate");
+        const down = await stack.destroy();
+        expect(down.errors).toEqual([]);
+        expect(down.hostLog.join("\n")).toContain("already cancelled or unknown to EDIS");
+        expect(finalState()).toEqual({ orders: 1, active: [], inState: [], pending: 0, cancellations: ["Immediate"] });
+    });
+
+    test("after the account's password changed: the stale one fails clearly and keeps the server; the new config works", async () => {
+        declare({ web1 });
+        await stack.up();
+        const id = stack.resource("web1")!.id;
+        sim.account.setPassword("n3w&p+ss word");
+        const stale = await stack.destroy();
+        expect(stale.errors.join("\n")).toContain("the e-mail or password was refused (HTTP 401)");
+        expect(stale.errors.join("\n")).not.toContain("n3w&p+ss");
+        expect(finalState().inState).toEqual([`web1=${id}`]);
+
+        stack.setConfig("edis:password", "n3w&p+ss word", true);
+        const down = await stack.destroy();
+        expect(down.errors).toEqual([]);
+        expect(finalState()).toEqual({ orders: 1, active: ["web1.example.com"], inState: [], pending: 0, cancellations: ["End of Billing Period"] });
+    });
+});
+
+describe("broken answers are clear errors of the right kind, and nothing is ordered", () => {
+    test.each([
+        ["malformed JSON", { body: "badjson" as const }, "EDIS get/paymentmethods: unexpected answer (HTTP 200); the answer was not JSON"],
+        ["an HTML error page", { status: 502, body: "html" as const }, "EDIS get/paymentmethods: server error (HTTP 502); the answer was an HTML page, not JSON; after 4 attempts"],
+        ["an empty body", { body: "empty" as const }, "EDIS get/paymentmethods: unexpected answer (HTTP 200); the answer was empty"],
+        ["a 200 with status error", { body: "status-error" as const }, 'EDIS get/paymentmethods: server error (HTTP 200); server said: Internal processing error; status "error"; after 4 attempts'],
+        ["a 200 refusing the request", { body: "status-error" as const, message: "Ordering is disabled" }, 'EDIS get/paymentmethods: the request was refused (HTTP 200); server said: Ordering is disabled; status "error"'],
+    ])("%s", async (_what, fault, text) => {
+        sim.inject({ endpoint: "get/paymentmethods", times: 10, ...fault });
+        declare({ web1 });
+        const up = await stack.up();
+        expect(up.errors.join("\n")).toContain(text);
+        expect(sim.calls("add/order")).toEqual([]);
+        expect(finalState()).toEqual({ orders: 0, active: [], inState: [], pending: 0, cancellations: [] });
+    });
+});
