@@ -4,7 +4,7 @@
  * Credentials are read here and handed to the client; they are never inputs, outputs or closure captures.
  */
 import { CANCELLATION_TYPES, CancellationType } from "./client/model";
-import { DEFAULT_AUTH_URL, DEFAULT_BASE_URL } from "./client/client";
+import { DEFAULT_AUTH_URL, DEFAULT_BASE_URL, EdisClient } from "./client/client";
 
 /** Every setting, its stack config key (namespace `edis`) and its environment variable. */
 export const SETTINGS = {
@@ -113,4 +113,18 @@ export function requireCredentials(config: ProviderConfig): { email: string; pas
         );
     }
     return { email: config.email!, password: config.password! };
+}
+
+/** The client for a configuration: the one place where credentials leave the config. */
+export function clientFromConfig(config: ProviderConfig, options: { userAgent: string; log?: (line: string) => void }): EdisClient {
+    const { email, password } = requireCredentials(config);
+    return new EdisClient({
+        email,
+        password,
+        baseUrl: config.baseUrl,
+        authUrl: config.authUrl,
+        timeoutMs: config.requestTimeoutSeconds * 1000,
+        userAgent: options.userAgent,
+        log: options.log,
+    });
 }

@@ -8,7 +8,7 @@ import * as pulumi from "@pulumi/pulumi";
 import * as edis from "../sdk";
 import { TestStack } from "./harness";
 import { EdisSimulator } from "../simulator/server";
-import { stackConfigFor, startSimulator } from "./support/sim";
+import { declareServers, simulatorAndStack } from "./support/sim";
 
 const PROGRAM = join(__dirname, "programs", "servers");
 const web1 = { planId: 101, osId: 1012, hostname: "web1.example.com" };
@@ -16,17 +16,14 @@ const web1 = { planId: 101, osId: 1012, hostname: "web1.example.com" };
 let sim: EdisSimulator;
 let stack: TestStack;
 
-beforeEach(async () => {
-    sim = await startSimulator({ provisioningDelayMs: 300 });
-    stack = TestStack.create({ programDir: PROGRAM, config: stackConfigFor(sim), secretKeys: ["edis:password"] });
-});
+beforeEach(async () => ({ sim, stack } = await simulatorAndStack(PROGRAM, { provisioningDelayMs: 300 })));
 afterEach(async () => {
     stack.dispose();
     await sim.stop();
 });
 
-function declare(servers: Record<string, Record<string, unknown>>): void {
-    stack.setConfig("edis-servers:servers", JSON.stringify(servers));
+function declare(servers: Record<string, Record<string, unknown>>, read: Record<string, string> = {}): void {
+    declareServers(stack, servers, read);
 }
 
 /** Both sides at once: orders and services at EDIS, resources and pending creates in Pulumi state. */

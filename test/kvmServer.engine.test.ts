@@ -6,7 +6,7 @@
 import { join } from "node:path";
 import { TestStack } from "./harness";
 import { EdisSimulator } from "../simulator/server";
-import { clientFor, stackConfigFor, startSimulator } from "./support/sim";
+import { clientFor, declareServers, simulatorAndStack } from "./support/sim";
 
 const PROGRAM = join(__dirname, "programs", "servers");
 const WRITES = ["add/order", "add/upgrade", "cancel/product"];
@@ -14,18 +14,14 @@ const WRITES = ["add/order", "add/upgrade", "cancel/product"];
 let sim: EdisSimulator;
 let stack: TestStack;
 
-beforeEach(async () => {
-    sim = await startSimulator({ provisioningDelayMs: 300 });
-    stack = TestStack.create({ programDir: PROGRAM, config: stackConfigFor(sim), secretKeys: ["edis:password"] });
-});
+beforeEach(async () => ({ sim, stack } = await simulatorAndStack(PROGRAM, { provisioningDelayMs: 300 })));
 afterEach(async () => {
     stack.dispose();
     await sim.stop();
 });
 
 function declare(servers: Record<string, Record<string, unknown>>, read: Record<string, string> = {}): void {
-    stack.setConfig("edis-servers:servers", JSON.stringify(servers));
-    stack.setConfig("edis-servers:read", JSON.stringify(read));
+    declareServers(stack, servers, read);
 }
 
 const web1 = { planId: 101, osId: 1012, hostname: "web1.example.com" };

@@ -9,7 +9,7 @@ const CREDENTIALS = { email: DEFAULT_EMAIL, pw: DEFAULT_PASSWORD };
 
 /** A form-encoded POST, as curl --data sends it. */
 async function post(base: string, path: string, fields: Record<string, string | number> = {}) {
-    const body = new URLSearchParams(Object.entries({ ...CREDENTIALS, ...fields }).map(([k, v]) => [k, String(v)]));
+    const body = new URLSearchParams(Object.entries({ ...CREDENTIALS, ...fields }).map(([k, v]): [string, string] => [k, String(v)]));
     const res = await fetch(`${base}/kvm/v2/${path}`, { method: "POST", body });
     return { status: res.status, body: (await res.json()) as any };
 }

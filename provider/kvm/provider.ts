@@ -5,8 +5,7 @@
  * context (client, caches) is built once and shared.
  */
 import { Catalogue } from "../catalogue";
-import { EdisClient } from "../client/client";
-import { ProviderConfig, requireCredentials, resolveConfig } from "../config";
+import { ProviderConfig, clientFromConfig, resolveConfig } from "../config";
 import { Context, ServerInitError } from "./context";
 import { diffKvmServer, needsUpgrade } from "./diff";
 import { INPUT_NAMES, KvmServerOutputs, checkInputs, compact, inputsOf } from "./inputs";
@@ -32,16 +31,7 @@ function log(line: string): void {
 function ctx(): Context {
     if (context) return context;
     const cfg = config ?? resolveConfig(() => undefined);
-    const { email, password } = requireCredentials(cfg);
-    const client = new EdisClient({
-        email,
-        password,
-        baseUrl: cfg.baseUrl,
-        authUrl: cfg.authUrl,
-        timeoutMs: cfg.requestTimeoutSeconds * 1000,
-        log: (line) => log(line),
-        userAgent: `pulumi-edis/${version()}`,
-    });
+    const client = clientFromConfig(cfg, { userAgent: `pulumi-edis/${version()}`, log });
     context = { config: cfg, client, catalogue: new Catalogue(client), sessions: new SessionDirectory(client), log };
     return context;
 }

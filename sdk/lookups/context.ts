@@ -5,8 +5,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { Catalogue } from "../../provider/catalogue";
-import { EdisClient } from "../../provider/client/client";
-import { requireCredentials, resolveConfig } from "../../provider/config";
+import { clientFromConfig, requireCredentials, resolveConfig } from "../../provider/config";
 
 const catalogues = new Map<string, Catalogue>();
 
@@ -14,19 +13,11 @@ const catalogues = new Map<string, Catalogue>();
 export function lookupCatalogue(): Catalogue {
     // runtime.getConfig reads the raw value; pulumi.Config#get would warn that edis:password is a secret.
     const config = resolveConfig((key) => pulumi.runtime.getConfig(`edis:${key}`));
-    const { email, password } = requireCredentials(config);
+    const { email } = requireCredentials(config);
     const key = `${config.baseUrl}|${config.authUrl}|${email}`;
     let catalogue = catalogues.get(key);
     if (!catalogue) {
-        const client = new EdisClient({
-            email,
-            password,
-            baseUrl: config.baseUrl,
-            authUrl: config.authUrl,
-            timeoutMs: config.requestTimeoutSeconds * 1000,
-            userAgent: "pulumi-edis (lookup)",
-        });
-        catalogue = new Catalogue(client);
+        catalogue = new Catalogue(clientFromConfig(config, { userAgent: "pulumi-edis (lookup)" }));
         catalogues.set(key, catalogue);
     }
     return catalogue;

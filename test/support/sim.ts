@@ -3,6 +3,7 @@
  */
 import { EdisClient, EdisClientOptions } from "../../provider/client/client";
 import { EdisSimulator, SimulatorOptions } from "../../simulator/server";
+import { TestStack } from "../harness";
 
 export async function startSimulator(options: SimulatorOptions = {}): Promise<EdisSimulator> {
     return EdisSimulator.start({ provisioningDelayMs: 200, ...options });
@@ -32,4 +33,17 @@ export function stackConfigFor(sim: EdisSimulator, extra: Record<string, string>
         "edis:provisioningPollSeconds": "0.1",
         ...extra,
     };
+}
+
+/** A simulator and a stack of `programDir` pointed at it: the set-up of every engine-path test. */
+export async function simulatorAndStack(programDir: string, options: SimulatorOptions = {}): Promise<{ sim: EdisSimulator; stack: TestStack }> {
+    const sim = await startSimulator(options);
+    const stack = TestStack.create({ programDir, config: stackConfigFor(sim), secretKeys: ["edis:password"] });
+    return { sim, stack };
+}
+
+/** What test/programs/servers declares on its next run: servers by name, and servers read with KvmServer.get. */
+export function declareServers(stack: TestStack, servers: Record<string, Record<string, unknown>>, read: Record<string, string> = {}): void {
+    stack.setConfig("edis-servers:servers", JSON.stringify(servers));
+    stack.setConfig("edis-servers:read", JSON.stringify(read));
 }
