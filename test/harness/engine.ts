@@ -395,7 +395,8 @@ export class TestStack {
             child.on("message", async (msg: RunnerMessage) => {
                 if (msg.kind === "register") {
                     const answer = await register(msg);
-                    if (child.connected) child.send({ kind: "registered", reqId: msg.reqId, ...answer } satisfies EngineAnswer);
+                    // A program killed meanwhile (crash()) cannot be answered; the callback takes that error.
+                    if (child.connected) child.send({ kind: "registered", reqId: msg.reqId, ...answer } satisfies EngineAnswer, () => undefined);
                 } else if (msg.kind === "done") {
                     done = true;
                     if (msg.error && !op.errors.some((e) => msg.error!.includes(e) || e.includes(msg.error!))) {
@@ -403,6 +404,9 @@ export class TestStack {
                     }
                     resolve(msg.outputs);
                 }
+            });
+            child.on("error", (e) => {
+                if (!done && !op.crashed) reject(e);
             });
             child.on("exit", (code) => {
                 if (done) return;
