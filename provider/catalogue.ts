@@ -36,10 +36,9 @@ export class Catalogue {
         return Promise.all(locations.map(async (location) => ({ location, products: await this.products(location.id) })));
     }
 
-    /** The plan with this id and its location, or undefined; looks only at `locationId` when given. */
-    async findPlan(planId: number, locationId?: number): Promise<{ location: Location; plan: Product } | undefined> {
+    /** The plan with this id and its location, or undefined. */
+    async findPlan(planId: number): Promise<{ location: Location; plan: Product } | undefined> {
         for (const { location, products } of await this.everything()) {
-            if (locationId !== undefined && location.id !== locationId) continue;
             const plan = products.find((p) => p.id === planId);
             if (plan) return { location, plan };
         }

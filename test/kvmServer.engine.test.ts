@@ -138,6 +138,23 @@ describe("scenario 2: what a change does", () => {
         expect(sim.calls("add/upgrade").map((c) => c.fields.newbillingcycle)).toEqual(["annually"]);
     });
 
+    test("an upgrade with a payment method the account lacks is refused before add/upgrade is sent", async () => {
+        declare({ web1: { ...web1, planId: 102, paymentMethod: "bitcoin" }, web2 });
+        const up = await stack.up();
+        expect(up.errors.join("\n")).toContain('paymentMethod "bitcoin" is not available to this account; available: credit, paypal, banktransfer');
+        expect(writes()).toEqual([]);
+    });
+
+    test("an upgrade whose answer cannot be read is reported as unknown, not retried and not recorded", async () => {
+        sim.inject({ endpoint: "add/upgrade", body: "badjson" });
+        declare({ web1: { ...web1, planId: 102 }, web2 });
+        const up = await stack.up();
+        expect(up.errors.join("\n")).toContain("the plan change of web1.example.com");
+        expect(up.errors.join("\n")).toContain("may or may not have been made");
+        expect(sim.calls("add/upgrade")).toHaveLength(1);
+        expect(stack.resource("web1")!.outputs.planId).toBe(101);
+    });
+
     test("a planId at another location is refused before anything is bought, with how to replace instead", async () => {
         declare({ web1: { ...web1, planId: 301 }, web2 });
         const up = await stack.up();
@@ -205,7 +222,7 @@ describe("scenario 4: failures after the order never lose it and never order twi
 
     test("an unpaid invoice: up fails at once saying so; after payment the next up finishes without a second order", async () => {
         sim.behaviour.unpaidInvoices = true;
-        declare({ web1 });
+        declare({ web1: { ...web1, paymentMethod: "banktransfer" } });
         const up = await stack.up();
         expect(up.ok).toBe(false);
         expect(up.errors.join("\n")).toMatch(/invoice \d+ is unpaid/);
@@ -218,9 +235,12 @@ describe("scenario 4: failures after the order never lose it and never order twi
         expect(stack.resource("web1")!.id).toBe(saved.id);
 
         sim.account.payInvoice(saved.outputs.invoiceId as number);
+        // The resumed up also drops an input: what the user removed must not come back from the old outputs.
+        declare({ web1 });
         const resumed = await stack.up();
         expect(resumed.errors).toEqual([]);
         expect(stack.resource("web1")!.outputs).toMatchObject({ kvmId: expect.stringMatching(/^kvm_/), invoicePaid: true });
+        expect(stack.resource("web1")!.outputs.paymentMethod).toBeUndefined();
         expect(sim.calls("add/order")).toHaveLength(1);
     });
 

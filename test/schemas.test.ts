@@ -78,6 +78,13 @@ describe("orders, locations, sessions", () => {
     });
 });
 
+test("which failures leave a write's outcome unknown", () => {
+    const unknown = (["network", "timeout", "server_error", "unexpected_answer"] as const).map((kind) => new EdisApiError({ endpoint: "x", kind }));
+    const known = (["credentials", "not_found", "bad_request", "rate_limited"] as const).map((kind) => new EdisApiError({ endpoint: "x", kind }));
+    expect(unknown.every((e) => e.outcomeUnknown)).toBe(true);
+    expect(known.some((e) => e.outcomeUnknown)).toBe(false);
+});
+
 describe("retry timing and redaction", () => {
     const transient = new EdisApiError({ endpoint: "get/auth", kind: "server_error", status: 503 });
     test("exponential backoff with full jitter, capped; no retry after the last attempt or of a permanent error", () => {

@@ -91,6 +91,14 @@ export class EdisApiError extends Error {
         });
     }
 
+    /**
+     * True when a request that changes something may or may not have taken effect: no answer, a server
+     * error, or an answer that could not be read. Such a request must be reported, never repeated blindly.
+     */
+    get outcomeUnknown(): boolean {
+        return this.kind === "network" || this.kind === "timeout" || this.kind === "server_error" || this.kind === "unexpected_answer";
+    }
+
     /** True when repeating the same request later may succeed (used by the retry policy). */
     get transient(): boolean {
         return (

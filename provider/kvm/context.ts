@@ -4,7 +4,7 @@
 import { Catalogue } from "../catalogue";
 import { EdisClient } from "../client/client";
 import { ProviderConfig } from "../config";
-import { SessionDirectory } from "./sessions";
+import { SessionDirectory } from "../sessions";
 
 export interface Context {
     config: ProviderConfig;

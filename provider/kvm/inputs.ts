@@ -3,7 +3,7 @@
  * up, and the outputs type. No network here: what needs the catalogue is checked in catalogue.ts, before
  * the order, and reported the same way.
  */
-import { BILLING_CYCLES, BillingCycle, CANCELLATION_TYPES, CancellationType, normalizeBillingCycle } from "../client/model";
+import { BILLING_CYCLES, BillingCycle, CANCELLATION_TYPES, CancellationType, KvmSession, normalizeBillingCycle } from "../client/model";
 
 /** The engine's placeholder for a value not known during preview (pulumi.runtime.unknownValue). */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
@@ -235,4 +235,17 @@ function show(v: unknown): string {
     if (typeof v === "string") return JSON.stringify(v.length > 60 ? `${v.slice(0, 57)}...` : v);
     if (v === null || typeof v !== "object") return String(v);
     return Array.isArray(v) ? "a list" : "an object";
+}
+
+/** The outputs a session entry provides. The signature is a credential and is deliberately not among them. */
+export function sessionOutputs(s: KvmSession) {
+    return {
+        kvmId: s.kvmId,
+        apiHost: s.apiHost,
+        apiRdns: s.apiRdns,
+        description: s.description,
+        suspended: s.suspended,
+        lps: s.lps,
+        lpsIsPremium: s.lpsIsPremium,
+    };
 }

@@ -3,10 +3,10 @@
  */
 import { isEdisApiError } from "../client/errors";
 import { CancellationType } from "../client/model";
-import { DEFAULT_CANCELLATION_TYPE, describeSetting } from "../config";
+import { DEFAULT_CANCELLATION_TYPE } from "../config";
 import { Context } from "./context";
-import { KvmServerInputs, KvmServerOutputs, compact } from "./inputs";
-import { sessionOutputs } from "./sessions";
+import { KvmServerInputs, KvmServerOutputs, compact, sessionOutputs } from "./inputs";
+import { billingCycleProblem, paymentMethodProblem, resolvePaymentMethod } from "./orderCheck";
 
 export type ReadResult = { id: string; props: Record<string, unknown> };
 const GONE: ReadResult = { id: "", props: {} };
@@ -53,7 +53,12 @@ export async function upgradeServer(ctx: Context, olds: KvmServerOutputs, news: 
         `To move it instead, replace the server: add \`replaceOnChanges: ["planId"]\` to its resource options ` +
         `(a new server is ordered, then this one is cancelled).`;
     if (!olds.kvmId) throw new Error(`cannot change the plan of ${name}: it is not provisioned yet. Run \`pulumi up\` again once it is.`);
-    const [from, to] = await Promise.all([ctx.catalogue.findPlan(olds.planId), ctx.catalogue.findPlan(news.planId)]);
+    const paymentMethod = resolvePaymentMethod(news.paymentMethod, ctx.config, `changing the plan of ${name}`);
+    const [from, to, methods] = await Promise.all([
+        ctx.catalogue.findPlan(olds.planId),
+        ctx.catalogue.findPlan(news.planId),
+        ctx.catalogue.paymentMethods(),
+    ]);
     if (!to) throw new Error(`planId ${news.planId} is not a product at any location; nothing was changed (see edis.getPlans())`);
     if (from && from.location.id !== to.location.id) {
         throw new Error(
@@ -61,11 +66,8 @@ export async function upgradeServer(ctx: Context, olds: KvmServerOutputs, news: 
                 `EDIS changes plans only within a location, so nothing was changed. ${replaceHint}`,
         );
     }
-    if (to.plan.prices[news.billingCycle] === undefined) {
-        throw new Error(`billingCycle "${news.billingCycle}" is not sold for plan ${to.plan.id} (${to.plan.name}); nothing was changed`);
-    }
-    const paymentMethod = news.paymentMethod ?? ctx.config.paymentMethod;
-    if (!paymentMethod) throw new Error(`changing the plan needs a payment method: set paymentMethod or ${describeSetting("paymentMethod")}`);
+    const problems = [billingCycleProblem(to.plan, news.billingCycle), paymentMethodProblem(methods, paymentMethod)].filter(Boolean);
+    if (problems.length) throw new Error(`nothing was changed for ${name}: ${problems.join("; ")}`);
     try {
         const result = await ctx.client.addUpgrade({
             kvmId: olds.kvmId,
@@ -79,7 +81,7 @@ export async function upgradeServer(ctx: Context, olds: KvmServerOutputs, news: 
         );
     } catch (e) {
         if (isEdisApiError(e) && e.kind === "bad_request") throw new Error(`EDIS refused to change ${name}: ${e.message}. ${replaceHint}`);
-        if (isEdisApiError(e) && (e.kind === "network" || e.kind === "timeout" || e.kind === "server_error")) {
+        if (isEdisApiError(e) && e.outcomeUnknown) {
             throw new Error(
                 `the plan change of ${name} may or may not have been made: ${e.message}. It was not retried, so that it cannot be ` +
                     `billed twice. Check the service in the EDIS client area before running \`pulumi up\` again.`,

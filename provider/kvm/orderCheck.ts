@@ -4,7 +4,8 @@
  * and what is allowed.
  */
 import { Catalogue } from "../catalogue";
-import { Addon, Location, Product } from "../client/model";
+import { Addon, BillingCycle, Location, PaymentMethod, Product } from "../client/model";
+import { ProviderConfig, describeSetting } from "../config";
 import { ADDON_INPUTS, KvmServerInputs } from "./inputs";
 
 export class OrderCheckError extends Error {
@@ -29,6 +30,28 @@ function describeLocation(l: Location): string {
     return `${l.name} (locationId ${l.id})`;
 }
 
+/** The payment method an order or upgrade uses: the input, else config; an error naming both when neither. */
+export function resolvePaymentMethod(requested: string | undefined, config: ProviderConfig, purpose: string): string {
+    const method = requested ?? config.paymentMethod;
+    if (!method) {
+        throw new Error(
+            `${purpose} needs a payment method: set the paymentMethod input or ${describeSetting("paymentMethod")}; ` +
+                `edis.getPaymentMethods() lists the account's methods`,
+        );
+    }
+    return method;
+}
+
+export function paymentMethodProblem(methods: PaymentMethod[], method: string): string | undefined {
+    if (methods.some((m) => m.id === method)) return undefined;
+    return `paymentMethod "${method}" is not available to this account; available: ${methods.map((m) => m.id).join(", ")}`;
+}
+
+export function billingCycleProblem(plan: Product, cycle: BillingCycle): string | undefined {
+    if (plan.prices[cycle] !== undefined) return undefined;
+    return `billingCycle "${cycle}" is not sold for plan ${plan.id} (${plan.name}); sold: ${Object.keys(plan.prices).join(", ") || "none"}`;
+}
+
 /** Returns the plan and its location when the order can be placed; throws OrderCheckError otherwise. */
 export async function checkOrder(
     catalogue: Catalogue,
@@ -36,11 +59,9 @@ export async function checkOrder(
     paymentMethod: string,
 ): Promise<{ plan: Product; location: Location }> {
     const problems: string[] = [];
-    const [everything, methods] = await Promise.all([catalogue.everything(), catalogue.paymentMethods()]);
-
-    if (!methods.some((m) => m.id === paymentMethod)) {
-        problems.push(`paymentMethod "${paymentMethod}" is not available to this account; available: ${methods.map((m) => m.id).join(", ")}`);
-    }
+    const [everything, methods, home] = await Promise.all([catalogue.everything(), catalogue.paymentMethods(), catalogue.findPlan(inputs.planId)]);
+    const methodProblem = paymentMethodProblem(methods, paymentMethod);
+    if (methodProblem) problems.push(methodProblem);
 
     const wanted = inputs.locationId !== undefined ? everything.find((e) => e.location.id === inputs.locationId) : undefined;
     if (inputs.locationId !== undefined && !wanted) {
@@ -49,7 +70,6 @@ export async function checkOrder(
         );
         throw new OrderCheckError(problems);
     }
-    const home = everything.find((e) => e.products.some((p) => p.id === inputs.planId));
     if (!home) {
         const where = wanted ?? everything[0];
         problems.push(
@@ -65,7 +85,7 @@ export async function checkOrder(
         );
         throw new OrderCheckError(problems);
     }
-    const plan = home.products.find((p) => p.id === inputs.planId)!;
+    const { plan } = home;
     const planName = `plan ${plan.id} (${plan.name})`;
 
     if (!plan.addons.os.some((a) => a.id === inputs.osId)) {
@@ -77,10 +97,8 @@ export async function checkOrder(
             problems.push(`${input} ${id} is not a ${label} of ${planName}; allowed: ${listAddons(plan.addons[group])}`);
         }
     }
-    if (plan.prices[inputs.billingCycle] === undefined) {
-        const sold = Object.keys(plan.prices);
-        problems.push(`billingCycle "${inputs.billingCycle}" is not sold for ${planName}; sold: ${sold.join(", ") || "none"}`);
-    }
+    const cycleProblem = billingCycleProblem(plan, inputs.billingCycle);
+    if (cycleProblem) problems.push(cycleProblem);
     if (problems.length) throw new OrderCheckError(problems);
     return { plan, location: home.location };
 }

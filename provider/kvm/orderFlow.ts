@@ -12,22 +12,16 @@
  */
 import { EdisApiError, isEdisApiError } from "../client/errors";
 import { OrderResult } from "../client/model";
-import { DEFAULT_PROVISIONING_TIMEOUT_SECONDS, describeSetting } from "../config";
+import { DEFAULT_PROVISIONING_TIMEOUT_SECONDS } from "../config";
 import { Context, ServerInitError } from "./context";
 import { KvmServerInputs, KvmServerOutputs, compact } from "./inputs";
-import { checkOrder } from "./orderCheck";
-import { sessionOutputs } from "./sessions";
+import { checkOrder, resolvePaymentMethod } from "./orderCheck";
+import { sessionOutputs } from "./inputs";
 
 export async function createServer(ctx: Context, inputs: KvmServerInputs): Promise<{ id: string; outs: KvmServerOutputs }> {
     if (inputs.adoptKvmId) return adoptServer(ctx, inputs);
 
-    const paymentMethod = inputs.paymentMethod ?? ctx.config.paymentMethod;
-    if (!paymentMethod) {
-        throw new Error(
-            `nothing was ordered: no payment method. Set the paymentMethod input or ${describeSetting("paymentMethod")}; ` +
-                `edis.getPaymentMethods() lists the account's methods`,
-        );
-    }
+    const paymentMethod = resolvePaymentMethod(inputs.paymentMethod, ctx.config, "nothing was ordered: the order");
     const { plan, location } = await checkOrder(ctx.catalogue, inputs, paymentMethod);
 
     let order: OrderResult;
@@ -176,8 +170,7 @@ function explainOrderFailure(e: unknown, hostname: string): Error {
                 `location, and check order ${e.orderId} in the EDIS client area.`,
         );
     }
-    const outcomeUnknown = e.kind === "network" || e.kind === "timeout" || e.kind === "server_error" || e.kind === "unexpected_answer";
-    if (!outcomeUnknown) return new Error(`nothing was ordered for ${hostname}: ${e.message}`);
+    if (!e.outcomeUnknown) return new Error(`nothing was ordered for ${hostname}: ${e.message}`);
     return new OrderOutcomeUnknownError(e, hostname);
 }
 

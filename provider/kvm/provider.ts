@@ -11,7 +11,7 @@ import { diffKvmServer, needsUpgrade } from "./diff";
 import { INPUT_NAMES, KvmServerOutputs, checkInputs, compact, inputsOf } from "./inputs";
 import { cancelServer, readServer, upgradeServer } from "./operations";
 import { createServer, resumeServer } from "./orderFlow";
-import { SessionDirectory } from "./sessions";
+import { SessionDirectory } from "../sessions";
 
 /** The part of pulumi.dynamic.ConfigureRequest this provider uses. */
 export interface ConfigureRequest {
@@ -97,7 +97,7 @@ export const kvmServer = {
         if (!outs.kvmId) {
             // The create of this server stopped after its order: finish it (throws with the id if it cannot).
             try {
-                outs = await resumeServer(c, { ...(olds as unknown as KvmServerOutputs), ...outs });
+                outs = await resumeServer(c, outs);
             } catch (e) {
                 throw keepProvider(e, news);
             }

@@ -1,11 +1,11 @@
 /**
- * Account lookups: the KVMs of the account and the service-id/KVM-id mapping. These are live answers and
- * are not cached.
+ * Account lookups: the KVMs of the account and the service-id/KVM-id mapping. These are live answers: the
+ * session listing is shared by concurrent lookups and kept for a few seconds only, the mapping is not kept.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { isEdisApiError } from "../../provider/client/errors";
 import { KvmSession } from "../../provider/client/model";
-import { LookupError, OutputArgs, lookupCatalogue, outputOf } from "./context";
+import { LookupError, OutputArgs, lookupAccount, outputOf } from "./context";
 
 export type { KvmSession };
 
@@ -16,7 +16,7 @@ export interface GetKvmSessionsResult {
 
 /** Every KVM of the account (get/auth). The Promise form returns signatures in the clear: handle with care. */
 export async function getKvmSessions(_args: Record<string, never> = {}, _opts?: pulumi.InvokeOptions): Promise<GetKvmSessionsResult> {
-    return { sessions: await lookupCatalogue().client.getAuth() };
+    return { sessions: [...(await lookupAccount().sessions.all()).values()] };
 }
 
 /**
@@ -34,14 +34,7 @@ export interface GetKvmSessionArgs {
 
 /** One KVM's session entry; an error when the account has no such KVM. */
 export async function getKvmSession(args: GetKvmSessionArgs, _opts?: pulumi.InvokeOptions): Promise<KvmSession> {
-    let sessions: KvmSession[];
-    try {
-        sessions = await lookupCatalogue().client.getAuth(args.kvmId);
-    } catch (e) {
-        if (isEdisApiError(e) && e.kind === "not_found") sessions = [];
-        else throw e;
-    }
-    const session = sessions.find((s) => s.kvmId === args.kvmId);
+    const session = await lookupAccount().sessions.one(args.kvmId);
     if (!session) throw new LookupError("getKvmSession", `the account has no KVM "${args.kvmId}"; getKvmSessions() lists them`);
     return session;
 }
@@ -65,7 +58,7 @@ export interface GetKvmIdResult {
 /** The KVM id of a service. */
 export async function getKvmId(args: GetKvmIdArgs, _opts?: pulumi.InvokeOptions): Promise<GetKvmIdResult> {
     try {
-        return { serviceId: args.serviceId, kvmId: await lookupCatalogue().client.getKvmId(args.serviceId) };
+        return { serviceId: args.serviceId, kvmId: await lookupAccount().catalogue.client.getKvmId(args.serviceId) };
     } catch (e) {
         if (isEdisApiError(e) && e.kind === "not_found") throw new LookupError("getKvmId", `the account has no service ${args.serviceId}`);
         throw e;
@@ -88,7 +81,7 @@ export interface GetServiceIdResult {
 export async function getServiceId(args: GetServiceIdArgs, _opts?: pulumi.InvokeOptions): Promise<GetServiceIdResult> {
     let serviceId: number | undefined;
     try {
-        serviceId = await lookupCatalogue().client.getServiceId(args.kvmId);
+        serviceId = await lookupAccount().catalogue.client.getServiceId(args.kvmId);
     } catch (e) {
         if (isEdisApiError(e) && e.kind === "not_found") throw new LookupError("getServiceId", `the account has no KVM "${args.kvmId}"`);
         throw e;

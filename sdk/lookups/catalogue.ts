@@ -3,7 +3,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { Addon, AddonGroupName, BillingCycle, Location, PaymentMethod, Product, normalizeBillingCycle } from "../../provider/client/model";
-import { LookupError, lookupCatalogue, outputOf } from "./context";
+import { LookupError, lookupAccount, outputOf } from "./context";
 
 /** A plan (product) at one location, with its add-ons. */
 export type Plan = Product;
@@ -18,7 +18,7 @@ export interface GetLocationsResult {
 
 /** Every location: id, name and headline. */
 export async function getLocations(_args: Record<string, never> = {}, _opts?: pulumi.InvokeOptions): Promise<GetLocationsResult> {
-    return { locations: await lookupCatalogue().locations() };
+    return { locations: await lookupAccount().catalogue.locations() };
 }
 export const getLocationsOutput = outputOf(getLocations);
 
@@ -32,7 +32,7 @@ export interface GetLocationArgs {
 /** One location by name or id; when none matches, the error lists the available names. */
 export async function getLocation(args: GetLocationArgs, _opts?: pulumi.InvokeOptions): Promise<Location> {
     if (args.name === undefined && args.id === undefined) throw new LookupError("getLocation", "give a name or an id");
-    const locations = await lookupCatalogue().locations();
+    const locations = await lookupAccount().catalogue.locations();
     const wanted = args.name?.trim().toLowerCase();
     const found = locations.find(
         (l) =>
@@ -77,7 +77,7 @@ export interface GetPlansResult {
 }
 
 async function plansAt(lookup: string, locationId: number): Promise<Plan[]> {
-    const catalogue = lookupCatalogue();
+    const catalogue = lookupAccount().catalogue;
     const locations = await catalogue.locations();
     if (!locations.some((l) => l.id === locationId)) {
         throw new LookupError(lookup, `no location with id ${locationId}; available: ${locations.map((l) => `${l.id} (${l.name})`).join(", ")}`);
@@ -274,7 +274,7 @@ export interface GetBillingCyclesResult {
 }
 
 export async function getBillingCycles(_args: Record<string, never> = {}, _opts?: pulumi.InvokeOptions): Promise<GetBillingCyclesResult> {
-    return { billingCycles: await lookupCatalogue().billingCycles() };
+    return { billingCycles: await lookupAccount().catalogue.billingCycles() };
 }
 export const getBillingCyclesOutput = outputOf(getBillingCycles);
 
@@ -284,6 +284,6 @@ export interface GetPaymentMethodsResult {
 }
 
 export async function getPaymentMethods(_args: Record<string, never> = {}, _opts?: pulumi.InvokeOptions): Promise<GetPaymentMethodsResult> {
-    return { paymentMethods: await lookupCatalogue().paymentMethods() };
+    return { paymentMethods: await lookupAccount().catalogue.paymentMethods() };
 }
 export const getPaymentMethodsOutput = outputOf(getPaymentMethods);

@@ -1,26 +1,33 @@
 /**
  * What every lookup uses: a client built from the program's `edis:*` config (environment fallbacks as in
- * the provider), and one Catalogue per account for the whole program run, so that however many lookups a
- * program makes, each catalogue answer is fetched once.
+ * the provider), with the same Catalogue and SessionDirectory the provider uses, one per account for the
+ * whole program run, so that however many lookups a program makes, each catalogue answer is fetched once.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { Catalogue } from "../../provider/catalogue";
-import { clientFromConfig, requireCredentials, resolveConfig } from "../../provider/config";
+import { clientFromConfig, resolveConfig } from "../../provider/config";
+import { SessionDirectory } from "../../provider/sessions";
 
-const catalogues = new Map<string, Catalogue>();
+export interface LookupAccount {
+    catalogue: Catalogue;
+    sessions: SessionDirectory;
+}
 
-/** The catalogue (and through it the client) for the program's configuration. */
-export function lookupCatalogue(): Catalogue {
+const accounts = new Map<string, LookupAccount>();
+
+/** The account the program's configuration names. */
+export function lookupAccount(): LookupAccount {
     // runtime.getConfig reads the raw value; pulumi.Config#get would warn that edis:password is a secret.
     const config = resolveConfig((key) => pulumi.runtime.getConfig(`edis:${key}`));
-    const { email } = requireCredentials(config);
-    const key = `${config.baseUrl}|${config.authUrl}|${email}`;
-    let catalogue = catalogues.get(key);
-    if (!catalogue) {
-        catalogue = new Catalogue(clientFromConfig(config, { userAgent: "pulumi-edis (lookup)" }));
-        catalogues.set(key, catalogue);
+    const key = `${config.baseUrl}|${config.authUrl}|${config.email}`;
+    let account = accounts.get(key);
+    if (!account) {
+        // Throws, naming the config key and the variable, when a credential is missing.
+        const client = clientFromConfig(config, { userAgent: "pulumi-edis (lookup)" });
+        account = { catalogue: new Catalogue(client), sessions: new SessionDirectory(client) };
+        accounts.set(key, account);
     }
-    return catalogue;
+    return account;
 }
 
 /** Every field of a lookup's arguments as a pulumi.Input, for the `...Output` forms. */

@@ -2,10 +2,10 @@
  * KVM session entries (get/auth). A refresh reads every server of a deployment at once, so the listing of
  * the whole account is fetched once and shared by all concurrent reads (single flight, kept a few seconds).
  */
-import { SingleFlightCache } from "../cache";
-import { EdisClient } from "../client/client";
-import { isEdisApiError } from "../client/errors";
-import { KvmSession } from "../client/model";
+import { SingleFlightCache } from "./cache";
+import { EdisClient } from "./client/client";
+import { isEdisApiError } from "./client/errors";
+import { KvmSession } from "./client/model";
 
 export const SESSION_LISTING_TTL_MS = 5_000;
 
@@ -33,17 +33,4 @@ export class SessionDirectory {
     invalidate(): void {
         this.listing.invalidate();
     }
-}
-
-/** The outputs a session entry provides. The signature is a credential and is deliberately not among them. */
-export function sessionOutputs(s: KvmSession) {
-    return {
-        kvmId: s.kvmId,
-        apiHost: s.apiHost,
-        apiRdns: s.apiRdns,
-        description: s.description,
-        suspended: s.suspended,
-        lps: s.lps,
-        lpsIsPremium: s.lpsIsPremium,
-    };
 }
