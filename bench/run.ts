@@ -67,10 +67,7 @@ async function benchSize(n: number, latencyMs: number, parallelism: number): Pro
         programDir: PROGRAM,
         parallelism,
         config: {
-            "edis:email": sim.account.state.email,
-            "edis:password": sim.account.state.password,
-            "edis:baseUrl": sim.url,
-            "edis:authUrl": sim.url,
+            ...sim.stackConfig(),
             "edis:paymentMethod": "credit",
             "edis:provisioningPollSeconds": "0.2",
             "edis-servers:servers": JSON.stringify(fleet(n)),

@@ -40,10 +40,7 @@ function hasPulumiCli(): boolean {
 
 function stackConfig(sim: EdisSimulator): Record<string, string> {
     return {
-        "edis:email": sim.account.state.email,
-        "edis:password": sim.account.state.password,
-        "edis:baseUrl": sim.url,
-        "edis:authUrl": sim.url,
+        ...sim.stackConfig(),
         "edis:paymentMethod": "credit",
         "edis:provisioningPollSeconds": "0.5",
     };

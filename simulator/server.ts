@@ -96,6 +96,12 @@ export class EdisSimulator {
         return sim;
     }
 
+    /** The `edis:*` stack config that points pulumi-edis at this simulator's account. */
+    stackConfig(): Record<string, string> {
+        const { email, password } = this.account.state;
+        return { "edis:email": email, "edis:password": password, "edis:baseUrl": this.url, "edis:authUrl": this.url };
+    }
+
     /** The base URL for both the order API and the session endpoint. */
     get url(): string {
         return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;

@@ -192,16 +192,7 @@ export class TestStack {
     destroy(): Promise<OperationResult> {
         return this.operation("destroy", async (op) => {
             const state = this.state();
-            const managed = state.resources.filter((r) => !r.external).reverse();
-            await this.parallel(managed, async (r) => {
-                try {
-                    await op.host.delete(r.urn, r.id, r.outputs, r.inputs);
-                    state.resources = state.resources.filter((x) => x.urn !== r.urn);
-                    op.step({ urn: r.urn, name: r.name, op: "delete" });
-                } catch (e) {
-                    op.fail({ urn: r.urn, name: r.name, op: "delete" }, e);
-                }
-            });
+            await this.deleteResources(op, state, state.resources.filter((r) => !r.external).reverse());
             state.resources = state.resources.filter((r) => !r.external || op.errors.length > 0);
             if (op.errors.length === 0) state.outputs = {};
             this.writeState(state);
@@ -300,7 +291,7 @@ export class TestStack {
                     if (!preview) put({ ...old, inputs });
                     return { id: old.id, state: old.outputs };
                 }
-                op.step({ ...base, op: "update", changed: changedInputs(old.inputs, inputs) });
+                op.step({ ...base, op: "update", changed: differingKeys(old.inputs, inputs) });
                 if (preview) return { id: old.id, state: old.outputs };
                 try {
                     const updated = await op.host.update(urn, old.id, old.outputs, inputs, old.inputs);
@@ -326,18 +317,23 @@ export class TestStack {
         if (op.errors.length === 0) {
             // Replaced resources and those the program no longer declares go last, newest first.
             const dropped = state.resources.filter((r) => !registered.has(r.urn) && prior.has(r.urn)).reverse();
-            for (const r of [...replaced, ...dropped]) {
-                try {
-                    await gate.run(() => op.host.delete(r.urn, r.id, r.outputs, r.inputs));
-                    state.resources = state.resources.filter((x) => x !== r);
-                    op.step({ urn: r.urn, name: r.name, op: "delete" });
-                } catch (e) {
-                    op.fail({ urn: r.urn, name: r.name, op: "delete" }, e);
-                }
-            }
+            await this.deleteResources(op, state, [...replaced, ...dropped]);
             state.outputs = outputs ?? {};
         }
         this.writeState(state);
+    }
+
+    /** Deletes each resource (up to the parallelism) and drops it from state; a failure keeps it there. */
+    private async deleteResources(op: Operation, state: StackState, resources: ResourceState[]): Promise<void> {
+        await this.parallel(resources, async (r) => {
+            try {
+                await op.host.delete(r.urn, r.id, r.outputs, r.inputs);
+                state.resources = state.resources.filter((x) => x !== r);
+                op.step({ urn: r.urn, name: r.name, op: "delete" });
+            } catch (e) {
+                op.fail({ urn: r.urn, name: r.name, op: "delete" }, e);
+            }
+        });
     }
 
     private async createResource(
@@ -470,16 +466,12 @@ class Semaphore {
     }
 }
 
-function changedInputs(olds: Props, news: Props): string[] {
-    const keys = new Set([...Object.keys(olds), ...Object.keys(news)]);
-    return [...keys].filter((k) => k !== "__provider" && JSON.stringify(olds[k]) !== JSON.stringify(news[k]));
+/** The properties whose values differ, leaving out the provider text. */
+function differingKeys(before: Props, after: Props): string[] {
+    const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
+    return [...keys].filter((k) => k !== "__provider" && JSON.stringify(before[k]) !== JSON.stringify(after[k]));
 }
 
 function driftOf(before: Props, after: Props): Record<string, { before: unknown; after: unknown }> {
-    const drift: Record<string, { before: unknown; after: unknown }> = {};
-    for (const k of new Set([...Object.keys(before), ...Object.keys(after)])) {
-        if (k === "__provider") continue;
-        if (JSON.stringify(before[k]) !== JSON.stringify(after[k])) drift[k] = { before: before[k], after: after[k] };
-    }
-    return drift;
+    return Object.fromEntries(differingKeys(before, after).map((k) => [k, { before: before[k], after: after[k] }]));
 }

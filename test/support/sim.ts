@@ -25,10 +25,7 @@ export function clientFor(sim: EdisSimulator, options: Partial<EdisClientOptions
 /** The stack config a user would set, pointed at the simulator, with fast polling for tests. */
 export function stackConfigFor(sim: EdisSimulator, extra: Record<string, string> = {}): Record<string, string> {
     return {
-        "edis:email": sim.account.state.email,
-        "edis:password": sim.account.state.password,
-        "edis:baseUrl": sim.url,
-        "edis:authUrl": sim.url,
+        ...sim.stackConfig(),
         "edis:paymentMethod": "paypal",
         "edis:provisioningPollSeconds": "0.1",
         ...extra,
