@@ -3,14 +3,35 @@
  * No HTTP here (see server.ts): each endpoint takes the request's fields and returns the JSON answer, or
  * throws `SimError` with the HTTP status and message the real API family would give.
  *
- * Choices where the vendor is silent (the client is tolerant of the alternatives):
- * - get/kvmid answers `{status, serviceid, kvmid}` with `kvmid: null` while a service is not provisioned;
- * - get/serviceid answers the id as a numeric string;
+ * The answers the specification shows (get/auth, get/locations, get/products, add/order) have exactly its
+ * shapes; test/spec checks every answer of every test run against them. Where it says "not shown", this is the
+ * one choice the simulator makes (the client stays tolerant of the alternatives, see EDIS-API.md):
+ * - an error is `{status: "error", message}` with HTTP 400 (bad request), 401 (credentials) or 404 (unknown
+ *   service, KVM or location); add/order of a product out of stock is HTTP 200 `{status: "failed", orderid}`;
+ * - get/billingcycles answers `{status, billingcycles: [name]}`, get/paymentmethods `{status, paymentmethods:
+ *   [module]}`, as one third-party client reads them;
+ * - get/kvmid takes `serviceid` and answers `{status, serviceid, kvmid}`; while a service is not provisioned,
+ *   `kvmid` is null, or (behaviour `kvmIdNotYet: "error"`) the answer is HTTP 200 `{status: "error", message}`;
+ * - get/serviceid takes `kvmid` and answers `{status, serviceid}` with the id as a numeric string;
+ * - cancel/product takes `serviceid` and/or `kvmid` and `type`, and answers `{status, serviceid, clientid}`;
+ * - add/upgrade takes a JSON body and answers with every id as a string (the vendor's page shows that);
  * - a cancelled service is unknown to get/kvmid, get/serviceid, get/auth and cancel/product (404);
- * - get/auth lists suspended KVMs and those cancelled at the end of the billing period, not pending ones.
+ * - get/auth lists suspended KVMs and those cancelled at the end of the billing period, not pending ones, and
+ *   answers `data: {}` when it lists none; `api_rdns` is one reverse-DNS API host for the whole account.
  */
 import { randomBytes } from "node:crypto";
-import { BILLING_CYCLE_MONTHS, LOCATIONS, PAYMENT_METHODS, planById, priceFor, wireLocations, wireProducts } from "./catalogue";
+import {
+    ADDON_GROUPS,
+    BILLING_CYCLE_MONTHS,
+    LOCATIONS,
+    PAYMENT_METHODS,
+    SimAddonGroup,
+    addonOf,
+    planById,
+    priceFor,
+    wireLocations,
+    wireProducts,
+} from "./catalogue";
 
 export class SimError extends Error {
     constructor(
@@ -40,6 +61,8 @@ export interface SimService {
     provisionAt?: number;
     kvmId?: string;
     signature?: string;
+    /** get/kvmid calls that asked for this service while it was pending. */
+    kvmIdPolls?: number;
     cancellation?: { type: string; at: number };
 }
 
@@ -77,9 +100,38 @@ export interface AccountBehaviour {
     unpaidInvoices: boolean;
     /** Product ids that are out of stock: add/order creates the order and answers `failed`. */
     outOfStock: number[];
+    /**
+     * How get/kvmid answers while a service has no KVM: `{status: "success", serviceid, kvmid: null}` ("null")
+     * or HTTP 200 `{status: "error", message}` ("error"), as the vendor leaves open.
+     */
+    kvmIdNotYet: "null" | "error";
+    /** get/kvmid calls a paid service answers "not yet" before its KVM appears, beside the delay; 0 for none. */
+    provisioningPolls: number;
 }
 
-const SUBMITTED_ADDON_FIELDS = ["additional_ram", "additional_vcpu", "additional_ip", "additional_diskboost"];
+export const DEFAULT_BEHAVIOUR: AccountBehaviour = {
+    provisioningDelayMs: 2000,
+    unpaidInvoices: false,
+    outOfStock: [],
+    kvmIdNotYet: "null",
+    provisioningPolls: 0,
+};
+
+/** The reverse-DNS API host that every session entry names (the vendor's is of the form dns-api.<domain>). */
+export const RDNS_API_HOST = "dns-api.edis-sim.invalid";
+
+/**
+ * The add-on fields of an order item and the group each names. The vendor's sample spells the drive boost
+ * `additional_driveboost` once, so both spellings are read; `additional_vcpu` names a group that no plan of
+ * the specification shows, so any id in it is refused.
+ */
+const ITEM_ADDON_FIELDS: Array<[field: string, group: SimAddonGroup | undefined]> = [
+    ["additional_ram", "additional ram"],
+    ["additional_vcpu", undefined],
+    ["additional_ip", "additional ip"],
+    ["additional_diskboost", "additional drive boost"],
+    ["additional_driveboost", "additional drive boost"],
+];
 
 export function newAccountState(email: string, password: string, credit = 1000): AccountState {
     return {
@@ -120,8 +172,10 @@ export class Account {
     /** Moves services whose provisioning time has come to Active with a KVM id. Called on every request. */
     advance(): void {
         const now = this.now();
+        const polls = this.behaviour.provisioningPolls;
         for (const s of this.state.services) {
-            if (s.status === "Pending" && s.provisionAt !== undefined && now >= s.provisionAt) {
+            const polledEnough = polls === 0 || (s.kvmIdPolls ?? 0) > polls;
+            if (s.status === "Pending" && s.provisionAt !== undefined && now >= s.provisionAt && polledEnough) {
                 s.status = "Active";
                 s.kvmId = `kvm_${100000 + s.serviceId}_${randomDigits(6)}`;
                 s.signature = randomBytes(40).toString("base64url").slice(0, 50);
@@ -165,8 +219,10 @@ export class Account {
     }
 
     getProducts(fields: Record<string, unknown>) {
-        const locationId = Number(fields.location_id ?? fields.location);
-        if (!LOCATIONS.some((l) => l.id === locationId)) throw new SimError(404, `Unknown location_id ${String(fields.location_id)}`);
+        const raw = fields.location_id ?? fields.location;
+        if (raw === undefined || raw === "") throw new SimError(400, "Missing location_id");
+        const locationId = Number(raw);
+        if (!LOCATIONS.some((l) => l.id === locationId)) throw new SimError(404, `Unknown location_id ${String(raw)}`);
         return { status: "success", products: wireProducts(locationId) };
     }
 
@@ -198,21 +254,19 @@ export class Account {
         const items = order.item.map((item: any, i: number) => {
             const plan = planById(Number(item?.pid));
             if (!plan) throw new SimError(400, `item ${i}: unknown pid ${String(item?.pid)}`);
-            const price = priceFor(plan.monthly, cycle, plan.notSoldIn);
-            if (price === undefined) throw new SimError(400, `item ${i}: ${plan.name} is not sold ${cycle}`);
-            total += price;
-            const os = plan.addons.os[Number(item.os)];
-            if (!os) throw new SimError(400, `item ${i}: os ${String(item.os)} is not offered with pid ${plan.pid}`);
-            total += priceFor(os.monthly, cycle) ?? 0;
+            total += priceFor(plan.monthly, cycle)!;
+            if (!addonOf(plan, "operating system", Number(item.os))) {
+                throw new SimError(400, `item ${i}: os ${String(item.os)} is not offered with pid ${plan.pid}`);
+            }
             if (typeof item.hostname !== "string" || item.hostname === "") throw new SimError(400, `item ${i}: missing hostname`);
             const addons: Record<string, number> = {};
-            for (const field of SUBMITTED_ADDON_FIELDS) {
+            for (const [field, group] of ITEM_ADDON_FIELDS) {
                 const raw = item[field];
                 if (raw === undefined || raw === "" || raw === null) continue;
-                const addon = plan.addons[field]?.[Number(raw)];
+                const addon = group && addonOf(plan, group, Number(raw));
                 if (!addon) throw new SimError(400, `item ${i}: ${field} ${String(raw)} is not offered with pid ${plan.pid}`);
-                addons[field] = Number(raw);
-                total += priceFor(addon.monthly, cycle) ?? 0;
+                addons[ADDON_GROUPS[group!]] = addon.id;
+                total += addon.monthly === undefined ? 0 : priceFor(addon.monthly, cycle)!;
             }
             return { plan, item, addons };
         });
@@ -256,6 +310,13 @@ export class Account {
     getKvmId(fields: Record<string, unknown>) {
         if (fields.serviceid === undefined) throw new SimError(400, "Missing serviceid");
         const s = this.service({ serviceid: fields.serviceid });
+        if (s.status === "Pending") {
+            s.kvmIdPolls = (s.kvmIdPolls ?? 0) + 1;
+            this.advance();
+        }
+        if (!s.kvmId && this.behaviour.kvmIdNotYet === "error") {
+            return { status: "error", message: `Service ${s.serviceId} has no KVM assigned at the moment` };
+        }
         return { status: "success", serviceid: s.serviceId, kvmid: s.kvmId ?? null };
     }
 
@@ -291,7 +352,7 @@ export class Account {
         if (!to) throw new SimError(400, `Unknown newpid ${String(fields.newpid)}`);
         if (to.locationId !== from.locationId) throw new SimError(400, "Upgrades are only possible within the same location");
         const cycle = String(fields.newbillingcycle ?? "").replace("semi-annually", "semiannually");
-        const price = priceFor(to.monthly, cycle, to.notSoldIn);
+        const price = priceFor(to.monthly, cycle);
         if (price === undefined) throw new SimError(400, `Invalid newbillingcycle "${String(fields.newbillingcycle)}"`);
         if (!PAYMENT_METHODS.some((m) => m.module === fields.newpaymentmethod)) {
             throw new SimError(400, `Invalid newpaymentmethod "${String(fields.newpaymentmethod)}"`);
@@ -329,18 +390,18 @@ export class Account {
             const loc = LOCATIONS.find((l) => l.id === planById(s.pid)?.locationId);
             data[s.kvmId!] = {
                 api_host: `api-${loc?.code ?? "x"}.kvm.edis-sim.invalid`,
-                api_rdns: `${s.hostname}`,
+                api_rdns: RDNS_API_HOST,
                 kvm_id: s.kvmId,
                 valid_until: validUntil,
                 signature: s.signature,
                 suspended: s.status === "Suspended" ? "y" : "n",
-                description: `${planById(s.pid)?.name ?? "KVM"} ${s.hostname}`,
+                // The label of the server: its host name, as the order named it.
+                description: s.hostname,
                 lps: String(s.serviceId % 100).padStart(2, "0"),
                 lps_ispremium: false,
             };
         }
-        // PHP's json_encode turns an empty array into [], not {}: answer as the real API would.
-        return { status: "success", data: chosen.length ? data : [] };
+        return { status: "success", data };
     }
 
     // ---- operator actions (admin interface, tests) -----------------------------------------------------

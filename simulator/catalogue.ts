@@ -1,15 +1,35 @@
 /**
- * The simulator's catalogue, in the wire shape it answers. Where the vendor leaves a shape open, the choice
- * made here is one plausible answer (WHMCS-style, as the rest of the API is) and the client stays tolerant:
- * - products carry a free-text `description` ("2 vCPU Cores, 2048 MB RAM, ...") from which figures are read;
- * - prices sit under `pricing`, two-decimal strings per cycle plus `currency`; "-1.00" marks a cycle not sold;
- * - add-on groups are keyed by the order document's field names (`os`, `additional_ram`, ...), each a map of
- *   add-on id to `{name, pricing}`; one location also offers a group this client does not know (`backup`).
+ * The simulator's catalogue, and the answers of get/locations and get/products in exactly the shapes of the
+ * user's interface specification (shared/000_3cfe71d17a36cd55.txt, "Location" and "Product (plan)"):
+ *
+ * - locations keyed by display name, each `{id, headline?}`; one headline is empty and one is absent, as the
+ *   specification allows;
+ * - plans keyed by display name, each `{id, description, addons}`; `description` holds `disk`, `ram`, `cpu`,
+ *   `traffic` as `{size, unit}` (GByte, MByte, core/socket, TByte) and `price` with all four billing cycles as
+ *   `{amount: "8.00", currency: "EUR"}`;
+ * - add-on groups under the specification's names (`operating system`, `additional ram`, `additional ip`,
+ *   `additional drive boost`), each keyed by the add-on id as a string, each add-on `{id, description, price?}`
+ *   with `price: {monthly: {...}}` absent for operating systems and for the "no extra" entry. The groups
+ *   differ per plan: the smallest plan has no drive boost, Zurich sells no additional IP.
+ *
+ * The figures of a plan exist once, in `PLANS`; the answers are built from them, and the order rules in
+ * account.ts read the same records.
  */
 
+/** The add-on group names of the specification, and the order-item field that takes an id of each. */
+export const ADDON_GROUPS = {
+    "operating system": "os",
+    "additional ram": "additional_ram",
+    "additional ip": "additional_ip",
+    "additional drive boost": "additional_diskboost",
+} as const;
+export type SimAddonGroup = keyof typeof ADDON_GROUPS;
+
 export interface SimAddon {
-    name: string;
-    monthly: number;
+    id: number;
+    description: string;
+    /** Monthly price in EUR; absent for operating systems and for the "no extra" entry. */
+    monthly?: number;
 }
 
 export interface SimPlan {
@@ -21,60 +41,63 @@ export interface SimPlan {
     diskGb: number;
     trafficTb: number;
     monthly: number;
-    /** Cycles this plan is not sold in. */
-    notSoldIn?: string[];
-    addons: Record<string, Record<number, SimAddon>>;
+    addons: Partial<Record<SimAddonGroup, SimAddon[]>>;
 }
 
 export interface SimLocation {
     id: number;
     name: string;
-    headline: string;
-    country: string;
+    /** Absent or empty for some locations, as the specification allows. */
+    headline?: string;
+    /** Used for the simulated api_host of a KVM; not part of any answer. */
     code: string;
 }
 
 export const LOCATIONS: SimLocation[] = [
-    { id: 1, name: "Frankfurt, Germany", headline: "DE-CIX, low latency to central Europe", country: "DE", code: "fra" },
-    { id: 2, name: "Vienna, Austria", headline: "VIX, EDIS home network", country: "AT", code: "vie" },
-    { id: 3, name: "London, United Kingdom", headline: "LINX, Docklands", country: "GB", code: "lon" },
-    { id: 4, name: "Zurich, Switzerland", headline: "SwissIX, Swiss privacy law", country: "CH", code: "zrh" },
+    { id: 1, name: "Frankfurt, Germany", headline: "DE-CIX, low latency to central Europe", code: "fra" },
+    { id: 2, name: "Vienna, Austria", headline: "VIX, EDIS home network", code: "vie" },
+    { id: 3, name: "London, United Kingdom", headline: "", code: "lon" },
+    { id: 4, name: "Zurich, Switzerland", code: "zrh" },
 ];
 
-const LINUX: Record<number, SimAddon> = {
-    1011: { name: "Debian 11 (64bit)", monthly: 0 },
-    1012: { name: "Debian 12 (64bit)", monthly: 0 },
-    1022: { name: "Ubuntu 22.04 LTS (64bit)", monthly: 0 },
-    1024: { name: "Ubuntu 24.04 LTS (64bit)", monthly: 0 },
-    1039: { name: "AlmaLinux 9 (64bit)", monthly: 0 },
-};
-const WINDOWS: Record<number, SimAddon> = {
-    1122: { name: "Windows Server 2022 Standard (64bit)", monthly: 12 },
-};
-const COMMON_ADDONS: Record<string, Record<number, SimAddon>> = {
-    additional_ram: { 2001: { name: "+1024 MB RAM", monthly: 2 }, 2002: { name: "+2048 MB RAM", monthly: 4 } },
-    additional_vcpu: { 2101: { name: "+1 vCPU Core", monthly: 2.5 }, 2102: { name: "+2 vCPU Cores", monthly: 5 } },
-    additional_ip: { 2201: { name: "+1 IPv4 Address", monthly: 1.5 } },
-    additional_diskboost: { 2301: { name: "Disk boost +20 GB SSD", monthly: 1 }, 2302: { name: "Disk boost +50 GB SSD", monthly: 2.25 } },
-};
+const LINUX: SimAddon[] = [
+    { id: 1011, description: "Debian 11 (64bit)" },
+    { id: 1012, description: "Debian 12 (64bit)" },
+    { id: 1022, description: "Ubuntu 22.04 LTS (64bit)" },
+    { id: 1024, description: "Ubuntu 24.04 LTS (64bit)" },
+    { id: 1039, description: "AlmaLinux 9 (64bit)" },
+];
+const WINDOWS: SimAddon[] = [{ id: 1122, description: "Windows Server 2022 Standard (64bit)" }];
+const RAM: SimAddon[] = [
+    { id: 2000, description: "no additional RAM" },
+    { id: 2001, description: "+1024 MB RAM", monthly: 2 },
+    { id: 2002, description: "+2048 MB RAM", monthly: 4 },
+];
+const IP: SimAddon[] = [
+    { id: 2200, description: "no additional IP" },
+    { id: 2201, description: "+1 IPv4 Address", monthly: 1.5 },
+];
+const DRIVE_BOOST: SimAddon[] = [
+    { id: 2300, description: "no drive boost" },
+    { id: 2301, description: "Drive boost +20 GByte", monthly: 1 },
+    { id: 2302, description: "Drive boost +50 GByte", monthly: 2.25 },
+];
 
 const SIZES = [
-    { name: "KVM S", cpu: 1, ramMb: 1024, diskGb: 20, trafficTb: 2, monthly: 4.5, windows: false },
-    { name: "KVM M", cpu: 2, ramMb: 2048, diskGb: 40, trafficTb: 4, monthly: 8, windows: true },
-    { name: "KVM L", cpu: 4, ramMb: 4096, diskGb: 80, trafficTb: 8, monthly: 15, windows: true },
-    { name: "KVM XL", cpu: 8, ramMb: 8192, diskGb: 160, trafficTb: 16, monthly: 28, windows: true },
+    { name: "KVM S", cpu: 1, ramMb: 1024, diskGb: 20, trafficTb: 2, monthly: 4.5, windows: false, driveBoost: false },
+    { name: "KVM M", cpu: 2, ramMb: 2048, diskGb: 40, trafficTb: 4, monthly: 8, windows: true, driveBoost: true },
+    { name: "KVM L", cpu: 4, ramMb: 4096, diskGb: 80, trafficTb: 8, monthly: 15, windows: true, driveBoost: true },
+    { name: "KVM XL", cpu: 8, ramMb: 8192, diskGb: 160, trafficTb: 16, monthly: 28, windows: true, driveBoost: true },
 ];
 
 /** Each location sells each size under its own pid (location * 100 + size), as add/upgrade needs. */
 export const PLANS: SimPlan[] = LOCATIONS.flatMap((loc) =>
     SIZES.map((size, i): SimPlan => {
-        // London prices a little higher; its smallest plan is not sold yearly; Zurich has a backup group.
+        // London prices a little higher, Zurich higher still.
         const factor = loc.code === "lon" ? 1.1 : loc.code === "zrh" ? 1.2 : 1;
-        const addons: SimPlan["addons"] = {
-            os: { ...LINUX, ...(size.windows ? WINDOWS : {}) },
-            ...COMMON_ADDONS,
-        };
-        if (loc.code === "zrh") addons.backup = { 2401: { name: "Daily backups, 7 days", monthly: 3 } };
+        const addons: SimPlan["addons"] = { "operating system": [...LINUX, ...(size.windows ? WINDOWS : [])], "additional ram": RAM };
+        if (loc.code !== "zrh") addons["additional ip"] = IP;
+        if (size.driveBoost) addons["additional drive boost"] = DRIVE_BOOST;
         return {
             pid: loc.id * 100 + i + 1,
             name: size.name,
@@ -84,7 +107,6 @@ export const PLANS: SimPlan[] = LOCATIONS.flatMap((loc) =>
             diskGb: size.diskGb,
             trafficTb: size.trafficTb,
             monthly: Math.round(size.monthly * factor * 100) / 100,
-            notSoldIn: loc.code === "lon" && i === 0 ? ["annually"] : undefined,
             addons,
         };
     }),
@@ -92,24 +114,22 @@ export const PLANS: SimPlan[] = LOCATIONS.flatMap((loc) =>
 
 export const BILLING_CYCLE_MONTHS: Record<string, number> = { monthly: 1, quarterly: 3, semiannually: 6, annually: 12 };
 const CYCLE_DISCOUNT: Record<string, number> = { monthly: 1, quarterly: 0.97, semiannually: 0.94, annually: 0.9 };
+export const CURRENCY = "EUR";
 
-/** The price of `monthly` for a cycle, or undefined when not sold; same rule for plans and add-ons. */
-export function priceFor(monthly: number, cycle: string, notSoldIn: string[] = []): number | undefined {
-    if (!(cycle in BILLING_CYCLE_MONTHS) || notSoldIn.includes(cycle)) return undefined;
+/** The price of `monthly` for a cycle, or undefined for a name that is not a billing cycle. */
+export function priceFor(monthly: number, cycle: string): number | undefined {
+    if (!(cycle in BILLING_CYCLE_MONTHS)) return undefined;
     return Math.round(monthly * BILLING_CYCLE_MONTHS[cycle] * CYCLE_DISCOUNT[cycle] * 100) / 100;
 }
 
-function wirePricing(monthly: number, notSoldIn?: string[]): Record<string, string> {
-    const out: Record<string, string> = {};
-    for (const cycle of Object.keys(BILLING_CYCLE_MONTHS)) {
-        const p = priceFor(monthly, cycle, notSoldIn);
-        out[cycle] = p === undefined ? "-1.00" : p.toFixed(2);
-    }
-    return out;
-}
+const money = (amount: number) => ({ amount: amount.toFixed(2), currency: CURRENCY });
 
 export function wireLocations() {
-    return Object.fromEntries(LOCATIONS.map((l) => [l.name, { id: l.id, headline: l.headline, country: l.country }]));
+    return Object.fromEntries(LOCATIONS.map((l) => [l.name, l.headline === undefined ? { id: l.id } : { id: l.id, headline: l.headline }]));
+}
+
+function wireAddon(a: SimAddon) {
+    return a.monthly === undefined ? { id: a.id, description: a.description } : { id: a.id, description: a.description, price: { monthly: money(a.monthly) } };
 }
 
 export function wireProducts(locationId: number) {
@@ -118,15 +138,15 @@ export function wireProducts(locationId: number) {
             p.name,
             {
                 id: p.pid,
-                description: `${p.cpu} vCPU Core${p.cpu > 1 ? "s" : ""}, ${p.ramMb} MB RAM, ${p.diskGb} GB SSD Storage, ${p.trafficTb} TB Traffic`,
-                pricing: { currency: "EUR", ...wirePricing(p.monthly, p.notSoldIn) },
+                description: {
+                    disk: { size: p.diskGb, unit: "GByte" },
+                    ram: { size: p.ramMb, unit: "MByte" },
+                    cpu: { size: p.cpu, unit: "core/socket" },
+                    traffic: { size: p.trafficTb, unit: "TByte" },
+                    price: Object.fromEntries(Object.keys(BILLING_CYCLE_MONTHS).map((cycle) => [cycle, money(priceFor(p.monthly, cycle)!)])),
+                },
                 addons: Object.fromEntries(
-                    Object.entries(p.addons).map(([group, addons]) => [
-                        group,
-                        Object.fromEntries(
-                            Object.entries(addons).map(([id, a]) => [id, { name: a.name, pricing: wirePricing(a.monthly) }]),
-                        ),
-                    ]),
+                    Object.entries(p.addons).map(([group, addons]) => [group, Object.fromEntries(addons.map((a) => [String(a.id), wireAddon(a)]))]),
                 ),
             },
         ]),
@@ -135,6 +155,11 @@ export function wireProducts(locationId: number) {
 
 export function planById(pid: number): SimPlan | undefined {
     return PLANS.find((p) => p.pid === pid);
+}
+
+/** The add-on of a plan's group with this id, or undefined when the plan does not offer it. */
+export function addonOf(plan: SimPlan, group: SimAddonGroup, id: number): SimAddon | undefined {
+    return plan.addons[group]?.find((a) => a.id === id);
 }
 
 export const PAYMENT_METHODS = [

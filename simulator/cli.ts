@@ -1,7 +1,7 @@
 /**
  * `npm run simulator -- --port 18080 [--state file] [--email e] [--password p] [--latency-ms n]
  *   [--provisioning-delay-ms n] [--unpaid-invoices] [--out-of-stock pid,pid] [--fail endpoint:status[:times]]
- *   [--drop-after-order n]`
+ *   [--drop-after-order n] [--kvmid-not-yet null|error] [--provisioning-polls n]`
  * Prints the base URL on one line and runs until stopped.
  */
 import { parseArgs } from "node:util";
@@ -10,7 +10,7 @@ import { EdisSimulator, InjectedFault } from "./server";
 const USAGE =
     "usage: npm run simulator -- [--port N] [--state FILE] [--email E] [--password P] [--credit EUR] " +
     "[--latency-ms N] [--provisioning-delay-ms N] [--unpaid-invoices] [--out-of-stock PID,PID] " +
-    "[--fail ENDPOINT:STATUS[:TIMES]] [--drop-after-order N]";
+    "[--fail ENDPOINT:STATUS[:TIMES]] [--drop-after-order N] [--kvmid-not-yet null|error] [--provisioning-polls N]";
 
 async function main(argv: string[]): Promise<void> {
     const { values } = parseArgs({
@@ -27,6 +27,8 @@ async function main(argv: string[]): Promise<void> {
             "out-of-stock": { type: "string" },
             fail: { type: "string", multiple: true },
             "drop-after-order": { type: "string" },
+            "kvmid-not-yet": { type: "string" },
+            "provisioning-polls": { type: "string" },
             help: { type: "boolean", short: "h" },
         },
     });
@@ -45,6 +47,8 @@ async function main(argv: string[]): Promise<void> {
         if (!endpoint || !/^\d{3}$/.test(status ?? "")) throw new Error(`--fail takes ENDPOINT:STATUS[:TIMES], got "${spec}"`);
         return { endpoint, status: Number(status), times: times ? Number(times) : 1 };
     });
+    const notYet = values["kvmid-not-yet"];
+    if (notYet !== undefined && notYet !== "null" && notYet !== "error") throw new Error(`--kvmid-not-yet takes null or error, got "${notYet}"\n${USAGE}`);
     const drops = num("drop-after-order", values["drop-after-order"]);
     if (drops) faults.push({ endpoint: "add/order", drop: "after", times: drops });
     const sim = await EdisSimulator.start({
@@ -57,6 +61,8 @@ async function main(argv: string[]): Promise<void> {
         provisioningDelayMs: num("provisioning-delay-ms", values["provisioning-delay-ms"]),
         unpaidInvoices: values["unpaid-invoices"],
         outOfStock: values["out-of-stock"]?.split(",").map(Number),
+        kvmIdNotYet: notYet,
+        provisioningPolls: num("provisioning-polls", values["provisioning-polls"]),
         faults,
     });
     console.log(sim.url);

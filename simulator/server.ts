@@ -6,7 +6,7 @@
 import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import { AddressInfo } from "node:net";
-import { Account, AccountBehaviour, AccountState, SimError, newAccountState } from "./account";
+import { Account, AccountBehaviour, AccountState, DEFAULT_BEHAVIOUR, SimError, newAccountState } from "./account";
 
 export const DEFAULT_EMAIL = "demo@example.com";
 export const DEFAULT_PASSWORD = "edis-demo-password";
@@ -23,6 +23,8 @@ export interface InjectedFault {
     retryAfter?: number;
     /** A malformed answer: an HTML page, an empty body, broken JSON, or a 200 with `status: "error"`. */
     body?: "html" | "empty" | "badjson" | "status-error";
+    /** Answer with exactly this JSON document (HTTP `status`, default 200): an answer of a shape EDIS never gives. */
+    json?: unknown;
     /** Drop the connection: before the request is processed, or after (the state change has happened). */
     drop?: "before" | "after";
     /** The error message of the answer (a server that echoes the request, for redaction tests). */
@@ -40,7 +42,23 @@ export interface SimulatorOptions {
     provisioningDelayMs?: number;
     unpaidInvoices?: boolean;
     outOfStock?: number[];
+    kvmIdNotYet?: AccountBehaviour["kvmIdNotYet"];
+    provisioningPolls?: number;
     faults?: InjectedFault[];
+    /**
+     * Sees every answer the simulator itself composes (not injected faults, not dropped connections), before
+     * it is sent: how test/spec checks each one against the specification.
+     */
+    onAnswer?: (answer: SimAnswer) => void;
+}
+
+/** One answer as composed by the simulated account, with the request it answers. */
+export interface SimAnswer {
+    endpoint: string;
+    httpStatus: number;
+    /** The request's fields as read from the form (or JSON) body. */
+    request: Record<string, unknown>;
+    body: unknown;
 }
 
 export interface LogEntry {
@@ -74,9 +92,9 @@ export class EdisSimulator {
     ) {
         this.latencyMs = options.latencyMs ?? 0;
         this.account = new Account(state, {
-            provisioningDelayMs: options.provisioningDelayMs ?? 2000,
-            unpaidInvoices: options.unpaidInvoices ?? false,
-            outOfStock: options.outOfStock ?? [],
+            ...DEFAULT_BEHAVIOUR,
+            outOfStock: [],
+            ...pick(options as Record<string, unknown>, Object.keys(DEFAULT_BEHAVIOUR)),
         });
         for (const f of options.faults ?? []) this.inject(f);
     }
@@ -206,11 +224,11 @@ export class EdisSimulator {
                 record(0, "dropped");
                 return void req.socket.destroy();
             }
-            if (fault && (fault.status !== undefined || fault.body !== undefined)) {
+            if (fault && (fault.status !== undefined || fault.body !== undefined || fault.json !== undefined)) {
                 const status = fault.status ?? 200;
                 const headers: Record<string, string> = {};
                 if (fault.retryAfter !== undefined) headers["retry-after"] = String(fault.retryAfter);
-                const { type, text } = faultBody(fault.body, status, fault.message);
+                const { type, text } = fault.json !== undefined ? { type: "application/json", text: JSON.stringify(fault.json) } : faultBody(fault.body, status, fault.message);
                 res.writeHead(status, { ...headers, "content-type": type }).end(text);
                 return void record(status, fault.body ?? "injected");
             }
@@ -218,7 +236,7 @@ export class EdisSimulator {
             let status = 200;
             let answer: unknown;
             try {
-                if (req.method !== "POST") throw new SimError(405, "Use POST");
+                if (req.method !== "POST") throw new SimError(400, "Use POST");
                 answer = this.dispatch(endpoint, fields);
             } catch (e) {
                 if (!(e instanceof SimError)) throw e;
@@ -226,6 +244,7 @@ export class EdisSimulator {
                 answer = { status: "error", message: e.message };
             }
             this.save();
+            this.options.onAnswer?.({ endpoint, httpStatus: status, request: fields, body: answer });
             if (fault?.drop === "after") {
                 record(0, `dropped after ${(answer as { status?: string }).status}`);
                 return void req.socket.destroy();
@@ -291,7 +310,7 @@ export class EdisSimulator {
             }
             if (route === "POST /_sim/behaviour") {
                 if (body.latencyMs !== undefined) this.latencyMs = Number(body.latencyMs);
-                Object.assign(account.behaviour, pick(body, ["provisioningDelayMs", "unpaidInvoices", "outOfStock"]));
+                Object.assign(account.behaviour, pick(body, Object.keys(DEFAULT_BEHAVIOUR)));
                 return send(200, { ...account.behaviour, latencyMs: this.latencyMs });
             }
             if (method === "POST" && /^\/_sim\/invoices\/\d+\/pay$/.test(url.pathname)) account.payInvoice(id);

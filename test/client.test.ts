@@ -56,18 +56,18 @@ describe("each endpoint against the simulator", () => {
         expect(sim.calls("get/locations")[0].fields).toMatchObject({ email: EMAIL, pw: "***" });
     });
 
-    test("get/products: figures from the description, prices per cycle, add-on groups, unknown groups kept", async () => {
+    test("get/products: figures and prices from the description object, add-on groups that differ per plan", async () => {
         const products = await client.getProducts(3);
-        const s = products.find((p) => p.name === "KVM S")!;
-        expect(s).toMatchObject({ id: 301, locationId: 3, cpu: 1, ramMb: 1024, diskGb: 20, trafficTb: 2, currency: "EUR" });
-        // "-1.00" on the wire: not sold yearly.
-        expect(s.prices).toEqual({ monthly: "4.95", quarterly: "14.40", semiannually: "27.92" });
+        const [s, m] = products;
+        expect(s).toMatchObject({ id: 301, name: "KVM S", locationId: 3, cpu: 1, ramMb: 1024, diskGb: 20, trafficTb: 2, currency: "EUR" });
+        expect(s.prices).toEqual({ monthly: "4.95", quarterly: "14.40", semiannually: "27.92", annually: "53.46" });
         expect(s.addons.os.map((a) => a.name)).toContain("Debian 12 (64bit)");
-        expect(s.addons.ram.map((a) => a.id)).toEqual([2001, 2002]);
-        expect(s.addons.diskBoost[0]).toMatchObject({ id: 2301, prices: { monthly: "1.00" } });
+        expect(s.addons.ram.map((a) => [a.id, a.prices.monthly])).toEqual([[2000, undefined], [2001, "2.00"], [2002, "4.00"]]);
+        expect(s.addons.diskBoost).toEqual([]);
+        expect(m.addons.diskBoost[1]).toEqual({ id: 2301, name: "Drive boost +20 GByte", prices: { monthly: "1.00" }, currency: "EUR" });
         expect(s.addons.other).toEqual({});
         const zurich = await client.getProducts(4);
-        expect(zurich[0].addons.other.backup).toEqual([{ id: 2401, name: "Daily backups, 7 days", prices: expect.any(Object) }]);
+        expect(zurich[0].addons.ip).toEqual([]);
         expect(sim.calls("get/products")[0].fields.location_id).toBe("3");
     });
 
@@ -82,7 +82,7 @@ describe("each endpoint against the simulator", () => {
             paymentMethod: "paypal",
             applyCredit: true,
             items: [
-                { pid: 101, os: 1012, hostname: "a.example.com", diskBoost: 2302, sshPublicKey: "ssh-ed25519 AAAA x" },
+                { pid: 102, os: 1012, hostname: "a.example.com", diskBoost: 2302, sshPublicKey: "ssh-ed25519 AAAA x" },
                 { pid: 102, os: 1024, hostname: "b.example.com", additionalIp: 2201 },
             ],
         });
@@ -95,7 +95,7 @@ describe("each endpoint against the simulator", () => {
             paymentmethod: "paypal",
             applycredit: true,
             item: [
-                { pid: 101, os: 1012, hostname: "a.example.com", additional_ram: "", additional_vcpu: "", additional_ip: "", additional_diskboost: 2302, ssh_pubkey: "ssh-ed25519 AAAA x" },
+                { pid: 102, os: 1012, hostname: "a.example.com", additional_ram: "", additional_vcpu: "", additional_ip: "", additional_diskboost: 2302, ssh_pubkey: "ssh-ed25519 AAAA x" },
                 { pid: 102, os: 1024, hostname: "b.example.com", additional_ram: "", additional_vcpu: "", additional_ip: 2201, additional_diskboost: "", ssh_pubkey: "" },
             ],
         });
@@ -194,11 +194,9 @@ describe("error kinds", () => {
     });
 
     test("an answer of the wrong shape names the endpoint and the path", async () => {
-        // A products answer whose plan has no id.
-        const original = sim.account.getProducts.bind(sim.account);
-        sim.account.getProducts = () => ({ status: "success", products: { "KVM S": { description: "x" } } }) as any;
+        // A products answer whose plan has no id and a description in words.
+        sim.inject({ endpoint: "get/products", json: { status: "success", products: { "KVM S": { description: "x" } } } });
         const e = await failure(client.getProducts(1));
-        sim.account.getProducts = original;
         expect(e.kind).toBe("unexpected_answer");
         expect(e.message).toMatch(/^EDIS get\/products: unexpected answer/);
         expect(e.message).toContain("products.KVM S.id");

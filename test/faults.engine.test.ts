@@ -97,7 +97,7 @@ describe("add/order is never repeated", () => {
         pulumi.runtime.setAllConfig(stack.config, stack.secretKeys);
         await new Promise((r) => setTimeout(r, 400));
         const { sessions } = await edis.getKvmSessions();
-        const found = sessions.find((s) => s.apiRdns === "web1.example.com")!;
+        const found = sessions.find((s) => s.description === "web1.example.com")!;
         expect(found).toBeDefined();
         declare({ web1: { ...web1, adoptKvmId: found.kvmId } });
         const adopted = await stack.up();
@@ -146,7 +146,7 @@ describe("the deployment killed during the provisioning wait (a killed CI job)",
         }
         expect(kvmId).toMatch(/^kvm_/);
         const { sessions } = await edis.getKvmSessions();
-        expect(sessions.find((s) => s.apiRdns === "web1.example.com")?.kvmId).toBe(kvmId);
+        expect(sessions.find((s) => s.description === "web1.example.com")?.kvmId).toBe(kvmId);
         // 3. adopt it.
         declare({ web1: { ...web1, adoptKvmId: kvmId } });
         const recovered = await stack.up();

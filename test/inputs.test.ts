@@ -3,6 +3,9 @@ import { checkInputs, UNKNOWN } from "../provider/kvm/inputs";
 import { diffKvmServer, needsUpgrade, REPLACE_ON_CHANGE, UPGRADE_IN_PLACE, METADATA_IN_PLACE } from "../provider/kvm/diff";
 import { INPUT_NAMES } from "../provider/kvm/inputs";
 import { resolveConfig, requireCredentials } from "../provider/config";
+import { billingCycleProblem } from "../provider/kvm/orderCheck";
+import * as wire from "../provider/client/schemas";
+import { productsAnswer } from "./spec/fixtures";
 
 // A well-formed ed25519 public key line: the type prefix inside the blob is right, the key bytes are arbitrary.
 const KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGQ5U1y0mDpmzdqyDbI2mZtI9Vb1x3nnPX9P6pC3vFhq test@example";
@@ -95,4 +98,13 @@ describe("configuration", () => {
             "set config `edis:email` (or EDIS_EMAIL) and config `edis:password` (or EDIS_PASSWORD)",
         );
     });
+});
+
+test("a billing cycle the plan has no price for is refused before ordering, naming the cycles it is sold in", () => {
+    // The specification prices every plan in all four cycles; a WHMCS-style "-1.00" is how a cycle would be withheld.
+    const answer = structuredClone(productsAnswer);
+    (answer.products["KVM S"].description.price.annually as { amount: string }).amount = "-1.00";
+    const plan = wire.productsAnswer(1).parse(answer).find((p) => p.name === "KVM S")!;
+    expect(billingCycleProblem(plan, "monthly")).toBeUndefined();
+    expect(billingCycleProblem(plan, "annually")).toBe('billingCycle "annually" is not sold for plan 101 (KVM S); sold: monthly, quarterly, semiannually');
 });

@@ -305,17 +305,17 @@ describe("scenario 5: bad inputs fail clearly, before money is spent", () => {
         expect(sim.log).toEqual([]);
     });
 
-    test("a plan from another location, a foreign OS and add-on, an unsold cycle: one error listing all, no order", async () => {
+    test("a plan from another location, a foreign OS and add-ons, a group the plan lacks: one error listing all, no order", async () => {
         declare({ a: { ...web1, planId: 301, locationId: 1 } });
         const wrongLocation = await stack.up();
         expect(wrongLocation.errors.join("\n")).toContain(
             "planId 301 belongs to London, United Kingdom (locationId 3), not to Frankfurt, Germany (locationId 1)",
         );
-        declare({ b: { planId: 301, osId: 1122, hostname: "b.example.com", billingCycle: "annually", additionalRamId: 2201 } });
+        declare({ b: { planId: 301, osId: 1122, hostname: "b.example.com", billingCycle: "annually", additionalRamId: 2201, diskBoostId: 2301 } });
         const text = (await stack.up()).errors.join("\n");
         expect(text).toContain("osId 1122 is not an operating system of plan 301 (KVM S); allowed: 1011 (Debian 11 (64bit))");
-        expect(text).toContain("additionalRamId 2201 is not a RAM add-on of plan 301 (KVM S); allowed: 2001 (+1024 MB RAM), 2002");
-        expect(text).toContain('billingCycle "annually" is not sold for plan 301 (KVM S); sold: monthly, quarterly, semiannually');
+        expect(text).toContain("additionalRamId 2201 is not a RAM add-on of plan 301 (KVM S); allowed: 2000 (no additional RAM), 2001 (+1024 MB RAM), 2002");
+        expect(text).toContain("diskBoostId 2301 is not a disk boost add-on of plan 301 (KVM S); allowed: none");
         declare({ c: { ...web1, paymentMethod: "bitcoin" } });
         expect((await stack.up()).errors.join("\n")).toContain('paymentMethod "bitcoin" is not available to this account; available: credit, paypal, banktransfer');
         expect(sim.calls("add/order")).toEqual([]);

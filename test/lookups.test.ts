@@ -52,9 +52,9 @@ test("getPlans filters and sorts by price in the chosen cycle", async () => {
     expect(big.plans.map((p) => p.name)).toEqual(["KVM L", "KVM XL"]);
     expect((await edis.getPlans({ locationId: 1, maxPrice: 8 })).plans.map((p) => p.name)).toEqual(["KVM S", "KVM M"]);
     expect((await edis.getPlans({ locationId: 1, nameRegex: "^kvm (s|xl)$" })).plans.map((p) => p.id)).toEqual([101, 104]);
-    // London's smallest plan is not sold yearly: asking for yearly prices leaves it out.
+    // Prices are compared in the cycle asked for: London's yearly prices, from description.price.annually.
     const yearly = await edis.getPlans({ locationId: 3, billingCycle: "annually", maxPrice: 200 });
-    expect(yearly.plans.map((p) => [p.name, p.prices.annually])).toEqual([["KVM M", "95.04"], ["KVM L", "178.20"]]);
+    expect(yearly.plans.map((p) => [p.name, p.prices.annually])).toEqual([["KVM S", "53.46"], ["KVM M", "95.04"], ["KVM L", "178.20"]]);
     expect(await rejection(edis.getPlans({ locationId: 9 }))).toContain("edis.getPlans: no location with id 9; available: 1 (Frankfurt, Germany)");
     expect(await rejection(edis.getPlans({ locationId: 1, nameRegex: "([" }))).toContain('nameRegex "([" is not a valid regular expression');
 });
@@ -92,9 +92,13 @@ test("getAddon: one add-on with its monthly price; ambiguous or missing patterns
         currency: "EUR",
         prices: expect.objectContaining({ monthly: "4.00" }),
     });
-    expect((await edis.getAddon({ locationId: 1, planId: 101, group: "diskBoost", nameRegex: "50 GB" })).id).toBe(2302);
+    expect(await edis.getAddon({ locationId: 1, planId: 102, group: "diskBoost", nameRegex: "no drive" })).toMatchObject({ id: 2300, monthlyPrice: undefined, prices: {} });
+    expect((await edis.getAddon({ locationId: 1, planId: 102, group: "diskBoost", nameRegex: "50 GByte" })).id).toBe(2302);
+    expect(await rejection(edis.getAddon({ locationId: 1, planId: 101, group: "diskBoost", nameRegex: "50" }))).toContain(
+        "/50/i in group diskBoost of plan 101 matches nothing; available: none",
+    );
     expect(await rejection(edis.getAddon({ locationId: 1, planId: 101, group: "ram", nameRegex: "RAM" }))).toContain(
-        'matches 2 add-ons ("+1024 MB RAM", "+2048 MB RAM"); make it match one',
+        'matches 3 add-ons ("no additional RAM", "+1024 MB RAM", "+2048 MB RAM"); make it match one',
     );
     expect(await rejection(edis.getAddon({ locationId: 1, planId: 101, group: "gpu" as any, nameRegex: "x" }))).toContain(
         'group "gpu" is not one of ram, vcpu, ip, diskBoost',
@@ -120,7 +124,9 @@ test("sessions and the id mapping; the Output forms of sessions are secret", asy
     expect(kvmId).toMatch(/^kvm_/);
     expect(await edis.getServiceId({ kvmId: kvmId! })).toEqual({ kvmId, serviceId });
     const { sessions } = await edis.getKvmSessions();
-    expect(sessions).toEqual([expect.objectContaining({ kvmId, apiRdns: "s.example.com", signature: expect.any(String) })]);
+    expect(sessions).toEqual([
+        expect.objectContaining({ kvmId, description: "s.example.com", apiRdns: "dns-api.edis-sim.invalid", signature: expect.any(String) }),
+    ]);
     expect((await edis.getKvmSession({ kvmId: kvmId! })).signature).toHaveLength(50);
     expect(await rejection(edis.getKvmSession({ kvmId: "kvm_0_0" }))).toContain('the account has no KVM "kvm_0_0"');
     expect(await rejection(edis.getKvmId({ serviceId: 4 }))).toContain("the account has no service 4");
@@ -134,8 +140,9 @@ test("sessions and the id mapping; the Output forms of sessions are secret", asy
 test("an Output form waits for Output arguments", async () => {
     const location = edis.getLocationOutput({ name: "Zurich" });
     const plan = edis.getPlanOutput({ locationId: location.id, minCpu: 2 });
-    const value = await new Promise((resolve) => plan.apply((p) => resolve([p.name, p.locationId, p.addons.other.backup?.[0].id])));
-    expect(value).toEqual(["KVM M", 4, 2401]);
+    // Zurich's plans offer no additional IP: the group is absent from its answer.
+    const value = await new Promise((resolve) => plan.apply((p) => resolve([p.name, p.locationId, p.addons.ip.length, p.addons.ram.length])));
+    expect(value).toEqual(["KVM M", 4, 0, 3]);
 });
 
 test("missing credentials in a lookup name the config key and the variable", async () => {

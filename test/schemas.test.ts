@@ -1,4 +1,7 @@
-/** The tolerant parsing EDIS-API.md asks for, for answer shapes the simulator does not use. */
+/**
+ * The tolerant parsing EDIS-API.md asks for, for answer shapes the simulator does not use. The shapes the
+ * specification shows are in test/spec/conformance.test.ts.
+ */
 import * as wire from "../provider/client/schemas";
 import { nextDelayMs, parseRetryAfter, DEFAULT_RETRY_POLICY } from "../provider/client/retry";
 import { EdisApiError, Redactor } from "../provider/client/errors";
@@ -70,11 +73,6 @@ describe("orders, locations, sessions", () => {
         expect(wire.authAnswer.parse({ data: [] })).toEqual([]);
         const [s] = wire.authAnswer.parse({ data: { kvm_1_2: { api_host: "h", signature: "s", suspended: "y", lps: 3 } } });
         expect(s).toMatchObject({ kvmId: "kvm_1_2", suspended: true, lps: "3" });
-    });
-
-    test("plan figures from description text", () => {
-        expect(wire.parsePlanFigures("4 vCPU Cores<br>8 GB RAM<br>160 GB NVMe<br>Unmetered")).toEqual({ cpu: 4, ramMb: 8192, diskGb: 160, trafficTb: undefined });
-        expect(wire.parsePlanFigures("1 vCPU Core, 512 MB RAM, 10 GB SSD Storage, 500 GB Traffic")).toEqual({ cpu: 1, ramMb: 512, diskGb: 10, trafficTb: 0.5 });
     });
 });
 

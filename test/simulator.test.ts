@@ -40,7 +40,7 @@ describe("the simulated account", () => {
         expect(Object.keys(auth.body.data)).toEqual([kvm]);
         expect(auth.body.data[kvm]).toEqual({
             api_host: expect.any(String),
-            api_rdns: "a.example.com",
+            api_rdns: "dns-api.edis-sim.invalid",
             kvm_id: kvm,
             valid_until: expect.any(Number),
             signature: expect.stringMatching(/^.{50}$/),
@@ -71,7 +71,7 @@ describe("the simulated account", () => {
         expect(later.body).toEqual({ status: "success", serviceid: Number(serviceid), clientid: 4242 });
         expect(Object.keys((await post(sim.url, "get/auth")).body.data)).toHaveLength(1);
         expect((await post(sim.url, "cancel/product", { serviceid, type: "Immediate" })).status).toBe(200);
-        expect((await post(sim.url, "get/auth")).body.data).toEqual([]);
+        expect((await post(sim.url, "get/auth")).body.data).toEqual({});
         expect(await post(sim.url, "cancel/product", { serviceid, type: "Immediate" })).toEqual({
             status: 404,
             body: { status: "error", message: `Service not found (serviceid ${serviceid})` },

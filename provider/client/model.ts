@@ -27,18 +27,27 @@ export function upgradeBillingCycle(cycle: BillingCycle): string {
 export type Prices = Partial<Record<BillingCycle, string>>;
 
 export interface Location {
+    /** The location id: `locationId` of getPlans and KvmServer. */
     id: number;
-    /** The display name, e.g. "Frankfurt, Germany". */
+    /** The display name, the key of the location in get/locations, e.g. "Frankfurt, Germany". */
     name: string;
+    /** Descriptive text; absent when EDIS gives none or an empty one. */
     headline?: string;
+    /** Country, where the answer names one (the specification does not show it). */
     country?: string;
+    /** Out of stock, where the answer says so (the specification does not show it). */
     outOfStock?: boolean;
 }
 
 export interface Addon {
+    /** The add-on id, for the matching KvmServer input (osId, additionalRamId, ...). */
     id: number;
+    /** The add-on's label, the `description` of the answer, e.g. "Debian 12 (64bit)". */
     name: string;
+    /** Prices per cycle; empty for operating systems and for the "no extra" entry, which cost nothing. */
     prices: Prices;
+    /** The currency of `prices`, when it has any. */
+    currency?: string;
 }
 
 /** The four add-on groups the order document knows, plus the operating systems; unknown groups are kept. */
@@ -57,14 +66,18 @@ export type AddonGroupName = "ram" | "vcpu" | "ip" | "diskBoost";
 export interface Product {
     /** The product id, `pid` in an order. */
     id: number;
+    /** The display name, the key of the plan in get/products, e.g. "KVM M". */
     name: string;
     locationId: number;
-    description: string;
-    /** Figures read from the description; absent when the description does not state them. */
+    /**
+     * The figures of the plan's description, converted from their units (MByte, GByte, TByte, core/socket);
+     * absent when the answer gives none or a unit this client does not know.
+     */
     cpu?: number;
     ramMb?: number;
     diskGb?: number;
     trafficTb?: number;
+    /** The currency of `prices`. */
     currency: string;
     prices: Prices;
     addons: AddonGroups;

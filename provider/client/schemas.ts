@@ -1,11 +1,17 @@
 /**
  * The wire schemas: every answer of the EDIS API is parsed here into the types of `model.ts`.
  *
- * The public documentation leaves several shapes open (see shared EDIS-API notes), so these schemas are
- * deliberately tolerant in the places it names: ids as numbers or numeric strings, maps or lists, an id at top
- * level or under `data`, WHMCS-style "-1.00" for a billing cycle that is not sold. They are strict about what
- * the provider relies on: a product without an id, or an order answer without an order id, is an error that
- * names the endpoint and the path.
+ * The shapes the user's interface specification shows (shared/000_3cfe71d17a36cd55.txt) are the path these
+ * schemas are written for: locations `{id, headline?}` keyed by name; plans with `description.{disk, ram,
+ * cpu, traffic}` as `{size, unit}` and `description.price.<cycle>` as `{amount, currency}`; add-on groups by
+ * the specification's names, each add-on `{id, description, price?}`; the session entry; the order result.
+ *
+ * They are tolerant only where the specification and EDIS-API.md leave things open, and in ways that cannot
+ * make a specified answer mean something else: ids as numbers or numeric strings, PHP's `[]` for an empty map,
+ * an id at top level or under `data` for the endpoints whose answers are not shown, WHMCS-style "-1.00" for a
+ * cycle that is not sold. They are strict about what the provider relies on: a product without an id, or an
+ * order answer without an order id, is an error that names the endpoint and the path. The strict transcription
+ * of the specification, which checks the simulator, is a separate file (test/spec/specSchemas.ts).
  */
 import { z } from "zod";
 import {
@@ -32,163 +38,162 @@ const wireBool = z
     .transform((v) => v === true || v === 1 || (typeof v === "string" && /^(1|true|yes|y|paid)$/i.test(v.trim())));
 const wireText = z.union([z.string(), z.number()]).transform(String);
 
-/** A price as "12.50", 12.5 or "12.5"; negative (WHMCS's "-1.00") means "not sold in this cycle". */
-const wirePrice = z.union([z.string(), z.number()]).transform((v) => {
-    const n = typeof v === "number" ? v : Number(v.trim());
-    return Number.isFinite(n) && n >= 0 ? n.toFixed(2) : undefined;
+/** A PHP empty map: json_encode writes an empty array as `[]`, so an empty object may arrive as that. */
+const phpEmptyMap = z.tuple([]).transform(() => ({}));
+/** An object keyed by display name or id, as every catalogue answer is; `[]` when empty. */
+function keyedBy<T extends z.ZodType>(value: T) {
+    return z.union([z.record(z.string(), value), phpEmptyMap]);
+}
+
+// ---- money and figures: the specification's `{amount, currency}` and `{size, unit}` ----------------------
+
+/** An amount as "12.50" (the specification's form) or 12.5; negative (WHMCS's "-1.00") means "not sold". */
+const wireAmount = z.union([z.string().trim().regex(/^-?\d+(\.\d+)?$/, "expected a decimal amount"), z.number()]).transform((v) => {
+    const n = Number(v);
+    return n >= 0 ? n.toFixed(2) : undefined;
 });
-
-const wirePricing = z
-    .record(z.string(), z.unknown())
-    .optional()
-    .transform((raw) => {
-        const prices: Prices = {};
-        let currency: string | undefined;
-        for (const [key, value] of Object.entries(raw ?? {})) {
-            if (key === "currency" || key === "currency_code") {
-                if (typeof value === "string") currency = value;
-                continue;
-            }
-            const cycle = normalizeBillingCycle(key);
-            const price = wirePrice.safeParse(value);
-            if (cycle && price.success && price.data !== undefined) prices[cycle] = price.data;
-        }
-        return { prices, currency };
-    });
-
-const wireAddon = z.union([
-    z.string().transform((name) => ({ name, pricing: undefined, id: undefined })),
-    z.object({ id: wireId.optional(), name: wireText, pricing: wirePricing, price: wirePricing }).transform((a) => ({
-        id: a.id,
-        name: a.name,
-        pricing: Object.keys(a.pricing.prices).length ? a.pricing : a.price,
-    })),
-]);
-
-/** An add-on group as `{ "<id>": {name, pricing} }`, `{ "<id>": "name" }` or `[{id, name, pricing}]`. */
-const wireAddonGroup = z
-    .union([z.array(wireAddon), z.record(z.string(), wireAddon)])
-    .transform((group, ctx): Addon[] => {
-        const entries: Array<[string | undefined, z.output<typeof wireAddon>]> = Array.isArray(group)
-            ? group.map((a) => [undefined, a])
-            : Object.entries(group);
-        const out: Addon[] = [];
-        for (const [key, addon] of entries) {
-            const id = addon.id ?? (key !== undefined && /^\d+$/.test(key) ? Number(key) : undefined);
-            if (id === undefined) {
-                ctx.addIssue({ code: "custom", message: `add-on "${addon.name}" has no numeric id` });
-                return z.NEVER;
-            }
-            out.push({ id, name: addon.name, prices: addon.pricing?.prices ?? {} });
-        }
-        return out;
-    });
-
-/** Wire group names: the order document's field names, plus the spellings other clients have seen. */
-const GROUP_ALIASES: Record<string, keyof Omit<AddonGroups, "other">> = {
-    os: "os",
-    operatingsystem: "os",
-    operating_system: "os",
-    additional_ram: "ram",
-    ram: "ram",
-    additional_vcpu: "vcpu",
-    vcpu: "vcpu",
-    additional_ip: "ip",
-    ip: "ip",
-    additional_diskboost: "diskBoost",
-    additional_driveboost: "diskBoost",
-    diskboost: "diskBoost",
-};
-
-const wireAddonGroups = z
-    .record(z.string(), wireAddonGroup)
-    .optional()
-    .transform((raw): AddonGroups => {
-        const groups: AddonGroups = { os: [], ram: [], vcpu: [], ip: [], diskBoost: [], other: {} };
-        for (const [wireName, addons] of Object.entries(raw ?? {})) {
-            const known = GROUP_ALIASES[wireName.toLowerCase()];
-            if (known) groups[known].push(...addons);
-            else groups.other[wireName] = addons;
-        }
-        return groups;
-    });
+const wireMoney = z.object({ amount: wireAmount, currency: z.string().trim().min(1).optional() });
 
 /**
- * Reads the figures a plan's description states, in the forms WHMCS-style descriptions use:
- * "2 vCPU Cores", "4096 MB RAM" / "4 GB RAM", "40 GB SSD", "10 TB Traffic" / "Unmetered".
+ * A price table `{<cycle>: {amount, currency}}`: a plan's `description.price` (four cycles) or an add-on's
+ * `price` (monthly only). Keys that are not billing cycles are ignored; `semi-annually` is read as
+ * `semiannually`. The currency is the one the entries name (the first, where they differ).
  */
-export function parsePlanFigures(description: string): Pick<Product, "cpu" | "ramMb" | "diskGb" | "trafficTb"> {
-    const text = description.replace(/<[^>]*>/g, " ");
-    const num = (s: string) => Number(s.replace(",", "."));
-    const cpu = /(\d+)\s*(?:x\s*)?v?(?:cpu|core|vcore)s?/i.exec(text);
-    const ram = /(\d+(?:[.,]\d+)?)\s*(MB|GB|GiB|MiB)\s*(?:of\s+)?(?:ddr\d?\s*)?(?:ram|memory)/i.exec(text);
-    const disk = /(\d+(?:[.,]\d+)?)\s*(GB|TB|GiB|TiB)\s*(?:nvme|ssd|hdd|disk|storage)/i.exec(text);
-    const traffic = /(\d+(?:[.,]\d+)?)\s*(GB|TB)\s*(?:of\s+)?(?:traffic|bandwidth|transfer)/i.exec(text);
-    return {
-        cpu: cpu ? Number(cpu[1]) : undefined,
-        ramMb: ram ? Math.round(num(ram[1]) * (/^g/i.test(ram[2]) ? 1024 : 1)) : undefined,
-        diskGb: disk ? num(disk[1]) * (/^t/i.test(disk[2]) ? 1000 : 1) : undefined,
-        trafficTb: traffic ? num(traffic[1]) / (/^g/i.test(traffic[2]) ? 1000 : 1) : undefined,
-    };
+const wirePriceTable = z.record(z.string(), z.unknown()).transform((raw, ctx) => {
+    const prices: Prices = {};
+    let currency: string | undefined;
+    for (const [key, value] of Object.entries(raw)) {
+        const cycle = normalizeBillingCycle(key);
+        if (!cycle) continue;
+        const money = wireMoney.safeParse(value);
+        if (!money.success) {
+            for (const issue of money.error.issues) ctx.addIssue({ ...issue, path: [key, ...issue.path] } as never);
+            return z.NEVER;
+        }
+        if (money.data.amount !== undefined) prices[cycle] = money.data.amount;
+        currency ??= money.data.currency;
+    }
+    return { prices, currency };
+});
+
+/** A whole number as 40 or "40" (the specification says integer; ids arrive in both forms elsewhere). */
+const wireCount = z.union([z.number().nonnegative(), z.string().trim().regex(/^\d+(\.\d+)?$/, "expected a number").transform(Number)]);
+const wireFigure = z.object({ size: wireCount, unit: z.string() });
+type Figure = z.output<typeof wireFigure>;
+
+const SIZE_PREFIXES = { k: 1, m: 2, g: 3, t: 4, p: 5 } as const;
+
+/**
+ * A figure in the unit asked for: "MByte", "GByte", "TByte" (the specification's units) and their short forms
+ * MB, GB, GiB, ... `base` is 1024 for RAM (2048 MByte is 2 GByte of RAM) and 1000 for disk and traffic, as
+ * hosting catalogues count them. A unit that is not a byte size gives undefined: the figure is then unknown
+ * to the filters, which say so, rather than wrong.
+ */
+function bytesIn(figure: Figure | undefined, target: keyof typeof SIZE_PREFIXES, base: number): number | undefined {
+    const prefix = figure && /^\s*([kmgtp])(?:i?b|byte)s?\s*$/i.exec(figure.unit)?.[1].toLowerCase();
+    if (!figure || !prefix) return undefined;
+    const steps = SIZE_PREFIXES[prefix as keyof typeof SIZE_PREFIXES] - SIZE_PREFIXES[target];
+    return Math.round(figure.size * base ** steps * 1000) / 1000;
 }
+
+/** CPU as "core/socket" (the specification's unit), "cores", "vCPU", ...; another unit gives undefined. */
+function coresIn(figure: Figure | undefined): number | undefined {
+    return figure && /^\s*(v?cpu|v?cores?)(\/socket)?s?\s*$/i.test(figure.unit) ? figure.size : undefined;
+}
+
+// ---- add-ons ---------------------------------------------------------------------------------------------
+
+/** One add-on: `{id, description, price?}`; `price` is absent for operating systems and "no extra" entries. */
+const wireAddon = z.object({ id: wireId.optional(), description: wireText, price: wirePriceTable.optional() });
+
+/** An add-on group: add-ons keyed by their id as a string. */
+const wireAddonGroup = keyedBy(wireAddon).transform((group, ctx): Addon[] => {
+    const out: Addon[] = [];
+    for (const [key, addon] of Object.entries(group)) {
+        const id = addon.id ?? (/^\d+$/.test(key) ? Number(key) : undefined);
+        if (id === undefined) {
+            ctx.addIssue({ code: "custom", message: `add-on "${addon.description}" has no numeric id`, path: [key] });
+            return z.NEVER;
+        }
+        out.push({ id, name: addon.description, prices: addon.price?.prices ?? {}, currency: addon.price?.currency });
+    }
+    return out;
+});
+
+/**
+ * Group names, compared without case, spaces, "_" or "-": the specification's (`operating system`,
+ * `additional ram`, `additional ip`, `additional drive boost`), the order item's field names, and
+ * `additional vcpu`, which the order item names but no answer the specification shows does.
+ */
+const GROUP_ALIASES: Record<string, keyof Omit<AddonGroups, "other">> = {
+    operatingsystem: "os",
+    os: "os",
+    additionalram: "ram",
+    additionalvcpu: "vcpu",
+    additionalip: "ip",
+    additionaldriveboost: "diskBoost",
+    additionaldiskboost: "diskBoost",
+};
+
+const wireAddonGroups = keyedBy(wireAddonGroup).transform((raw): AddonGroups => {
+    const groups: AddonGroups = { os: [], ram: [], vcpu: [], ip: [], diskBoost: [], other: {} };
+    for (const [wireName, addons] of Object.entries(raw)) {
+        const known = GROUP_ALIASES[wireName.toLowerCase().replace(/[\s_-]/g, "")];
+        if (known) groups[known].push(...addons);
+        else groups.other[wireName] = addons;
+    }
+    return groups;
+});
 
 // ---- answers, one schema per endpoint ------------------------------------------------------------------
 
+/** A location: `{id, headline?}`; `name`, `country` and `out_of_stock` are what one third-party client saw. */
 const wireLocation = z.object({
     id: wireId,
-    name: z.string().optional(),
     headline: z.string().nullish(),
+    name: z.string().optional(),
     country: z.string().nullish(),
     out_of_stock: wireBool.optional(),
 });
 
-export const locationsAnswer = z
-    .object({ locations: z.union([z.record(z.string(), wireLocation), z.array(wireLocation)]) })
-    .transform(({ locations }): Location[] => {
-        const entries = Array.isArray(locations)
-            ? locations.map((l) => [l.name ?? String(l.id), l] as const)
-            : Object.entries(locations);
-        return entries.map(([key, l]) => ({
-            id: l.id,
-            name: l.name ?? key,
-            headline: l.headline ?? undefined,
-            country: l.country ?? undefined,
-            outOfStock: l.out_of_stock,
-        }));
-    });
+/** get/locations: `locations` keyed by display name. */
+export const locationsAnswer = z.object({ locations: keyedBy(wireLocation) }).transform(({ locations }): Location[] =>
+    Object.entries(locations).map(([key, l]) => ({
+        id: l.id,
+        name: key,
+        headline: l.headline || undefined,
+        country: l.country ?? undefined,
+        outOfStock: l.out_of_stock,
+    })),
+);
 
-const wireProduct = z.object({
-    id: wireId,
-    name: z.string().optional(),
-    description: z.string().nullish(),
-    pricing: wirePricing,
-    price: wirePricing,
-    currency: z.string().optional(),
-    addons: wireAddonGroups,
+/** A plan's `description`: four figures and the price table. */
+const wirePlanDescription = z.object({
+    disk: wireFigure.optional(),
+    ram: wireFigure.optional(),
+    cpu: wireFigure.optional(),
+    traffic: wireFigure.optional(),
+    price: wirePriceTable.optional(),
 });
 
+const wireProduct = z.object({ id: wireId, description: wirePlanDescription, addons: wireAddonGroups.optional() });
+
+/** get/products: `products` keyed by the plan's display name. */
 export function productsAnswer(locationId: number) {
-    return z
-        .object({ products: z.union([z.record(z.string(), wireProduct), z.array(wireProduct), z.tuple([])]) })
-        .transform(({ products }): Product[] => {
-            const entries = Array.isArray(products)
-                ? products.map((p) => [p.name ?? String(p.id), p] as const)
-                : Object.entries(products);
-            return entries.map(([key, p]) => {
-                const pricing = Object.keys(p.pricing.prices).length ? p.pricing : p.price;
-                const description = p.description ?? "";
-                return {
-                    id: p.id,
-                    name: p.name ?? key,
-                    locationId,
-                    description,
-                    ...parsePlanFigures(`${p.name ?? key} ${description}`),
-                    currency: pricing.currency ?? p.currency ?? "EUR",
-                    prices: pricing.prices,
-                    addons: p.addons,
-                };
-            });
-        });
+    return z.object({ products: keyedBy(wireProduct) }).transform(({ products }): Product[] =>
+        Object.entries(products).map(([name, p]) => ({
+            id: p.id,
+            name,
+            locationId,
+            cpu: coresIn(p.description.cpu),
+            ramMb: bytesIn(p.description.ram, "m", 1024),
+            diskGb: bytesIn(p.description.disk, "g", 1000),
+            trafficTb: bytesIn(p.description.traffic, "t", 1000),
+            currency: p.description.price?.currency ?? "EUR",
+            prices: p.description.price?.prices ?? {},
+            addons: p.addons ?? { os: [], ram: [], vcpu: [], ip: [], diskBoost: [], other: {} },
+        })),
+    );
 }
 
 /** get/billingcycles is undocumented: a list, or a map whose keys or values are cycle names. */

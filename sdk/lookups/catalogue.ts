@@ -241,7 +241,7 @@ export interface GetAddonResult {
     id: number;
     name: string;
     group: AddonGroupName;
-    /** The monthly price, two decimals, or undefined when not sold monthly. */
+    /** The monthly price, two decimals; undefined when the add-on has no price (the "no extra" entry). */
     monthlyPrice?: string;
     currency: string;
     /** Prices in every cycle it is sold in. */
@@ -262,7 +262,7 @@ export async function getAddon(args: GetAddonArgs, _opts?: pulumi.InvokeOptions)
         throw new LookupError("getAddon", `/${regex.source}/i in group ${args.group} of plan ${plan.id} ${what}; available: ${all.map((a) => `${a.id} "${a.name}"`).join(", ") || "none"}`);
     }
     const [addon] = matches;
-    return { id: addon.id, name: addon.name, group: args.group, monthlyPrice: addon.prices.monthly, currency: plan.currency, prices: addon.prices };
+    return { id: addon.id, name: addon.name, group: args.group, monthlyPrice: addon.prices.monthly, currency: addon.currency ?? plan.currency, prices: addon.prices };
 }
 export const getAddonOutput = outputOf<GetAddonArgs, GetAddonResult>(getAddon);
 
