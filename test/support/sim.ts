@@ -4,9 +4,18 @@
 import { EdisClient, EdisClientOptions } from "../../provider/client/client";
 import { EdisSimulator, SimulatorOptions } from "../../simulator/server";
 import { TestStack } from "../harness";
+import { observeAnswer } from "../spec/conformance";
 
+/** A simulator whose every answer is checked against the specification (test/spec). */
 export async function startSimulator(options: SimulatorOptions = {}): Promise<EdisSimulator> {
-    return EdisSimulator.start({ provisioningDelayMs: 200, ...options });
+    return EdisSimulator.start({
+        provisioningDelayMs: 200,
+        ...options,
+        onAnswer: (answer) => {
+            observeAnswer(answer);
+            options.onAnswer?.(answer);
+        },
+    });
 }
 
 export function clientFor(sim: EdisSimulator, options: Partial<EdisClientOptions> = {}): EdisClient {

@@ -1,0 +1,18 @@
+/**
+ * Jest set-up (setupFilesAfterEnv): a test during which any simulator answered outside the specification
+ * fails, with the answers that did, whatever the test itself asserted.
+ */
+import { reportChecked, takeViolations } from "./conformance";
+
+function failOnViolations(): void {
+    const violations = takeViolations();
+    if (violations.length) {
+        throw new Error(`the simulator answered outside the interface specification:\n  ${[...new Set(violations)].join("\n  ")}`);
+    }
+}
+
+afterEach(failOnViolations);
+afterAll(() => {
+    reportChecked(expect.getState().testPath ?? "?");
+    failOnViolations();
+});
