@@ -220,6 +220,49 @@ describe("scenario 4: failures after the order never lose it and never order twi
         expect(sim.calls("add/order")).toHaveLength(1);
     });
 
+    test("'not yet' as HTTP 200 {status: error}: up keeps polling and orders, refresh reads, destroy cancels", async () => {
+        sim.behaviour.kvmIdNotYet = "error";
+        sim.behaviour.provisioningPolls = 3;
+        declare({ web1 });
+        const up = await stack.up();
+        expect(up.errors).toEqual([]);
+        const polls = sim.calls("get/kvmid").map((c) => `${c.httpStatus} ${c.outcome}`);
+        expect(polls.slice(0, 3)).toEqual(["200 error", "200 error", "200 error"]);
+        expect(polls[polls.length - 1]).toBe("200 success");
+        expect(polls.filter((p) => p === "200 success")).toHaveLength(1);
+        expect(sim.calls("add/order")).toHaveLength(1);
+        const kvmId = stack.resource("web1")!.outputs.kvmId;
+        expect(kvmId).toMatch(/^kvm_/);
+
+        const refresh = await stack.refresh();
+        expect(refresh.errors).toEqual([]);
+        expect(refresh.drift).toEqual({});
+        const down = await stack.destroy();
+        expect(down.errors).toEqual([]);
+        expect(sim.calls("cancel/product").map((c) => c.fields.serviceid)).toEqual([String(sim.account.state.services[0].serviceId)]);
+        expect(stack.state().resources).toEqual([]);
+    });
+
+    test("'not yet' past the time limit: the error shows the last answer; the next up resumes without ordering", async () => {
+        sim.behaviour.kvmIdNotYet = "error";
+        sim.behaviour.provisioningPolls = 1_000_000;
+        declare({ web1: { ...web1, provisioningTimeoutSeconds: 1 } });
+        const up = await stack.up();
+        const serviceId = sim.account.state.services[0].serviceId;
+        expect(up.errors.join("\n")).toMatch(
+            new RegExp(`has no KVM after 1 s and \\d+ polls \\(last answer: EDIS get/kvmid: the request was refused \\(HTTP 200\\); server said: Service ${serviceId} has no KVM assigned at the moment`),
+        );
+        expect(stack.resource("web1")).toMatchObject({ id: String(serviceId), initErrors: [expect.any(String)] });
+
+        sim.behaviour.provisioningPolls = 0;
+        declare({ web1 });
+        const resumed = await stack.up();
+        expect(resumed.errors).toEqual([]);
+        expect(ops(resumed)).toEqual({ web1: "update" });
+        expect(stack.resource("web1")!.outputs.kvmId).toMatch(/^kvm_/);
+        expect(sim.calls("add/order")).toHaveLength(1);
+    });
+
     test("an unpaid invoice: up fails at once saying so; after payment the next up finishes without a second order", async () => {
         sim.behaviour.unpaidInvoices = true;
         declare({ web1: { ...web1, paymentMethod: "banktransfer" } });

@@ -105,22 +105,24 @@ async function finishProvisioning(ctx: Context, outs: KvmServerOutputs): Promise
 }
 
 /**
- * Polls get/kvmid until the service has a KVM, with a growing pause, up to the time limit. "Not yet" may
- * look like an empty answer or an error, so only a refusal of the credentials or of the request stops early.
+ * Polls get/kvmid until the service has a KVM, with a growing pause, up to the time limit. EDIS leaves open
+ * what "not provisioned yet" looks like: an answer without a KVM id, a 404, a 400, or an HTTP 200 with
+ * `status: "error"` in any wording. So every answer means "not yet" except a refusal of the credentials,
+ * which no amount of waiting mends; the time-out error shows the last answer.
  */
 async function waitForKvmId(ctx: Context, outs: KvmServerOutputs): Promise<string> {
     const limitSeconds = outs.provisioningTimeoutSeconds ?? ctx.config.provisioningTimeoutSeconds ?? DEFAULT_PROVISIONING_TIMEOUT_SECONDS;
     const deadline = Date.now() + limitSeconds * 1000;
     let pauseMs = ctx.config.provisioningPollSeconds * 1000;
-    let lastProblem = "";
+    let lastAnswer: string;
     for (let poll = 1; ; poll++) {
         try {
             const kvmId = await ctx.client.getKvmId(outs.serviceId);
             if (kvmId) return kvmId;
-            lastProblem = "";
+            lastAnswer = "EDIS get/kvmid named no KVM id yet";
         } catch (e) {
-            if (!isEdisApiError(e) || e.kind === "credentials" || e.kind === "bad_request") throw e;
-            lastProblem = ` (last answer: ${e.message})`;
+            if (!isEdisApiError(e) || e.kind === "credentials") throw e;
+            lastAnswer = e.message;
         }
         const left = deadline - Date.now();
         if (left <= 0) {
@@ -128,7 +130,7 @@ async function waitForKvmId(ctx: Context, outs: KvmServerOutputs): Promise<strin
                 String(outs.serviceId),
                 outs,
                 `${outs.hostname} (service ${outs.serviceId}, order ${outs.orderId ?? "?"}) was ordered but has no KVM after ` +
-                    `${limitSeconds} s${lastProblem}. EDIS quotes about 5 minutes for Linux and up to 15 for Windows, and ` +
+                    `${limitSeconds} s and ${poll} polls (last answer: ${lastAnswer}). EDIS quotes about 5 minutes for Linux and up to 15 for Windows, and ` +
                     `nothing is provisioned while an invoice is unpaid. The server is in the stack's state: run \`pulumi up\` ` +
                     `again to keep waiting (raise provisioningTimeoutSeconds for longer), or \`pulumi destroy\` to cancel it.`,
             );
