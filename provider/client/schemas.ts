@@ -38,11 +38,12 @@ const wireBool = z
     .transform((v) => v === true || v === 1 || (typeof v === "string" && /^(1|true|yes|y|paid)$/i.test(v.trim())));
 const wireText = z.union([z.string(), z.number()]).transform(String);
 
-/** A PHP empty map: json_encode writes an empty array as `[]`, so an empty object may arrive as that. */
-const phpEmptyMap = z.tuple([]).transform(() => ({}));
-/** An object keyed by display name or id, as every catalogue answer is; `[]` when empty. */
+/**
+ * An object keyed by display name or id, as every map of these answers is. PHP's json_encode writes an empty
+ * map as `[]`, so that is read as an empty one.
+ */
 function keyedBy<T extends z.ZodType>(value: T) {
-    return z.union([z.record(z.string(), value), phpEmptyMap]);
+    return z.union([z.record(z.string(), value), z.tuple([]).transform((): Record<string, z.output<T>> => ({}))]);
 }
 
 // ---- money and figures: the specification's `{amount, currency}` and `{size, unit}` ----------------------
@@ -318,11 +319,11 @@ const wireSession = z.object({
     lps_ispremium: wireBool.optional(),
 });
 
-/** get/auth: `data` keyed by KVM id; PHP encodes an empty map as `[]`, so that is accepted too. */
+/** get/auth: `data` keyed by KVM id. */
 export const authAnswer = z
-    .object({ data: z.union([z.record(z.string(), wireSession), z.tuple([])]).optional() })
+    .object({ data: keyedBy(wireSession).optional() })
     .transform(({ data }): KvmSession[] =>
-        Object.entries(Array.isArray(data) || !data ? {} : data).map(([key, s]) => ({
+        Object.entries(data ?? {}).map(([key, s]) => ({
             kvmId: s.kvm_id ?? key,
             apiHost: s.api_host,
             apiRdns: s.api_rdns ?? undefined,
