@@ -31,8 +31,14 @@ function writes(): string[] {
     return sim.log.filter((e) => WRITES.includes(e.endpoint)).map((e) => e.endpoint);
 }
 
+/** The plan: each resource's step, refresh steps left out. */
 function ops(result: { steps: Array<{ name: string; op: string }> }): Record<string, string> {
-    return Object.fromEntries(result.steps.map((s) => [s.name, s.op]));
+    return Object.fromEntries(result.steps.filter((s) => s.op !== "refresh").map((s) => [s.name, s.op]));
+}
+
+/** Each refreshed resource's result, as the engine reports it. */
+function refreshed(result: { steps: Array<{ name: string; op: string; result?: string }> }): Record<string, string | undefined> {
+    return Object.fromEntries(result.steps.filter((s) => s.op === "refresh").map((s) => [s.name, s.result]));
 }
 
 describe("scenario 1: up, up again, destroy", () => {
@@ -178,22 +184,39 @@ describe("scenario 3: refresh sees what happened behind Pulumi's back", () => {
         sim.account.cancelService(s, "Immediate");
         const refresh = await stack.refresh();
         expect(refresh.errors).toEqual([]);
-        expect(ops(refresh)).toEqual({ web1: "delete", web2: "refresh" });
+        expect(refreshed(refresh)).toEqual({ web1: "delete", web2: "same" });
+        expect(refresh.hasChanges).toBe(true);
         expect(stack.state().resources.map((r) => r.name)).toEqual(["web2"]);
         // The next up orders it again, as the program still declares it.
         expect(ops(await stack.preview())).toEqual({ web1: "create", web2: "same" });
     });
 
-    test("a suspension shows as drift in preview --refresh, and refresh records it", async () => {
+    test("a suspension is a change in refresh and preview --refresh; up re-reads it, warns, and orders nothing", async () => {
         const s = sim.account.state.services.find((x) => x.hostname === "web2.example.com")!;
         sim.account.setSuspended(s.serviceId, true);
         const preview = await stack.preview({ refresh: true });
         expect(preview.errors).toEqual([]);
         expect(preview.drift).toEqual({ web2: { suspended: { before: false, after: true } } });
+        expect(refreshed(preview)).toEqual({ web1: "same", web2: "update" });
+        expect(ops(preview)).toEqual({ web1: "same", web2: "update" });
+        expect(preview.hasChanges).toBe(true);
         expect(stack.resource("web2")!.outputs.suspended).toBe(false); // a preview persists nothing
+        const refresh = await stack.refresh();
+        expect([refresh.hasChanges, stack.resource("web2")!.outputs.suspended]).toEqual([true, true]);
+
+        const up = await stack.up();
+        expect(up.errors).toEqual([]);
+        expect(ops(up)).toEqual({ web1: "same", web2: "update" });
+        expect(up.hostLog.join("\n")).toContain("warning: web2.example.com (service " + s.serviceId + ") is suspended at EDIS, and Pulumi cannot resume it");
         expect(writes()).toEqual([]);
-        await stack.refresh();
-        expect(stack.resource("web2")!.outputs.suspended).toBe(true);
+
+        // Once EDIS resumes it, the next up's update reads that, and the stack is quiet again.
+        sim.account.setSuspended(s.serviceId, false);
+        expect(ops(await stack.up())).toEqual({ web1: "same", web2: "update" });
+        expect(stack.resource("web2")!.outputs.suspended).toBe(false);
+        const quiet = await stack.preview();
+        expect([ops(quiet), quiet.hasChanges]).toEqual([{ web1: "same", web2: "same" }, false]);
+        expect(writes()).toEqual([]);
     });
 });
 

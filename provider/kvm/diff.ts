@@ -1,5 +1,6 @@
 /**
- * The diff rules of a KvmServer: pure, no network. Every input is in exactly one of three classes.
+ * The diff rules of a KvmServer: pure, no network. Every input is in exactly one of three classes, and one
+ * state of the server itself counts as a change: a suspension (see STATUS_DRIFT).
  */
 import { normalizeBillingCycle } from "../client/model";
 import { INPUT_NAMES, UNKNOWN } from "./inputs";
@@ -23,6 +24,15 @@ export const UPGRADE_IN_PLACE = ["planId", "billingCycle"] as const;
 /** Only matter at order or cancel time: recorded in state, no API call, never a replacement. */
 export const METADATA_IN_PLACE = ["paymentMethod", "applyCredit", "cancellationType", "provisioningTimeoutSeconds"] as const;
 
+/**
+ * Live state that differs from what every program declares (a running server), reported as an in-place
+ * change. The engine's refresh asks the provider's Diff whether a refreshed resource changed (it diffs outputs
+ * only with PULUMI_ENABLE_LEGACY_REFRESH_DIFF), so without this a server suspended at EDIS would show as
+ * unchanged in `pulumi refresh` and `pulumi preview --refresh`, and `--expect-no-changes` would pass. The
+ * update it leads to re-reads the server and says what to do; it cannot resume it.
+ */
+export const STATUS_DRIFT = ["suspended"] as const;
+
 export interface DiffResult {
     changes: boolean;
     replaces: string[];
@@ -41,7 +51,8 @@ function same(name: string, a: unknown, b: unknown): boolean {
 
 /** `olds` are the stored outputs (which include the inputs); `news` the checked new inputs. */
 export function diffKvmServer(olds: Record<string, unknown>, news: Record<string, unknown>): DiffResult {
-    const changed = INPUT_NAMES.filter((name) => news[name] === UNKNOWN || !same(name, olds[name], news[name]));
+    const changed: string[] = INPUT_NAMES.filter((name) => news[name] === UNKNOWN || !same(name, olds[name], news[name]));
+    if (olds.suspended === true) changed.push("suspended");
     const replaces = changed.filter((name) => (REPLACE_ON_CHANGE as readonly string[]).includes(name));
     return { changes: changed.length > 0, replaces, changed, deleteBeforeReplace: false };
 }

@@ -44,6 +44,22 @@ export async function readServer(ctx: Context, id: string, props: Record<string,
 }
 
 /**
+ * An update of a suspended server (the diff reports the suspension): reads it again, so that a server EDIS
+ * has resumed since the last refresh stops showing as changed, and says what to do when it has not.
+ */
+export async function recheckSuspension(ctx: Context, outs: KvmServerOutputs): Promise<KvmServerOutputs> {
+    const session = outs.kvmId ? await ctx.sessions.one(outs.kvmId) : undefined;
+    const now = session ? compact({ ...outs, ...sessionOutputs(session) }) : outs;
+    if (now.suspended) {
+        ctx.log(
+            `warning: ${outs.hostname} (service ${outs.serviceId}) is suspended at EDIS, and Pulumi cannot resume it. ` +
+                `An unpaid invoice is the usual cause: see the EDIS client area. It shows as a change until EDIS resumes it.`,
+        );
+    }
+    return now;
+}
+
+/**
  * Changes plan and/or billing cycle through add/upgrade. EDIS only upgrades within a location, so the new
  * plan's location is checked first; a cross-location change is refused before anything is bought.
  */

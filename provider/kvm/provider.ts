@@ -9,7 +9,7 @@ import { ProviderConfig, clientFromConfig, resolveConfig } from "../config";
 import { Context, ServerInitError } from "./context";
 import { diffKvmServer, needsUpgrade } from "./diff";
 import { INPUT_NAMES, KvmServerOutputs, checkInputs, compact, inputsOf } from "./inputs";
-import { cancelServer, readServer, upgradeServer } from "./operations";
+import { cancelServer, readServer, recheckSuspension, upgradeServer } from "./operations";
 import { createServer, resumeServer } from "./orderFlow";
 import { SessionDirectory } from "../sessions";
 
@@ -73,8 +73,12 @@ export const kvmServer = {
         return checkInputs(news);
     },
 
-    async diff(_id: string, olds: Record<string, unknown>, news: Record<string, unknown>) {
-        const { changes, replaces, deleteBeforeReplace } = diffKvmServer(olds, news);
+    async diff(id: string, olds: Record<string, unknown>, news: Record<string, unknown>) {
+        const { changes, replaces, changed, deleteBeforeReplace } = diffKvmServer(olds, news);
+        // The host passes no list of changed properties to the engine, so say here why the plan shows an update.
+        if (changed.includes("suspended")) {
+            log(`${String(olds.hostname)} (service ${id}) is suspended at EDIS: the plan shows it as an update, which re-reads it`);
+        }
         return { changes, replaces, deleteBeforeReplace };
     },
 
@@ -103,6 +107,7 @@ export const kvmServer = {
             }
         }
         if (needsUpgrade(olds, news)) await upgradeServer(c, { ...(olds as unknown as KvmServerOutputs), kvmId: outs.kvmId }, inputs);
+        if (outs.suspended) outs = await recheckSuspension(c, outs);
         return { outs };
     },
 
