@@ -1,8 +1,9 @@
 /**
  * `npm run demo`: from "which plan?" to a running server and back, against the embedded EDIS simulator.
  *
- * Starts the simulator, then deploys examples/basic: `up`, a change made behind Pulumi's back, a
- * `preview --refresh` that shows the drift, and `destroy`, printing each step; it ends with the simulator's
+ * Starts the simulator, then deploys examples/basic: `up`, a change made behind Pulumi's back, a plain
+ * `preview` that shows the drift (the example's Pulumi.yaml sets `options: refresh: always`), and `destroy`,
+ * printing each step; it ends with the simulator's
  * record of orders and cancellations. With a Pulumi CLI on the PATH it uses the Automation API and a local
  * file:// backend; without one it says so and runs the same steps through the engine-path harness (the real
  * @pulumi/pulumi provider host, driven as the engine would), so that it works on any machine with Node.
@@ -27,7 +28,7 @@ interface DemoStep {
 /** What the demo needs from either way of running Pulumi. */
 interface Driver {
     up(): Promise<DemoStep>;
-    previewRefresh(): Promise<DemoStep>;
+    preview(): Promise<DemoStep>;
     destroy(): Promise<DemoStep>;
     close(): Promise<void>;
 }
@@ -51,7 +52,10 @@ function stackConfig(sim: EdisSimulator): Record<string, string> {
 function harnessDriver(sim: EdisSimulator): Driver {
     const stack = TestStack.create({ programDir: EXAMPLE, stack: "demo", config: stackConfig(sim), secretKeys: ["edis:password"] });
     const describe = (r: OperationResult, verb: string): string[] => {
-        const lines = r.steps.map((s) => `   ${symbol(s.op)} ${s.name}  ${s.op}${s.changed?.length ? ` (${s.changed.join(", ")})` : ""}`);
+        // A refresh that changed nothing is not worth a line; one that did shows what drifted.
+        const lines = r.steps
+            .filter((s) => s.op !== "refresh" || s.result !== "same")
+            .map((s) => `   ${symbol(s.result ?? s.op)} ${s.name}  ${s.op}${s.result ? `: ${s.result}` : ""}${s.changed?.length ? ` (${s.changed.join(", ")})` : ""}`);
         for (const [name, drift] of Object.entries(r.drift)) {
             for (const [key, d] of Object.entries(drift)) lines.push(`   ~ ${name}  drift: ${key} ${JSON.stringify(d.before)} -> ${JSON.stringify(d.after)}`);
         }
@@ -65,12 +69,11 @@ function harnessDriver(sim: EdisSimulator): Driver {
         async up() {
             return { title: "pulumi up (examples/basic)", lines: describe(await stack.up(), "resources") };
         },
-        async previewRefresh() {
-            const r = await stack.preview({ refresh: true });
-            const planned = r.steps.filter((s) => s.op !== "refresh" && s.op !== "same");
-            const lines = describe({ ...r, outputs: undefined, steps: r.steps.filter((s) => s.op === "refresh" && s.changed?.length) }, "refresh");
-            lines.splice(-1, 1, planned.length ? `   plan: ${countOps({ ...r, steps: planned })}` : "   plan: no changes to apply (drift is in outputs only)");
-            return { title: "pulumi preview --refresh", lines };
+        async preview() {
+            const r = await stack.preview();
+            const lines = describe({ ...r, outputs: undefined }, "plan");
+            lines.splice(-1, 1, `   plan: ${countOps(r) || "no changes"}; \`pulumi preview --expect-no-changes\` would ${r.hasChanges ? "fail" : "pass"}`);
+            return { title: PREVIEW_TITLE, lines };
         },
         async destroy() {
             return { title: "pulumi destroy", lines: describe(await stack.destroy(), "resources") };
@@ -81,14 +84,17 @@ function harnessDriver(sim: EdisSimulator): Driver {
     };
 }
 
+const PREVIEW_TITLE = "pulumi preview (Pulumi.yaml: options.refresh: always, so it refreshes first)";
+
 function symbol(op: string): string {
     return ({ create: "+", delete: "-", update: "~", replace: "+-", refresh: "~", same: " ", read: ">" } as Record<string, string>)[op] ?? "?";
 }
 
-function countOps(r: Pick<OperationResult, "steps">): string {
+function countOps(r: Pick<OperationResult, "steps" | "kind">): string {
     const counts: Record<string, number> = {};
     for (const s of r.steps) if (s.op !== "same" && s.op !== "refresh") counts[s.op] = (counts[s.op] ?? 0) + 1;
     const past: Record<string, string> = { create: "created", update: "updated", replace: "replaced", delete: "deleted", read: "read" };
+    if (r.kind === "preview") Object.assign(past, { create: "to create", update: "to update", replace: "to replace", delete: "to delete" });
     return Object.entries(counts).map(([op, n]) => `${n} ${past[op] ?? op}`).join(", ");
 }
 
@@ -110,10 +116,10 @@ async function cliDriver(sim: EdisSimulator): Promise<Driver> {
             const outputs = Object.entries(r.outputs).map(([k, v]) => `${k}=${v.secret ? "[secret]" : String(v.value)}`).join(", ");
             return { title: "pulumi up (examples/basic)", lines: [`   outputs: ${outputs}`, `   resources: ${summarize(r.summary.resourceChanges)}`] };
         },
-        async previewRefresh() {
-            const r = await stack.preview({ refresh: true, diff: true });
+        async preview() {
+            const r = await stack.preview({ diff: true });
             const drift = r.stdout.split("\n").filter((l) => /suspended/.test(l)).map((l) => `   ${l.trim()}`);
-            return { title: "pulumi preview --refresh", lines: [...drift, `   plan: ${summarize(r.changeSummary)}`] };
+            return { title: PREVIEW_TITLE, lines: [...drift, `   plan: ${summarize(r.changeSummary)}`] };
         },
         async destroy() {
             const r = await stack.destroy();
@@ -150,7 +156,7 @@ export async function runDemo(out: Out = (l) => console.log(l)): Promise<void> {
             sim.account.setSuspended(service.serviceId, true);
             out(`== behind Pulumi's back: EDIS suspends ${service.hostname} (service ${service.serviceId})`);
         }
-        print(await driver.previewRefresh());
+        print(await driver.preview());
         print(await driver.destroy());
     } finally {
         await driver.close();

@@ -12,7 +12,12 @@
  * at the end; deletion of resources the program dropped (not after a failure); empty id from Read = gone;
  * a parallelism limit; pending creates, written before each Create and cleared when it ends (also when it
  * fails), which survive only when the whole deployment dies (`crash()`, a killed CI job) and then block
- * the next up until cleared.
+ * the next up until cleared. Refresh as the CLI does it: before preview, up and destroy when asked or when
+ * Pulumi.yaml sets `options: refresh: always` (pkg/cmd/pulumi/operations/io.go, getRefreshOption); each
+ * refreshed resource's result (same, update or delete) decided by the provider's Diff of the refreshed state
+ * against the stored inputs, inverted (pkg/resource/deploy/step.go, RefreshStep.Apply and ResultOp); and the
+ * change count behind `--expect-no-changes` (pkg/engine/update.go, HasChanges), which counts a refresh's
+ * results only in `pulumi refresh`.
  */
 import { ChildProcess, fork } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -52,6 +57,8 @@ export interface Step {
     op: StepOp;
     /** Inputs that changed (update, replace) or outputs that drifted (refresh). */
     changed?: string[];
+    /** A refresh's result as the engine reports it: `same`, `update` (the provider's Diff saw a change) or `delete` (gone). */
+    result?: "same" | "update" | "delete";
     error?: string;
 }
 
@@ -59,6 +66,11 @@ export interface OperationResult {
     kind: "up" | "preview" | "refresh" | "destroy";
     ok: boolean;
     steps: Step[];
+    /**
+     * What `--expect-no-changes` looks at: a create, update, replace or delete in the plan, or in a
+     * `pulumi refresh` a refreshed resource whose result is not `same`.
+     */
+    hasChanges: boolean;
     errors: string[];
     /** Stack outputs (up) */
     outputs?: Props;
@@ -159,7 +171,8 @@ export class TestStack {
 
     // ---- operations ----------------------------------------------------------------------------------
 
-    up(): Promise<OperationResult> {
+    /** `pulumi up`; it refreshes first with `refresh: true` or when the project sets `options: refresh: always`. */
+    up(options: { refresh?: boolean } = {}): Promise<OperationResult> {
         return this.operation("up", async (op) => {
             const state = this.state();
             if (state.pendingCreates.length) {
@@ -169,14 +182,16 @@ export class TestStack {
                         `Find them, then clear the pending operations (pulumi refresh --clear-pending-creates) before updating.`,
                 );
             }
+            if (this.refreshFirst(options)) await this.refreshResources(op, state);
             await this.deploy(op, state, false);
         });
     }
 
+    /** `pulumi preview`: nothing is written; it refreshes first as `up` does, in memory only. */
     preview(options: { refresh?: boolean } = {}): Promise<OperationResult> {
         return this.operation("preview", async (op) => {
             const state = this.state();
-            if (options.refresh) await this.refreshResources(op, state);
+            if (this.refreshFirst(options)) await this.refreshResources(op, state);
             await this.deploy(op, state, true);
         });
     }
@@ -189,9 +204,10 @@ export class TestStack {
         });
     }
 
-    destroy(): Promise<OperationResult> {
+    destroy(options: { refresh?: boolean } = {}): Promise<OperationResult> {
         return this.operation("destroy", async (op) => {
             const state = this.state();
+            if (this.refreshFirst(options)) await this.refreshResources(op, state);
             await this.deleteResources(op, state, state.resources.filter((r) => !r.external).reverse());
             state.resources = state.resources.filter((r) => !r.external || op.errors.length > 0);
             if (op.errors.length === 0) state.outputs = {};
@@ -200,6 +216,11 @@ export class TestStack {
     }
 
     // ---- the engine's work ---------------------------------------------------------------------------
+
+    /** An explicit --refresh / --refresh=false wins; otherwise the project's `options: refresh`. */
+    private refreshFirst(options: { refresh?: boolean }): boolean {
+        return options.refresh ?? this.project.refreshAlways;
+    }
 
     private async operation(kind: OperationResult["kind"], body: (op: Operation) => Promise<void>): Promise<OperationResult> {
         const started = Date.now();
@@ -218,7 +239,17 @@ export class TestStack {
             this.running = undefined;
         }
         if (op.crashed) op.errors.unshift("the deployment was killed");
-        return { ...op.result, ok: op.errors.length === 0, errors: op.errors, hostLog: host.log, durationMs: Date.now() - started };
+        const counted = op.result.steps.filter((s) =>
+            kind === "refresh" ? s.op === "refresh" && s.result !== "same" : ["create", "update", "replace", "delete"].includes(s.op) && !s.error,
+        );
+        return {
+            ...op.result,
+            ok: op.errors.length === 0,
+            hasChanges: counted.length > 0,
+            errors: op.errors,
+            hostLog: host.log,
+            durationMs: Date.now() - started,
+        };
     }
 
     private async refreshResources(op: Operation, state: StackState): Promise<void> {
@@ -227,15 +258,21 @@ export class TestStack {
                 const read = await op.host.read(r.urn, r.id, r.outputs, r.inputs);
                 if (!read.id) {
                     state.resources = state.resources.filter((x) => x.urn !== r.urn);
-                    op.step({ urn: r.urn, name: r.name, op: "delete", changed: ["(gone)"] });
+                    op.step({ urn: r.urn, name: r.name, op: "refresh", result: "delete", changed: ["(gone)"] });
                     return;
                 }
                 const drift = driftOf(r.outputs, read.outputs);
                 if (Object.keys(drift).length) op.result.drift[r.name] = drift;
+                const inputs = read.inputs && Object.keys(read.inputs).length ? read.inputs : r.inputs;
+                // The engine's question: would an up of an unchanged program change this refreshed resource?
+                // (Diff with the refreshed state as old and the stored inputs as new; outputs-only for external ones.)
+                const changed = r.external
+                    ? Object.keys(drift).length > 0
+                    : (await op.host.diff(r.urn, read.id, read.outputs, r.inputs, inputs)).changes;
                 r.id = read.id;
                 r.outputs = read.outputs;
-                if (read.inputs && Object.keys(read.inputs).length) r.inputs = read.inputs;
-                op.step({ urn: r.urn, name: r.name, op: "refresh", changed: Object.keys(drift) });
+                r.inputs = inputs;
+                op.step({ urn: r.urn, name: r.name, op: "refresh", result: changed ? "update" : "same", changed: Object.keys(drift) });
             } catch (e) {
                 op.fail({ urn: r.urn, name: r.name, op: "refresh" }, e);
             }
@@ -428,7 +465,7 @@ class Operation {
     readonly errors: string[] = [];
     /** Set by TestStack.crash(): the engine is dead and writes no more state. */
     crashed = false;
-    readonly result: Omit<OperationResult, "ok" | "errors" | "hostLog" | "durationMs">;
+    readonly result: Omit<OperationResult, "ok" | "hasChanges" | "errors" | "hostLog" | "durationMs">;
 
     constructor(
         kind: OperationResult["kind"],

@@ -16,6 +16,8 @@ export interface Project {
     name: string;
     /** The program's entry file, relative to dir. */
     main: string;
+    /** Pulumi.yaml sets `options: refresh: always`: preview, up and destroy refresh first, as the CLI does. */
+    refreshAlways: boolean;
 }
 
 /** Copies a program directory (Pulumi.yaml plus sources) into a fresh project directory under `workDir`. */
@@ -35,5 +37,11 @@ export function createProject(programDir: string, workDir = mkdtempSync(join(tmp
     if (!name) throw new Error(`${programDir}/Pulumi.yaml has no name`);
     const declaredMain = /^main:\s*["']?([^"'\s]+)/m.exec(yaml)?.[1];
     const main = declaredMain ?? (existsSync(join(dir, "index.ts")) ? "index.ts" : "index.js");
-    return { dir, name, main };
+    return { dir, name, main, refreshAlways: optionOf(yaml, "refresh") === "always" };
+}
+
+/** A key of the top-level `options:` block of a Pulumi.yaml (the only nesting the harness reads). */
+function optionOf(yaml: string, key: string): string | undefined {
+    const block = /^options:[ \t]*\r?\n((?:[ \t]+.*\r?\n?|[ \t]*#.*\r?\n?|[ \t]*\r?\n)*)/m.exec(yaml)?.[1] ?? "";
+    return new RegExp(`^[ \\t]+${key}:[ \\t]*["']?([^"'\\s#]+)`, "m").exec(block)?.[1];
 }
