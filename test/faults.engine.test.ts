@@ -185,7 +185,7 @@ describe("destroy when the world moved", () => {
         sim.account.cancelService(sim.account.state.services[0], "Immediate");
         const down = await stack.destroy();
         expect(down.errors).toEqual([]);
-        expect(down.hostLog.join("\n")).toContain("already cancelled or unknown to EDIS");
+        expect(down.hostLog.join("\n")).toContain("is unknown to EDIS (cancel/product, get/kvmid and get/serviceid agree); removing it from state");
         expect(finalState()).toEqual({ orders: 1, active: [], inState: [], pending: 0, cancellations: ["Immediate"] });
     });
 
@@ -203,6 +203,71 @@ describe("destroy when the world moved", () => {
         const down = await stack.destroy();
         expect(down.errors).toEqual([]);
         expect(finalState()).toEqual({ orders: 1, active: ["web1.example.com"], inState: [], pending: 0, cancellations: ["End of Billing Period"] });
+    });
+});
+
+describe("a billed server leaves state only when EDIS confirms it is gone", () => {
+    beforeEach(async () => {
+        declare({ web1, web2: { ...web1, hostname: "web2.example.com" } });
+        expect((await stack.up()).errors).toEqual([]);
+    });
+    // The two creates ran in parallel, so both sides are compared in sorted order.
+    const sorted = () => {
+        const s = finalState();
+        return { ...s, active: s.active.sort(), inState: s.inState.sort() };
+    };
+    const bothKept = () => ({
+        orders: 2,
+        active: ["web1.example.com", "web2.example.com"],
+        inState: [`web1=${serviceOf("web1.example.com")}`, `web2=${serviceOf("web2.example.com")}`],
+        pending: 0,
+        cancellations: [],
+    });
+
+    test("a host that answers an HTML 404 to everything: refresh and destroy fail and keep both servers", async () => {
+        sim.inject({ endpoint: "*", status: 404, body: "html", times: 1000 });
+        const refresh = await stack.refresh();
+        expect(refresh.errors).toHaveLength(2);
+        expect(refresh.errors[0]).toContain("EDIS get/auth: unexpected answer (HTTP 404); the answer was an HTML page, not JSON; is the URL right (config `edis:baseUrl` / `edis:authUrl`)?");
+        const down = await stack.destroy();
+        expect(down.errors).toHaveLength(2);
+        expect(down.errors.join("\n")).toContain("EDIS cancel/product: unexpected answer (HTTP 404)");
+        expect(sorted()).toEqual(bothKept());
+
+        sim.clearFaults();
+        expect((await stack.destroy()).errors).toEqual([]);
+        expect(finalState().inState).toEqual([]);
+    });
+
+    test('cancel answering 200 {"status":"error","message":"An unknown error occurred"}: destroy fails and keeps the server', async () => {
+        sim.inject({ endpoint: "cancel/product", body: "status-error", message: "An unknown error occurred", times: 2 });
+        const down = await stack.destroy();
+        expect(down.errors).toEqual([
+            expect.stringContaining("EDIS cancel/product: the request was refused (HTTP 200); server said: An unknown error occurred"),
+            expect.stringContaining("EDIS cancel/product: the request was refused (HTTP 200); server said: An unknown error occurred"),
+        ]);
+        expect(sorted()).toEqual(bothKept());
+    });
+
+    test("cancel says 'not found' while the account still lists the KVM: destroy fails and keeps it", async () => {
+        sim.inject({ endpoint: "cancel/product", status: 404, message: "Service not found", times: 2 });
+        const down = await stack.destroy();
+        expect(down.errors).toHaveLength(2);
+        expect(down.errors[0]).toContain("but its lookups still name it, so it may still be billed: nothing was cancelled and it stays in the stack's state");
+        expect(sorted()).toEqual(bothKept());
+    });
+
+    test("refresh: a KVM missing from the listing stays while get/kvmid still names it; a proxy's JSON 404 is an error, not 'gone'", async () => {
+        sim.inject({ endpoint: "get/auth", json: { status: "success", data: {} } });
+        const refresh = await stack.refresh();
+        expect(refresh.errors).toEqual([]);
+        expect(refresh.steps.map((s) => s.result)).toEqual(["same", "same"]);
+
+        sim.inject({ endpoint: "get/auth", json: { status: "success", data: {} } });
+        sim.inject({ endpoint: "get/kvmid", status: 404, json: { error: "not found" }, times: 2 });
+        const proxied = await stack.refresh();
+        expect(proxied.errors.join("\n")).toContain("EDIS get/kvmid: unexpected answer (HTTP 404); server said: not found; the answer was not in EDIS's form");
+        expect(sorted()).toEqual(bothKept());
     });
 });
 

@@ -6,7 +6,7 @@
 
 export type EdisErrorKind =
     | "credentials" // 401/403 or the API said the e-mail/password is wrong
-    | "not_found" // 404: unknown service, KVM or product
+    | "not_found" // EDIS said (JSON, 404 or a refusal naming it) that it does not know the service, KVM or product
     | "bad_request" // 400 or another 4xx: the request itself was refused
     | "rate_limited" // 429
     | "server_error" // 5xx

@@ -27,12 +27,18 @@ export function kindForStatus(status: number): EdisErrorKind {
 }
 
 /**
+ * Words that say EDIS does not know the service, KVM or product asked about. Deliberately narrow: "An unknown
+ * error occurred" is not one of them, because "not found" is what lets a billed server leave state.
+ */
+const NOT_FOUND_WORDS = /\bnot\s+found\b|does\s+not\s+exist|\bno\s+such\s+\w+|\bunknown\s+(service|kvm|product|location|serviceid|kvm_?id|location_id)\b/i;
+
+/**
  * A 2xx answer whose `status` is not "success": what kind of failure its message describes. A server that
  * reports its own failure this way ("internal error", "try again") is a server error, so reads retry it.
  */
 function kindForRefusal(message: string | undefined): EdisErrorKind {
     if (message && /credential|password|unauthori[sz]ed|authentication|login/i.test(message)) return "credentials";
-    if (message && /not\s*found|unknown|does not exist|no such/i.test(message)) return "not_found";
+    if (message && NOT_FOUND_WORDS.test(message)) return "not_found";
     if (message && /internal|temporar|maintenance|try again|unavailable|overload/i.test(message)) return "server_error";
     return "bad_request";
 }
@@ -102,11 +108,22 @@ export async function postJson(req: PostRequest): Promise<Record<string, unknown
 
     if (status < 200 || status >= 300) {
         const retryAfterSeconds = parseRetryAfter(retryAfter);
+        // "Not found" only from an answer in EDIS's own form (JSON with a `status` word): a 404 page from a wrong
+        // host, a proxy or a maintenance page says nothing about the server, and must not drop it from state.
+        const edisShaped = typeof (body as { status?: unknown } | undefined)?.status === "string";
+        if (status === 404 && !edisShaped) {
+            throw new EdisApiError({
+                ...common,
+                kind: "unexpected_answer",
+                detail: `${body === undefined ? describeNonJson(text) : "the answer was not in EDIS's form"}; is the URL right (config \`edis:baseUrl\` / \`edis:authUrl\`)?`,
+            });
+        }
         throw new EdisApiError({
             ...common,
             kind: kindForStatus(status),
             retryAfterSeconds,
             detail: body === undefined ? describeNonJson(text) : undefined,
+            body: edisShaped ? (body as Record<string, unknown>) : undefined,
         });
     }
     if (parseFailed || body === undefined || typeof body !== "object" || body === null || Array.isArray(body)) {

@@ -11,10 +11,35 @@ import { billingCycleProblem, paymentMethodProblem, resolvePaymentMethod } from 
 export type ReadResult = { id: string; props: Record<string, unknown> };
 const GONE: ReadResult = { id: "", props: {} };
 
+/** True when EDIS answered, in its own form, that it does not know what was asked about; false when it answered. */
+async function unknownToEdis(lookup: Promise<unknown>): Promise<boolean> {
+    try {
+        await lookup;
+        return false;
+    } catch (e) {
+        if (isEdisApiError(e) && e.kind === "not_found") return true;
+        throw e;
+    }
+}
+
 /**
- * Live state for refresh. A KVM in the account's listing is alive; one missing from it is confirmed with
- * get/serviceid before the resource is dropped from state, because the listing may leave out KVMs in some
- * states. Outputs the API cannot see (order, invoice, inputs) are kept from state.
+ * Whether EDIS confirms that a server is gone: its KVM is not in the account's listing, and both id lookups
+ * (get/kvmid for the service, get/serviceid for the KVM) answer that EDIS does not know it. Any other answer,
+ * or an error, keeps the server: a billed server leaves state only on EDIS's word, given twice.
+ */
+async function confirmedGone(ctx: Context, serviceId: number, kvmId: string | undefined): Promise<boolean> {
+    if (kvmId && (await ctx.sessions.all()).has(kvmId)) return false;
+    const [serviceUnknown, kvmUnknown] = await Promise.all([
+        unknownToEdis(ctx.client.getKvmId(serviceId)),
+        kvmId ? unknownToEdis(ctx.client.getServiceId(kvmId)) : Promise.resolve(true),
+    ]);
+    return serviceUnknown && kvmUnknown;
+}
+
+/**
+ * Live state for refresh. A KVM in the account's listing is alive. One missing from it (the listing may leave
+ * out KVMs in some states) leaves state only when EDIS confirms it gone. Outputs the API cannot see (order,
+ * invoice, inputs) are kept from state.
  */
 export async function readServer(ctx: Context, id: string, props: Record<string, unknown>): Promise<ReadResult> {
     const serviceId = Number(id);
@@ -25,22 +50,18 @@ export async function readServer(ctx: Context, id: string, props: Record<string,
         try {
             kvmId = await ctx.client.getKvmId(serviceId);
         } catch (e) {
-            if (isEdisApiError(e) && e.kind === "not_found") return GONE;
-            throw e;
+            if (!isEdisApiError(e) || e.kind !== "not_found") throw e;
+            // "Not provisioned yet" may read as "not found" too, so a server in state (it has outputs) stays;
+            // an id that KvmServer.get() asked about (no outputs yet) does not exist.
+            if (props.serviceId === undefined) return GONE;
+            ctx.log(`${String(props.hostname ?? "")} (service ${serviceId}) has no KVM yet (${e.message}); kept in state`);
         }
         if (!kvmId) return { id, props: compact({ ...props, serviceId }) };
     }
     const session = (await ctx.sessions.all()).get(kvmId);
-    if (!session) {
-        try {
-            await ctx.client.getServiceId(kvmId);
-        } catch (e) {
-            if (isEdisApiError(e) && e.kind === "not_found") return GONE;
-            throw e;
-        }
-        return { id, props: compact({ ...props, serviceId, kvmId }) };
-    }
-    return { id, props: compact({ ...props, serviceId, ...sessionOutputs(session) }) };
+    if (session) return { id, props: compact({ ...props, serviceId, ...sessionOutputs(session) }) };
+    if (await confirmedGone(ctx, serviceId, kvmId)) return GONE;
+    return { id, props: compact({ ...props, serviceId, kvmId }) };
 }
 
 /**
@@ -109,20 +130,33 @@ export async function upgradeServer(ctx: Context, olds: KvmServerOutputs, news: 
     }
 }
 
-/** Cancels; a server that is already cancelled or unknown counts as cancelled. */
+/**
+ * Cancels. A server counts as cancelled only when EDIS says so: a refusal saying it is already cancelled, or
+ * "not found" confirmed by both id lookups. Anything else is an error, and the engine keeps it in state.
+ */
 export async function cancelServer(ctx: Context, id: string, props: Record<string, unknown>): Promise<void> {
     const type = (props.cancellationType as CancellationType | undefined) ?? ctx.config.cancellationType ?? DEFAULT_CANCELLATION_TYPE;
     const serviceId = Number(id);
     const kvmId = typeof props.kvmId === "string" ? props.kvmId : undefined;
+    const name = `${String(props.hostname ?? "")} (service ${serviceId}${kvmId ? `, ${kvmId}` : ""})`;
     try {
         await ctx.client.cancelProduct({ serviceId, kvmId, type });
-        ctx.log(`cancelled ${String(props.hostname ?? "")} (service ${serviceId}${kvmId ? `, ${kvmId}` : ""}): ${type}`);
+        ctx.log(`cancelled ${name}: ${type}`);
     } catch (e) {
-        const alreadyGone =
-            isEdisApiError(e) &&
-            (e.kind === "not_found" || (e.kind === "bad_request" && /already\s+(been\s+)?cancel|not\s+active|terminated/i.test(e.serverMessage ?? "")));
-        if (!alreadyGone) throw e;
-        ctx.log(`service ${serviceId} is already cancelled or unknown to EDIS (${(e as Error).message}); removing it from state`);
+        if (!isEdisApiError(e)) throw e;
+        if (e.kind === "bad_request" && /already\s+(been\s+)?cancel|not\s+active|terminated/i.test(e.serverMessage ?? "")) {
+            ctx.log(`${name} is already cancelled at EDIS (${e.message}); removing it from state`);
+            return;
+        }
+        if (e.kind !== "not_found") throw e;
+        ctx.sessions.invalidate();
+        if (!(await confirmedGone(ctx, serviceId, kvmId))) {
+            throw new Error(
+                `EDIS answered that it does not know ${name} (${e.message}), but its lookups still name it, so it may still be ` +
+                    `billed: nothing was cancelled and it stays in the stack's state. Check it in the EDIS client area.`,
+            );
+        }
+        ctx.log(`${name} is unknown to EDIS (cancel/product, get/kvmid and get/serviceid agree); removing it from state`);
     } finally {
         ctx.sessions.invalidate();
     }
