@@ -69,7 +69,7 @@ export class KvmServer extends pulumi.dynamic.Resource {
     declare public readonly osId: pulumi.Output<number>;
     /** Host name. */
     declare public readonly hostname: pulumi.Output<string>;
-    /** Location id, when it was given. */
+    /** Location id: the one given, or else the location the server was ordered in. */
     declare public readonly locationId: pulumi.Output<number | undefined>;
     /** Billing cycle, normalized (`semi-annually` becomes `semiannually`). */
     declare public readonly billingCycle: pulumi.Output<string>;

@@ -50,7 +50,7 @@ describe("check", () => {
 });
 
 describe("diff", () => {
-    const old = { planId: 101, osId: 1012, hostname: "a.example.com", billingCycle: "monthly", applyCredit: true, serviceId: 7, kvmId: "kvm_1_2", __provider: "old" };
+    const old = { planId: 101, osId: 1012, hostname: "a.example.com", locationId: 1, billingCycle: "monthly", applyCredit: true, serviceId: 7, kvmId: "kvm_1_2", __provider: "old" };
 
     test("every input is in exactly one class", () => {
         const classes = [...REPLACE_ON_CHANGE, ...UPGRADE_IN_PLACE, ...METADATA_IN_PLACE];
@@ -72,6 +72,16 @@ describe("diff", () => {
         const d = diffKvmServer(old, { ...old, [key]: value });
         expect(d).toMatchObject({ changes: true, replaces: [] });
         expect(needsUpgrade(old, { ...old, [key]: value })).toBe((UPGRADE_IN_PLACE as readonly string[]).includes(key));
+    });
+
+    test("meaning, not bytes: host name case, SSH key comment and spacing, locationId left out", () => {
+        expect(diffKvmServer(old, { ...old, hostname: "A.Example.COM" }).changes).toBe(false);
+        const key = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGQ5U1y0mDpmzdqyDbI2mZtI9Vb1x3nnPX9P6pC3vFhq";
+        expect(diffKvmServer({ ...old, sshPublicKey: `${key} a@b` }, { ...old, sshPublicKey: `${key.replace(" ", "  ")}\tc@d` }).changes).toBe(false);
+        expect(diffKvmServer(old, { ...old, locationId: undefined }).changes).toBe(false);
+        // A state without a recorded location learns it in place (the update checks it), never by replacement.
+        const unrecorded = { ...old, locationId: undefined };
+        expect(diffKvmServer(unrecorded, { ...old, locationId: 2 })).toMatchObject({ changes: true, replaces: [] });
     });
 
     test("a respelled billing cycle is no change", () => {

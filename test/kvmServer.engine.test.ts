@@ -25,6 +25,9 @@ function declare(servers: Record<string, Record<string, unknown>>, read: Record<
 }
 
 const web1 = { planId: 101, osId: 1012, hostname: "web1.example.com" };
+// Well-formed ed25519 public key lines: the type prefix inside the blob is right, the key bytes are arbitrary.
+const KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGQ5U1y0mDpmzdqyDbI2mZtI9Vb1x3nnPX9P6pC3vFhq test@example";
+const OTHER_KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAINrWGRolS8WmRbi62V96xA7WjSOMTE/l86PC+sXZS5SN test@example";
 const web2 = { planId: 102, osId: 1024, hostname: "web2.example.com", billingCycle: "semi-annually", additionalIpId: 2201 };
 
 function writes(): string[] {
@@ -107,6 +110,51 @@ describe("scenario 2: what a change does", () => {
         expect(sim.calls("cancel/product")[0].fields.serviceid).toBe(oldId);
         expect(stack.resource("web1")!.id).not.toBe(oldId);
         expect(stack.state().resources).toHaveLength(2);
+    });
+
+    test("a host name differing only in case is no change", async () => {
+        declare({ web1: { ...web1, hostname: "WEB1.Example.com" }, web2 });
+        const preview = await stack.preview();
+        expect([ops(preview), preview.hasChanges]).toEqual([{ web1: "same", web2: "same" }, false]);
+        expect(ops(await stack.up())).toEqual({ web1: "same", web2: "same" });
+        expect(writes()).toEqual([]);
+    });
+
+    test("an SSH key with another comment or spacing is no change; other key data is a replacement", async () => {
+        const [type, data] = KEY.split(" ");
+        declare({ web1: { ...web1, sshPublicKey: KEY }, web2 });
+        expect((await stack.up()).steps.filter((s) => s.name === "web1").map((s) => s.op)).toEqual(["replace", "delete"]);
+        sim.clearLog();
+        declare({ web1: { ...web1, sshPublicKey: `${type}   ${data}\tops@ci-runner  ` }, web2 });
+        expect(ops(await stack.preview())).toEqual({ web1: "same", web2: "same" });
+        declare({ web1: { ...web1, sshPublicKey: `${type} ${data}` }, web2 });
+        expect(ops(await stack.up())).toEqual({ web1: "same", web2: "same" });
+        expect(writes()).toEqual([]);
+        declare({ web1: { ...web1, sshPublicKey: OTHER_KEY }, web2 });
+        expect(ops(await stack.preview())).toEqual({ web1: "replace", web2: "same" });
+    });
+
+    test("locationId added or removed without moving the server is no change; another location is a replacement", async () => {
+        expect(stack.resource("web1")!.outputs.locationId).toBe(1);
+        declare({ web1: { ...web1, locationId: 1 }, web2 });
+        expect(ops(await stack.up())).toEqual({ web1: "same", web2: "same" });
+        declare({ web1, web2 });
+        expect(ops(await stack.up())).toEqual({ web1: "same", web2: "same" });
+        expect(writes()).toEqual([]);
+        declare({ web1: { ...web1, locationId: 2 }, web2 });
+        expect(ops(await stack.preview())).toEqual({ web1: "replace", web2: "same" });
+    });
+
+    test("a state that records no location (an older version's) learns it in place, and refuses a wrong one", async () => {
+        stack.editState((s) => s.resources.forEach((r) => delete r.outputs.locationId));
+        declare({ web1: { ...web1, locationId: 2 }, web2 });
+        const wrong = await stack.up();
+        expect(ops(wrong)).toEqual({ web1: "update", web2: "same" });
+        expect(wrong.errors.join("\n")).toContain("web1.example.com (service " + stack.resource("web1")!.id + ") is at Frankfurt, Germany (locationId 1), not at locationId 2; nothing was changed");
+        declare({ web1: { ...web1, locationId: 1 }, web2 });
+        expect(ops(await stack.up())).toEqual({ web1: "update", web2: "same" });
+        expect(stack.resource("web1")!.outputs.locationId).toBe(1);
+        expect(writes()).toEqual([]);
     });
 
     test("a changed cancellationType is an in-place update with no API write", async () => {

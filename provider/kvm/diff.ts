@@ -41,10 +41,24 @@ export interface DiffResult {
     deleteBeforeReplace: false;
 }
 
+/** An SSH key's meaning: its type and key data; the comment and spacing do not change the server. */
+function sshKeyOf(key: string): string {
+    return key.trim().split(/\s+/).slice(0, 2).join(" ");
+}
+
+/**
+ * Whether input `name` means the same server with value `a` before and `b` now. Compared by meaning, not
+ * bytes, because a difference in a replacing input orders a new server: host names are case-insensitive
+ * (RFC 4343), SSH keys compare by type and data, and a `locationId` that is left out leaves the server
+ * where it is (the stored outputs record the location the server was ordered in, see outputs.locationId).
+ */
 function same(name: string, a: unknown, b: unknown): boolean {
-    if (name === "billingCycle" && typeof a === "string" && typeof b === "string") {
-        return normalizeBillingCycle(a) === normalizeBillingCycle(b);
+    if (typeof a === "string" && typeof b === "string") {
+        if (name === "billingCycle") return normalizeBillingCycle(a) === normalizeBillingCycle(b);
+        if (name === "hostname") return a.toLowerCase() === b.toLowerCase();
+        if (name === "sshPublicKey") return sshKeyOf(a) === sshKeyOf(b);
     }
+    if (name === "locationId" && b == null) return true;
     if (name === "applyCredit") return (a ?? true) === (b ?? true);
     return a === b || (a == null && b == null);
 }
@@ -53,7 +67,10 @@ function same(name: string, a: unknown, b: unknown): boolean {
 export function diffKvmServer(olds: Record<string, unknown>, news: Record<string, unknown>): DiffResult {
     const changed: string[] = INPUT_NAMES.filter((name) => news[name] === UNKNOWN || !same(name, olds[name], news[name]));
     if (olds.suspended === true) changed.push("suspended");
-    const replaces = changed.filter((name) => (REPLACE_ON_CHANGE as readonly string[]).includes(name));
+    // A state without a recorded location (adopted, or ordered by an older version) learns it in place: the
+    // update checks that the plan is there, and refuses if it is not.
+    const learnsLocation = olds.locationId == null && news.locationId !== UNKNOWN;
+    const replaces = changed.filter((name) => (REPLACE_ON_CHANGE as readonly string[]).includes(name) && !(name === "locationId" && learnsLocation));
     return { changes: changed.length > 0, replaces, changed, deleteBeforeReplace: false };
 }
 

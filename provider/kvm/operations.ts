@@ -64,6 +64,18 @@ export async function readServer(ctx: Context, id: string, props: Record<string,
     return { id, props: compact({ ...props, serviceId, kvmId }) };
 }
 
+/** A locationId given to a server whose state records none: the server's plan must be at that location. */
+export async function checkLocation(ctx: Context, outs: KvmServerOutputs): Promise<void> {
+    const home = await ctx.catalogue.findPlan(outs.planId);
+    if (home && home.location.id !== outs.locationId) {
+        throw new Error(
+            `${outs.hostname} (service ${outs.serviceId}) is at ${home.location.name} (locationId ${home.location.id}), not at ` +
+                `locationId ${outs.locationId}; nothing was changed. To move it, replace it: add \`replaceOnChanges: ["locationId"]\` ` +
+                `to its resource options (a new server is ordered, then this one is cancelled).`,
+        );
+    }
+}
+
 /**
  * An update of a suspended server (the diff reports the suspension): reads it again, so that a server EDIS
  * has resumed since the last refresh stops showing as changed, and says what to do when it has not.

@@ -64,6 +64,7 @@ export async function createServer(ctx: Context, inputs: KvmServerInputs): Promi
     );
     const outs: KvmServerOutputs = compact({
         ...inputs,
+        locationId: location.id,
         serviceId,
         orderId: order.orderId,
         invoiceId: order.invoiceId,
@@ -154,9 +155,10 @@ async function adoptServer(ctx: Context, inputs: KvmServerInputs): Promise<{ id:
         throw e;
     }
     if (serviceId === undefined) throw new Error(`EDIS named no service id for adoptKvmId "${kvmId}"`);
-    const session = await ctx.sessions.one(kvmId);
+    const [session, home] = await Promise.all([ctx.sessions.one(kvmId), ctx.catalogue.findPlan(inputs.planId)]);
     ctx.log(`adopted ${kvmId} as service ${serviceId} (${inputs.hostname}); nothing was ordered`);
-    return { id: String(serviceId), outs: compact({ ...inputs, serviceId, ...(session ? sessionOutputs(session) : { kvmId }) }) };
+    const outs = { ...inputs, locationId: inputs.locationId ?? home?.location.id, serviceId, ...(session ? sessionOutputs(session) : { kvmId }) };
+    return { id: String(serviceId), outs: compact(outs) };
 }
 
 /**

@@ -9,7 +9,7 @@ import { ProviderConfig, clientFromConfig, resolveConfig } from "../config";
 import { Context, ServerInitError } from "./context";
 import { diffKvmServer, needsUpgrade } from "./diff";
 import { INPUT_NAMES, KvmServerOutputs, checkInputs, compact, inputsOf } from "./inputs";
-import { cancelServer, readServer, recheckSuspension, upgradeServer } from "./operations";
+import { cancelServer, checkLocation, readServer, recheckSuspension, upgradeServer } from "./operations";
 import { createServer, resumeServer } from "./orderFlow";
 import { SessionDirectory } from "../sessions";
 
@@ -97,7 +97,10 @@ export const kvmServer = {
     async update(id: string, olds: Record<string, unknown>, news: Record<string, unknown>) {
         const c = ctx();
         const inputs = inputsOf(news);
-        let outs = compact({ ...computedOf(olds), ...inputs, serviceId: Number(id) }) as KvmServerOutputs;
+        // The location the server was ordered in stays recorded when the program leaves locationId out.
+        const locationId = inputs.locationId ?? (olds.locationId as number | undefined);
+        let outs = compact({ ...computedOf(olds), ...inputs, locationId, serviceId: Number(id) }) as KvmServerOutputs;
+        if (inputs.locationId !== undefined && olds.locationId == null) await checkLocation(c, outs);
         if (!outs.kvmId) {
             // The create of this server stopped after its order: finish it (throws with the id if it cannot).
             try {

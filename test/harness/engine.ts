@@ -145,6 +145,13 @@ export class TestStack {
         return this.state().resources.find((r) => r.name === name);
     }
 
+    /** Changes the state as `pulumi stack export`, an edit and `pulumi stack import` would (e.g. to model an older version's state). */
+    editState(edit: (state: StackState) => void): void {
+        const state = this.state();
+        edit(state);
+        this.writeState(state);
+    }
+
     /** Drops pending creates, as `pulumi refresh --clear-pending-creates` does (the user found the server). */
     clearPendingCreates(): Array<{ urn: string; inputs: Props }> {
         const state = this.state();
