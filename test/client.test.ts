@@ -274,6 +274,12 @@ describe("secrets", () => {
         }
     });
 
+    test("a refusal whose status field echoes the request is redacted", async () => {
+        sim.inject({ endpoint: "get/locations", json: { status: `denied: email=${EMAIL}&pw=${encodeURIComponent(PASSWORD).toLowerCase()}` } });
+        const e = await failure(client.getLocations());
+        expect(e.message).toBe('EDIS get/locations: the request was refused (HTTP 200); status "denied: email=[redacted]&pw=[redacted]"');
+    });
+
     test("a session signature seen in get/auth is redacted from later errors", async () => {
         const { kvmId } = await provisioned();
         const [session] = await client.getAuth(kvmId);

@@ -271,6 +271,34 @@ describe("a billed server leaves state only when EDIS confirms it is gone", () =
     });
 });
 
+describe("credentials never reach state, logs or error text", () => {
+    test("an answer whose status field echoes the request: the time-out error stored in state names no credential", async () => {
+        const { email, password } = sim.account.state;
+        sim.inject({ endpoint: "get/kvmid", times: 1000, json: { status: `bad request email=${encodeURIComponent(email)}&pw=${encodeURIComponent(password).toLowerCase()}` } });
+        declare({ web1: { ...web1, provisioningTimeoutSeconds: 1 } });
+        const up = await stack.up();
+        expect(up.errors.join("\n")).toContain('status "bad request email=[redacted]&pw=[redacted]"');
+        expect(stack.resource("web1")!.initErrors!.join("\n")).toContain("[redacted]");
+        for (const text of [stack.stateText(), up.errors.join("\n"), up.hostLog.join("\n")]) {
+            expect(text).not.toContain(password);
+            expect(text.toLowerCase()).not.toContain(encodeURIComponent(password).toLowerCase());
+            expect(text).not.toContain(email);
+        }
+    });
+
+    test("a short, common password ('server') leaves the provider's own words whole", async () => {
+        sim.account.setPassword("server");
+        stack.setConfig("edis:password", "server", true);
+        sim.inject({ endpoint: "get/kvmid", status: 503, message: "the server is busy" });
+        declare({ web1 });
+        const up = await stack.up();
+        expect(up.errors).toEqual([]);
+        const log = up.hostLog.join("\n");
+        expect(log).toContain("EDIS get/kvmid: server_error (HTTP 503), retry 1 of 3");
+        expect(log).toContain(`service ${stack.resource("web1")!.id}`);
+    });
+});
+
 describe("broken answers are clear errors of the right kind, and nothing is ordered", () => {
     test.each([
         ["malformed JSON", { body: "badjson" as const }, "EDIS get/paymentmethods: unexpected answer (HTTP 200); the answer was not JSON"],

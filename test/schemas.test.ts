@@ -102,8 +102,32 @@ describe("retry timing and redaction", () => {
         expect(nextDelayMs(DEFAULT_RETRY_POLICY, asked, 1)).toBe(60_000);
     });
 
-    test("the redactor removes a secret in every encoding, longest first", () => {
+    test("the redactor removes a secret in every encoding an echo may use, longest first", () => {
         const r = new Redactor(["a+b c&d", "a+b"]);
         expect(r.redact("x a+b c&d y a%2Bb%20c%26d z a%2Bb+c%26d")).toBe("x [redacted] y [redacted] z [redacted]");
+        const pw = "p/ä&\"x";
+        const echoes = [
+            pw,
+            "p%2f%c3%a4%26%22x", // lower-case percent-encoding
+            "p%2F%C3%A4%26%22x",
+            "p\\/\\u00e4&\\\"x", // PHP's json_encode: \/ and \u00e4
+            "p\\u002F\\u00E4\\u0026\\u0022x",
+            "p&#47;&#228;&amp;&quot;x", // HTML entities
+            "p&#x2f;&#xE4;&#38;&#x22;x",
+        ];
+        for (const echo of echoes) expect(new Redactor([pw]).redact(`<${echo}>`)).toBe("<[redacted]>");
+    });
+
+    test("secrets of any length are removed from foreign text; the error's own words are never touched", () => {
+        const r = new Redactor(["ab", "server"]);
+        const e = new EdisApiError({ endpoint: "get/auth", kind: "server_error", status: 503, serverMessage: "server ab busy", detail: 'status "ab"', redactor: r });
+        expect(e.message).toBe('EDIS get/auth: server error (HTTP 503); server said: [redacted] [redacted] busy; status "[redacted]"');
+    });
+
+    test("a secret across the cut of a long server message does not survive as a prefix", () => {
+        const secret = "s3cr3t-Passw0rd";
+        const e = new EdisApiError({ endpoint: "x", kind: "bad_request", serverMessage: `${"x".repeat(495)}${secret} and more`, redactor: new Redactor([secret]) });
+        expect(e.serverMessage).toBe(`${"x".repeat(495)}[reda...`);
+        expect(e.message).not.toContain("s3cr3");
     });
 });

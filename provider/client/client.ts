@@ -1,7 +1,8 @@
 /**
  * The typed EDIS client: one method per endpoint, on top of one transport (transport.ts), one retry policy
  * (retry.ts) and one set of wire schemas (schemas.ts). Credentials go into every request body and nowhere
- * else; the client's redactor removes them from everything it throws or logs.
+ * else; every error it throws is an EdisApiError, which removes them (and session signatures) from the text
+ * it quotes, and its log lines are its own words.
  */
 import { z } from "zod";
 import { EdisApiError, Redactor } from "./errors";
@@ -73,8 +74,8 @@ export class EdisClient {
     private readonly retryPolicy: RetryPolicy;
     private readonly log: (line: string) => void;
     private readonly userAgent: string;
-    /** Public so that callers that print anything (the provider's log lines) can use the same redaction. */
-    readonly redactor: Redactor;
+    /** The secrets EdisApiError removes from the text it quotes: the credentials and every session signature. */
+    private readonly redactor: Redactor;
 
     constructor(options: EdisClientOptions) {
         this.email = options.email;
@@ -190,7 +191,8 @@ export class EdisClient {
                     throw new EdisApiError({
                         endpoint: endpoint.path,
                         kind: "unexpected_answer",
-                        detail: this.redactor.redact(`the answer did not have the expected shape: ${wire.describeIssues(parsed.error)}`),
+                        detail: `the answer did not have the expected shape: ${wire.describeIssues(parsed.error)}`,
+                        redactor: this.redactor,
                     });
                 }
                 return parsed.data;

@@ -2,6 +2,12 @@
  * The one error type of the EDIS client. Everything that goes wrong talking to EDIS becomes an
  * `EdisApiError` whose text, properties and JSON form have had every known secret removed, so it can be
  * thrown through the Pulumi engine (which prints it and, for create/update, stores it) without leaking.
+ *
+ * Redaction happens here and nowhere else: the constructor redacts every piece of text that came from
+ * outside (the server's message, the refusal's `status`, network and schema details), whole and before it is
+ * cut to length, so that no secret survives as a prefix at the cut. The error's own frame (endpoint, kind,
+ * HTTP status, attempts) is the provider's wording and is never touched, so a short or common password cannot
+ * blank ordinary words of it.
  */
 
 export type EdisErrorKind =
@@ -19,10 +25,12 @@ export interface EdisApiErrorInit {
     kind: EdisErrorKind;
     /** HTTP status, when the server answered at all. */
     status?: number;
-    /** The server's own message (`message`/`msg`/`error`), already redacted. */
+    /** The server's own message (`message`/`msg`/`error`), as received: the constructor redacts it. */
     serverMessage?: string;
-    /** Extra explanation, e.g. the schema path that did not match. */
+    /** Extra explanation, e.g. the schema path that did not match; may quote the answer, so it is redacted too. */
     detail?: string;
+    /** The secrets to remove from the text above; without one, the text is taken as already redacted. */
+    redactor?: Redactor;
     /** Seconds the server asked us to wait (Retry-After), for rate-limit and 503 answers. */
     retryAfterSeconds?: number;
     /** How many attempts were made before giving up. */
@@ -57,18 +65,21 @@ export class EdisApiError extends Error {
     declare readonly body?: Record<string, unknown>;
 
     constructor(init: EdisApiErrorInit) {
+        const foreign = (text: string | undefined) => (text === undefined ? undefined : cut(init.redactor ? init.redactor.redact(text) : text));
+        const serverMessage = foreign(init.serverMessage);
+        const detail = foreign(init.detail);
         const parts = [`EDIS ${init.endpoint}: ${KIND_TEXT[init.kind]}`];
         if (init.status !== undefined) parts[0] += ` (HTTP ${init.status})`;
-        if (init.serverMessage) parts.push(`server said: ${init.serverMessage}`);
-        if (init.detail) parts.push(init.detail);
+        if (serverMessage) parts.push(`server said: ${serverMessage}`);
+        if (detail) parts.push(detail);
         if (init.attempts !== undefined && init.attempts > 1) parts.push(`after ${init.attempts} attempts`);
         super(parts.join("; "));
         this.name = "EdisApiError";
         this.endpoint = init.endpoint;
         this.kind = init.kind;
         this.status = init.status;
-        this.serverMessage = init.serverMessage;
-        this.detail = init.detail;
+        this.serverMessage = serverMessage;
+        this.detail = detail;
         this.retryAfterSeconds = init.retryAfterSeconds;
         this.attempts = init.attempts;
         this.orderId = init.orderId;
@@ -114,32 +125,73 @@ export function isEdisApiError(e: unknown): e is EdisApiError {
     return e instanceof EdisApiError || (e instanceof Error && e.name === "EdisApiError");
 }
 
+/** Text from outside is kept to this many characters in an error (after redaction). */
+export const FOREIGN_TEXT_MAX = 500;
+
+function cut(text: string): string {
+    return text.length > FOREIGN_TEXT_MAX ? `${text.slice(0, FOREIGN_TEXT_MAX)}...` : text;
+}
+
+const NAMED_ENTITIES: Record<string, string[]> = { "&": ["amp"], "<": ["lt"], ">": ["gt"], '"': ["quot"], "'": ["apos"] };
+
+/** A hex number that matches in either case: 0x2b as "2[bB]". */
+function hexAnyCase(n: number, width: number): string {
+    return n
+        .toString(16)
+        .padStart(width, "0")
+        .replace(/[a-f]/g, (d) => `[${d}${d.toUpperCase()}]`);
+}
+
+function escapeRegExp(text: string): string {
+    return text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+}
+
 /**
- * Removes secrets from any text that may reach a log, an error or state. Secrets are matched as given and in
- * their form- and URI-encoded spellings, because a server may echo the request body back.
+ * Every spelling of one character that an echo of the request may use: as is; percent-encoded in either case
+ * (form and URI encoding, one %XX per UTF-8 byte); `+` for a space; JSON's \uXXXX (also as surrogate pairs),
+ * `\/` and `\"`; HTML's numeric and named entities.
+ */
+function spellingsOf(ch: string): string {
+    const cp = ch.codePointAt(0)!;
+    const units = ch.length === 2 ? [ch.charCodeAt(0), ch.charCodeAt(1)] : [cp];
+    const out = [
+        escapeRegExp(ch),
+        [...Buffer.from(ch, "utf8")].map((b) => `%${hexAnyCase(b, 2)}`).join(""),
+        units.map((u) => `\\\\[uU]${hexAnyCase(u, 4)}`).join(""),
+        `&#0*${cp};`,
+        `&#[xX]0*${hexAnyCase(cp, 1)};`,
+        ...(NAMED_ENTITIES[ch] ?? []).map((name) => `&${name};`),
+    ];
+    if (ch === " ") out.push("\\+");
+    if (ch === "/" || ch === '"' || ch === "\\") out.push(`\\\\${escapeRegExp(ch)}`);
+    return `(?:${out.join("|")})`;
+}
+
+/**
+ * Removes secrets from text that came from outside (see EdisApiError). A secret is matched in any mix of the
+ * spellings of `spellingsOf`, because a server or proxy may echo the request body in its own encoding.
+ * Every secret counts, however short: over-redacting a server's message is safe, leaking part of it is not.
  */
 export class Redactor {
     private readonly secrets = new Set<string>();
+    private pattern?: RegExp;
 
     constructor(secrets: Iterable<string | undefined> = []) {
         for (const s of secrets) this.add(s);
     }
 
     add(secret: string | undefined): void {
-        // Very short values would blank out ordinary words; the API's secrets are never that short.
-        if (!secret || secret.length < 3) return;
+        if (!secret || this.secrets.has(secret)) return;
         this.secrets.add(secret);
-        this.secrets.add(encodeURIComponent(secret));
-        this.secrets.add(new URLSearchParams({ x: secret }).toString().slice(2));
-        this.secrets.add(JSON.stringify(secret).slice(1, -1));
+        // Built when next needed: a listing adds a signature per KVM, and only errors redact.
+        this.pattern = undefined;
     }
 
     redact(text: string): string {
-        let out = text;
+        if (this.secrets.size === 0) return text;
         // Longest first, so that a secret containing another is removed whole.
-        for (const s of [...this.secrets].sort((a, b) => b.length - a.length)) {
-            if (s.length >= 3) out = out.split(s).join("[redacted]");
-        }
-        return out;
+        const sorted = [...this.secrets].sort((a, b) => b.length - a.length);
+        this.pattern ??= new RegExp(sorted.map((s) => [...s].map(spellingsOf).join("")).join("|"), "g");
+        return text.replace(this.pattern, "[redacted]");
     }
 }

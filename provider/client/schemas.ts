@@ -343,7 +343,7 @@ export function serverMessageOf(body: unknown): string | undefined {
     const b = body as Record<string, unknown>;
     for (const key of ["message", "msg", "error", "result"]) {
         const v = b[key];
-        if (typeof v === "string" && v.trim()) return v.trim().slice(0, 500);
+        if (typeof v === "string" && v.trim()) return v.trim();
     }
     return undefined;
 }

@@ -58,7 +58,6 @@ function encodeBody(req: PostRequest): string {
 export async function postJson(req: PostRequest): Promise<Record<string, unknown>> {
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), req.timeoutMs);
-    const redact = (s: string) => req.redactor.redact(s);
     let status: number;
     let text: string;
     let retryAfter: string | null;
@@ -84,9 +83,8 @@ export async function postJson(req: PostRequest): Promise<Record<string, unknown
         throw new EdisApiError({
             endpoint: req.endpoint,
             kind: aborted ? "timeout" : "network",
-            detail: aborted
-                ? `no answer within ${Math.round(req.timeoutMs / 1000)} s`
-                : redact(code ? `${code}: ${(e as Error).message}` : (e as Error).message),
+            detail: aborted ? `no answer within ${Math.round(req.timeoutMs / 1000)} s` : code ? `${code}: ${(e as Error).message}` : (e as Error).message,
+            redactor: req.redactor,
         });
     } finally {
         clearTimeout(timer);
@@ -100,11 +98,7 @@ export async function postJson(req: PostRequest): Promise<Record<string, unknown
         parseFailed = true;
     }
     const serverMessage = body !== undefined ? serverMessageOf(body) : undefined;
-    const common = {
-        endpoint: req.endpoint,
-        status,
-        serverMessage: serverMessage && redact(serverMessage),
-    };
+    const common = { endpoint: req.endpoint, status, serverMessage, redactor: req.redactor };
 
     if (status < 200 || status >= 300) {
         const retryAfterSeconds = parseRetryAfter(retryAfter);

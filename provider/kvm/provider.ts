@@ -22,9 +22,9 @@ let config: ProviderConfig | undefined;
 let context: Context | undefined;
 
 function log(line: string): void {
-    // The host's stderr reaches the deployment's log; the client's redactor has seen every secret.
-    const clean = context ? context.client.redactor.redact(line) : line;
-    process.stderr.write(`pulumi-edis: ${clean}\n`);
+    // The host's stderr reaches the deployment's log. Lines are the provider's own words plus EdisApiError
+    // messages, which come redacted; redacting the whole line again would blank words a short password matches.
+    process.stderr.write(`pulumi-edis: ${line}\n`);
 }
 
 /** Builds the context on first use, so that check and diff work without credentials (e.g. in preview). */
