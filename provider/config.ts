@@ -17,6 +17,7 @@ export const SETTINGS = {
     provisioningTimeoutSeconds: { key: "provisioningTimeoutSeconds", env: "EDIS_PROVISIONING_TIMEOUT_SECONDS" },
     provisioningPollSeconds: { key: "provisioningPollSeconds", env: "EDIS_PROVISIONING_POLL_SECONDS" },
     requestTimeoutSeconds: { key: "requestTimeoutSeconds", env: "EDIS_REQUEST_TIMEOUT_SECONDS" },
+    allowInsecureHttp: { key: "allowInsecureHttp", env: "EDIS_ALLOW_INSECURE_HTTP" },
 } as const;
 
 export type SettingName = keyof typeof SETTINGS;
@@ -66,11 +67,13 @@ export function resolveConfig(
         }
         return n;
     };
+    const allowInsecureHttp = read("allowInsecureHttp") === "true";
     const url = (name: SettingName, fallback: string): string => {
         const raw = read(name);
         if (raw === undefined) return fallback;
-        if (!/^https?:\/\/[^\s/]+/.test(raw)) {
-            problems.push(`${describeSetting(name)} must be an http(s) URL, got "${raw}"`);
+        const problem = endpointUrlProblem(raw, allowInsecureHttp);
+        if (problem) {
+            problems.push(`${describeSetting(name)} ${problem}`);
             return fallback;
         }
         return raw.replace(/\/+$/, "");
@@ -93,6 +96,31 @@ export function resolveConfig(
         requestTimeoutSeconds: number("requestTimeoutSeconds", 30, 1, 600),
         problems,
     };
+}
+
+/**
+ * What is wrong with an API base URL, or undefined. The password travels in every request body, so it goes
+ * over https only; plain http is allowed to loopback hosts (the simulator) or with `edis:allowInsecureHttp`.
+ * A URL with credentials in it is refused, and the problem never repeats them.
+ */
+export function endpointUrlProblem(raw: string, allowInsecureHttp: boolean): string | undefined {
+    let url: URL;
+    try {
+        url = new URL(raw);
+    } catch {
+        return `must be an https URL such as "${DEFAULT_BASE_URL}", got "${raw.replace(/\/\/[^/@]*@/, "//***@")}"`;
+    }
+    if (url.username || url.password) {
+        return `must not carry credentials (user:password@); set config \`edis:email\` and \`edis:password\` instead`;
+    }
+    if (url.protocol === "https:") return undefined;
+    if (url.protocol !== "http:") return `must be an https URL, got "${url.protocol}//${url.host}"`;
+    const loopback = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i.test(url.hostname);
+    if (loopback || allowInsecureHttp) return undefined;
+    return (
+        `must be https: the account password is sent with every request, and "${url.origin}" would send it unencrypted ` +
+        `(plain http is allowed to localhost, or with ${describeSetting("allowInsecureHttp")} set to true)`
+    );
 }
 
 /** "config `edis:password` (or EDIS_PASSWORD)": how errors name a setting. */

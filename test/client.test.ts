@@ -193,6 +193,12 @@ describe("error kinds", () => {
         expect(await failure(client.getLocations())).toMatchObject({ kind: "server_error", status: 502 });
     });
 
+    test("an answer larger than 10 MiB is refused as unexpected, not buffered", async () => {
+        sim.inject({ endpoint: "get/locations", json: { status: "success", locations: {}, padding: "x".repeat(11 * 1024 * 1024) } });
+        const e = await failure(client.getLocations());
+        expect(e.message).toBe("EDIS get/locations: unexpected answer; the answer was larger than 10 MiB");
+    });
+
     test("an answer of the wrong shape names the endpoint and the path", async () => {
         // A products answer whose plan has no id and a description in words.
         sim.inject({ endpoint: "get/products", json: { status: "success", products: { "KVM S": { description: "x" } } } });

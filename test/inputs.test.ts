@@ -91,6 +91,21 @@ describe("diff", () => {
 });
 
 describe("configuration", () => {
+    test("the password goes over https only: http only to loopback or when allowed; no credentials in URLs", () => {
+        const problems = (baseUrl: string, allow?: string) =>
+            resolveConfig((k) => ({ email: "a", password: "b", baseUrl, allowInsecureHttp: allow })[k], {}).problems;
+        expect(problems("https://order.example.net/")).toEqual([]);
+        for (const local of ["http://127.0.0.1:18080", "http://localhost:9", "http://[::1]:8080"]) expect(problems(local)).toEqual([]);
+        expect(problems("http://order.example.net")).toEqual([
+            'config `edis:baseUrl` (or EDIS_BASE_URL) must be https: the account password is sent with every request, and "http://order.example.net" would send it unencrypted (plain http is allowed to localhost, or with config `edis:allowInsecureHttp` (or EDIS_ALLOW_INSECURE_HTTP) set to true)',
+        ]);
+        expect(problems("http://order.example.net", "true")).toEqual([]);
+        const withCredentials = problems("https://ops:hunter2@order.example.net");
+        expect(withCredentials).toEqual(["config `edis:baseUrl` (or EDIS_BASE_URL) must not carry credentials (user:password@); set config `edis:email` and `edis:password` instead"]);
+        expect(problems("ftp://order.example.net")).toEqual(['config `edis:baseUrl` (or EDIS_BASE_URL) must be an https URL, got "ftp://order.example.net"']);
+        expect(problems("order.example.net:hunter2@x").join()).not.toContain("hunter2");
+    });
+
     test("stack config wins over the environment; empty config falls back", () => {
         const config = resolveConfig((k) => ({ email: "cfg@example.com", password: "" })[k], { EDIS_EMAIL: "env@example.com", EDIS_PASSWORD: "envpw" });
         expect(config).toMatchObject({ email: "cfg@example.com", password: "envpw", provisioningTimeoutSeconds: 1200, baseUrl: "https://order.edisglobal.com" });

@@ -7,6 +7,9 @@ import { EdisApiError, EdisErrorKind, Redactor } from "./errors";
 import { parseRetryAfter } from "./retry";
 import { serverMessageOf } from "./schemas";
 
+/** Larger answers are refused: no EDIS answer comes near this, and an endless body must not fill memory. */
+export const MAX_ANSWER_BYTES = 10 * 1024 * 1024;
+
 export interface PostRequest {
     /** The endpoint's path, e.g. "get/products", used in errors and logs. */
     endpoint: string;
@@ -73,6 +76,7 @@ export async function postJson(req: PostRequest): Promise<Record<string, unknown
             },
             signal: controller.signal as any,
             redirect: "error",
+            size: MAX_ANSWER_BYTES,
         });
         status = res.status;
         retryAfter = res.headers.get("retry-after");
@@ -80,6 +84,9 @@ export async function postJson(req: PostRequest): Promise<Record<string, unknown
     } catch (e) {
         const aborted = controller.signal.aborted;
         const code = (e as { code?: string }).code;
+        if ((e as { type?: string }).type === "max-size") {
+            throw new EdisApiError({ endpoint: req.endpoint, kind: "unexpected_answer", detail: `the answer was larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MiB` });
+        }
         throw new EdisApiError({
             endpoint: req.endpoint,
             kind: aborted ? "timeout" : "network",
