@@ -4,7 +4,9 @@
  * Credentials are read here and handed to the client; they are never inputs, outputs or closure captures.
  */
 import { CANCELLATION_TYPES, CancellationType } from "./client/model";
+import { resolve } from "node:path";
 import { DEFAULT_AUTH_URL, DEFAULT_BASE_URL, EdisClient } from "./client/client";
+import { DEFAULT_JOURNAL_DIR } from "./journal";
 
 /** Every setting, its stack config key (namespace `edis`) and its environment variable. */
 export const SETTINGS = {
@@ -18,6 +20,7 @@ export const SETTINGS = {
     provisioningPollSeconds: { key: "provisioningPollSeconds", env: "EDIS_PROVISIONING_POLL_SECONDS" },
     requestTimeoutSeconds: { key: "requestTimeoutSeconds", env: "EDIS_REQUEST_TIMEOUT_SECONDS" },
     allowInsecureHttp: { key: "allowInsecureHttp", env: "EDIS_ALLOW_INSECURE_HTTP" },
+    journalDir: { key: "journalDir", env: "EDIS_JOURNAL_DIR" },
 } as const;
 
 export type SettingName = keyof typeof SETTINGS;
@@ -37,6 +40,8 @@ export interface ProviderConfig {
     /** First wait between get/kvmid polls; it grows by half each poll, to 30 s at most. */
     provisioningPollSeconds: number;
     requestTimeoutSeconds: number;
+    /** Where the order journal lives (absolute; relative settings are taken from the program's directory). */
+    journalDir: string;
     /** Settings that were present but unusable; reported when an operation needs them, not at configure. */
     problems: string[];
 }
@@ -94,6 +99,7 @@ export function resolveConfig(
         provisioningTimeoutSeconds: number("provisioningTimeoutSeconds", DEFAULT_PROVISIONING_TIMEOUT_SECONDS, 1, 86_400),
         provisioningPollSeconds: number("provisioningPollSeconds", 5, 0.05, 300),
         requestTimeoutSeconds: number("requestTimeoutSeconds", 30, 1, 600),
+        journalDir: resolve(read("journalDir") ?? DEFAULT_JOURNAL_DIR),
         problems,
     };
 }

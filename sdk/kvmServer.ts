@@ -106,7 +106,7 @@ export class KvmServer extends pulumi.dynamic.Resource {
     declare public readonly invoicePaid: pulumi.Output<boolean | undefined>;
     /** Host of the server's own management API. */
     declare public readonly apiHost: pulumi.Output<string | undefined>;
-    /** Reverse DNS of the management API host. */
+    /** Host name of the reverse-DNS API endpoint of the server's session. */
     declare public readonly apiRdns: pulumi.Output<string | undefined>;
     /** EDIS's description of the server. */
     declare public readonly description: pulumi.Output<string | undefined>;
@@ -123,6 +123,8 @@ export class KvmServer extends pulumi.dynamic.Resource {
         const props: Record<string, unknown> = {};
         for (const name of [...INPUT_NAMES, ...OUTPUT_ONLY_NAMES]) props[name] = undefined;
         Object.assign(props, args ?? {});
+        // The order journal's key (see provider/journal.ts): the provider never sees the URN.
+        if (!opts?.id) props.__resourceKey = `${pulumi.getProject()}/${pulumi.getStack()}/${name}`;
         super(kvmServerShim, name, props, opts, "edis", "KvmServer");
     }
 

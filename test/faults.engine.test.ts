@@ -3,12 +3,13 @@
  * operation as the engine would, and asserts the final state on both sides: servers ordered at EDIS,
  * servers in Pulumi state, cancellations.
  */
+import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import * as edis from "../sdk";
 import { TestStack } from "./harness";
 import { EdisSimulator } from "../simulator/server";
-import { declareServers, simulatorAndStack } from "./support/sim";
+import { declareServers, runNamedCommand, simulatorAndStack } from "./support/sim";
 
 const PROGRAM = join(__dirname, "programs", "servers");
 const web1 = { planId: 101, osId: 1012, hostname: "web1.example.com" };
@@ -36,6 +37,16 @@ function finalState() {
         pending: state.pendingCreates.length,
         cancellations: sim.account.state.cancellations.map((c) => c.type),
     };
+}
+
+function journalDir(): string {
+    return join(stack.project.dir, ".pulumi-edis", "journal");
+}
+
+/** The account's KVMs as a user's program lists them (edis.getKvmSessions), with this stack's config. */
+async function pulumiSessions() {
+    pulumi.runtime.setAllConfig(stack.config, stack.secretKeys);
+    return (await edis.getKvmSessions()).sessions;
 }
 
 function serviceOf(hostname: string): number {
@@ -82,7 +93,7 @@ describe("add/order is never repeated", () => {
         const up = await stack.up();
         expect(up.ok).toBe(false);
         expect(up.errors.join("\n")).toContain("the order for web1.example.com may or may not have been placed");
-        expect(up.errors.join("\n")).toContain("It was not retried");
+        expect(up.errors.join("\n")).toContain("It is not sent again");
         expect(sim.calls("add/order")).toHaveLength(1);
         expect(finalState()).toMatchObject({ orders: ordersAtEdis, inState: [], pending: 0 });
     });
@@ -92,12 +103,13 @@ describe("add/order is never repeated", () => {
         declare({ web1 });
         const failed = await stack.up();
         expect(failed.errors.join("\n")).toContain("edis.getKvmSessions()");
+        // A plain rerun, as a CI retry would do it, orders nothing.
+        expect((await stack.up()).errors.join("\n")).toContain("may or may not have been placed");
+        expect(sim.calls("add/order")).toHaveLength(1);
 
-        // What the error tells the user to do: list the account's servers, find it by host name, adopt it.
-        pulumi.runtime.setAllConfig(stack.config, stack.secretKeys);
+        // What the error tells the user to do: list the account's servers, find it by its description, adopt it.
         await new Promise((r) => setTimeout(r, 400));
-        const { sessions } = await edis.getKvmSessions();
-        const found = sessions.find((s) => s.description === "web1.example.com")!;
+        const found = (await pulumiSessions()).find((s) => s.description === "web1.example.com")!;
         expect(found).toBeDefined();
         declare({ web1: { ...web1, adoptKvmId: found.kvmId } });
         const adopted = await stack.up();
@@ -107,60 +119,45 @@ describe("add/order is never repeated", () => {
     });
 });
 
-describe("the deployment killed during the provisioning wait (a killed CI job)", () => {
-    test("the service id is already in the log; the README's recovery steps end with one order and a managed server", async () => {
+/** Kills the whole deployment (engine, program, host) the moment the host logs `line`. */
+function crashWhenLogged(line: string): void {
+    stack.onHostStarted = (host) => {
+        const watch = setInterval(() => {
+            if (host.log.some((l) => l.includes(line))) {
+                clearInterval(watch);
+                void stack.crash();
+            }
+        }, 5);
+    };
+}
+
+describe("a deployment killed after add/order answered (a killed CI job): the next up resumes, never orders again", () => {
+    test("killed during the provisioning wait: the next up warns of the pending create, resumes from the journal, one order", async () => {
         sim.behaviour.provisioningDelayMs = 2_000;
         declare({ web1 });
-        let logged = "";
-        stack.onHostStarted = (host) => {
-            const watch = setInterval(() => {
-                const line = host.log.find((l) => l.includes("ordered web1.example.com"));
-                if (line) {
-                    clearInterval(watch);
-                    logged = line;
-                    void stack.crash();
-                }
-            }, 5);
-        };
+        crashWhenLogged("ordered web1.example.com");
         const crashed = await stack.up();
         stack.onHostStarted = undefined;
         expect(crashed.ok).toBe(false);
-        expect(logged).toMatch(/^pulumi-edis: ordered web1\.example\.com: order \d+, service \d+, invoice \d+ \(paid\)/);
         // No error path ran: the checkpoint holds only a pending create, and the paid server is in no state.
         expect(finalState()).toMatchObject({ orders: 1, inState: [], pending: 1 });
+        const serviceId = sim.account.state.services[0].serviceId;
 
-        // An up now would be refused by the engine until the pending create is dealt with.
-        const blocked = await stack.up();
-        expect(blocked.errors.join("\n")).toContain("pending create operation(s)");
-        expect(sim.calls("add/order")).toHaveLength(1);
-
-        // Recovery, as the README says: 1. clear the pending create.
-        expect(stack.clearPendingCreates()).toHaveLength(1);
-        // 2. find the server: the logged service id maps to its KVM id once it is provisioned.
-        pulumi.runtime.setAllConfig(stack.config, stack.secretKeys);
-        const serviceId = Number(/service (\d+)/.exec(logged)![1]);
-        let kvmId: string | undefined;
-        for (let i = 0; i < 60 && !kvmId; i++) {
-            kvmId = (await edis.getKvmId({ serviceId })).kvmId;
-            if (!kvmId) await new Promise((r) => setTimeout(r, 100));
-        }
-        expect(kvmId).toMatch(/^kvm_/);
-        const { sessions } = await edis.getKvmSessions();
-        expect(sessions.find((s) => s.description === "web1.example.com")?.kvmId).toBe(kvmId);
-        // 3. adopt it.
-        declare({ web1: { ...web1, adoptKvmId: kvmId } });
-        const recovered = await stack.up();
-        expect(recovered.errors).toEqual([]);
+        const rerun = await stack.up();
+        expect(rerun.warnings).toEqual([expect.stringContaining("1 pending create operation(s)")]);
+        expect(rerun.errors).toEqual([]);
+        expect(rerun.hostLog.join("\n")).toContain(`resuming web1.example.com: order ${sim.account.state.orders[0].orderId} (service ${serviceId})`);
         expect(finalState()).toEqual({ orders: 1, active: ["web1.example.com"], inState: [`web1=${serviceId}`], pending: 0, cancellations: [] });
-        expect(sim.calls("add/order")).toHaveLength(1);
-        // Managed from now on: destroy cancels it.
-        await stack.destroy();
-        expect(finalState()).toMatchObject({ inState: [], cancellations: ["End of Billing Period"] });
-    });
-});
+        expect(stack.resource("web1")!.outputs.kvmId).toMatch(/^kvm_/);
 
-describe("the provider host alone dies during the wait (the engine survives)", () => {
-    test("the create fails, no pending create is left, and the error names no credential", async () => {
+        // The engine has it now: the next operation settles the journal, and destroy cancels the server.
+        await stack.preview();
+        expect(readdirSync(journalDir())).toEqual([]);
+        expect((await stack.destroy()).errors).toEqual([]);
+        expect(finalState()).toMatchObject({ orders: 1, inState: [], cancellations: ["End of Billing Period"] });
+    });
+
+    test("the provider host alone dies during the wait: the create fails, and the next up resumes it", async () => {
         sim.behaviour.provisioningDelayMs = 2_000;
         declare({ web1 });
         stack.onHostStarted = (host) => {
@@ -172,9 +169,62 @@ describe("the provider host alone dies during the wait (the engine survives)", (
             }, 5);
         };
         const up = await stack.up();
+        stack.onHostStarted = undefined;
         expect(up.ok).toBe(false);
-        expect(up.hostLog.join("\n")).toMatch(/ordered web1\.example\.com: order \d+, service \d+/);
         expect(finalState()).toMatchObject({ orders: 1, inState: [], pending: 0 });
+
+        const rerun = await stack.up();
+        expect(rerun.errors).toEqual([]);
+        expect(finalState()).toEqual({ orders: 1, active: ["web1.example.com"], inState: [`web1=${serviceOf("web1.example.com")}`], pending: 0, cancellations: [] });
+    });
+});
+
+describe("an order whose outcome is unknown blocks a second order until the user says what happened", () => {
+    test("killed while add/order was under way: the rerun orders nothing; the server EDIS did create is adopted", async () => {
+        sim.latencyByEndpoint["add/order"] = 1_500;
+        declare({ web1 });
+        stack.onHostStarted = () => {
+            const watch = setInterval(() => {
+                if (existsSync(journalDir()) && readdirSync(journalDir()).length) {
+                    // The journal says "sending"; the request reaches EDIS a moment later and waits there 1.5 s.
+                    clearInterval(watch);
+                    setTimeout(() => void stack.crash(), 200);
+                }
+            }, 5);
+        };
+        await stack.up();
+        stack.onHostStarted = undefined;
+        await new Promise((r) => setTimeout(r, 2_500)); // EDIS finishes the order the dead deployment sent
+
+        const blocked = await stack.up();
+        const text = blocked.errors.join("\n");
+        expect(text).toContain("the order for web1.example.com may or may not have been placed: the deployment that sent it at");
+        expect(text).toContain('If it exists, set adoptKvmId to its KVM id on this resource');
+        expect(sim.calls("add/order")).toHaveLength(1);
+
+        // The user finds it (by its description), and adopts it.
+        await new Promise((r) => setTimeout(r, 400));
+        const kvmId = (await pulumiSessions()).find((s) => s.description === "web1.example.com")!.kvmId;
+        declare({ web1: { ...web1, adoptKvmId: kvmId } });
+        expect((await stack.up()).errors).toEqual([]);
+        expect(finalState()).toEqual({ orders: 1, active: ["web1.example.com"], inState: [`web1=${serviceOf("web1.example.com")}`], pending: 0, cancellations: [] });
+        expect(readdirSync(journalDir())).toEqual([]);
+    });
+
+    test("a connection dropped before EDIS saw the order: blocked; the command the error names allows it again; one order", async () => {
+        sim.inject({ endpoint: "add/order", drop: "before" });
+        declare({ web1 });
+        const first = await stack.up();
+        expect(first.errors.join("\n")).toContain("the order for web1.example.com may or may not have been placed: EDIS add/order: no answer (network error)");
+        expect(sim.account.state.orders).toHaveLength(0);
+        const blocked = await stack.up();
+        expect(blocked.errors.join("\n")).toContain("It is not sent again, so that the server cannot be bought twice");
+        expect(sim.calls("add/order")).toHaveLength(1);
+
+        // The user checks: no such server. The error's own command says so to the journal.
+        expect(runNamedCommand(blocked.errors.join("\n"), "forget")).toContain("forgot: edis-servers/dev/web1  order  unknown");
+        expect((await stack.up()).errors).toEqual([]);
+        expect(finalState()).toEqual({ orders: 1, active: ["web1.example.com"], inState: [`web1=${serviceOf("web1.example.com")}`], pending: 0, cancellations: [] });
     });
 });
 

@@ -6,7 +6,7 @@
 import { join } from "node:path";
 import { TestStack } from "./harness";
 import { EdisSimulator } from "../simulator/server";
-import { clientFor, declareServers, simulatorAndStack } from "./support/sim";
+import { clientFor, declareServers, runNamedCommand, simulatorAndStack } from "./support/sim";
 
 const PROGRAM = join(__dirname, "programs", "servers");
 const WRITES = ["add/order", "add/upgrade", "cancel/product"];
@@ -199,14 +199,36 @@ describe("scenario 2: what a change does", () => {
         expect(writes()).toEqual([]);
     });
 
-    test("an upgrade whose answer cannot be read is reported as unknown, not retried and not recorded", async () => {
+    test("an upgrade whose answer cannot be read blocks a second one; 'forget' (it was not made) lets it be sent again", async () => {
         sim.inject({ endpoint: "add/upgrade", body: "badjson" });
         declare({ web1: { ...web1, planId: 102 }, web2 });
         const up = await stack.up();
         expect(up.errors.join("\n")).toContain("the plan change of web1.example.com");
         expect(up.errors.join("\n")).toContain("may or may not have been made");
-        expect(sim.calls("add/upgrade")).toHaveLength(1);
         expect(stack.resource("web1")!.outputs.planId).toBe(101);
+        const blocked = await stack.up();
+        expect(blocked.errors.join("\n")).toContain("an earlier change of web1.example.com (service " + stack.resource("web1")!.id + ") to plan 102, monthly");
+        expect(sim.calls("add/upgrade")).toHaveLength(1);
+
+        runNamedCommand(blocked.errors.join("\n"), "forget");
+        expect((await stack.up()).errors).toEqual([]);
+        expect([sim.calls("add/upgrade").length, sim.account.state.upgrades.length, stack.resource("web1")!.outputs.planId]).toEqual([2, 1, 102]);
+    });
+
+    test("an upgrade made but its answer lost: blocked; 'confirm' (it was made) records it without sending it again", async () => {
+        sim.inject({ endpoint: "add/upgrade", drop: "after" });
+        declare({ web1: { ...web1, planId: 102 }, web2 });
+        const up = await stack.up();
+        expect(up.errors.join("\n")).toContain("may or may not have been made");
+        expect(sim.account.state.upgrades).toHaveLength(1);
+        const blocked = await stack.up();
+        expect(sim.calls("add/upgrade")).toHaveLength(1);
+
+        expect(runNamedCommand(blocked.errors.join("\n"), "confirm")).toContain("confirmed: edis-servers/dev/web1  upgrade  done");
+        const recorded = await stack.up();
+        expect(recorded.errors).toEqual([]);
+        expect(recorded.hostLog.join("\n")).toContain("not sent again");
+        expect([sim.calls("add/upgrade").length, sim.account.state.upgrades.length, stack.resource("web1")!.outputs.planId]).toEqual([1, 1, 102]);
     });
 
     test("a planId at another location is refused before anything is bought, with how to replace instead", async () => {

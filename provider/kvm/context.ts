@@ -4,6 +4,7 @@
 import { Catalogue } from "../catalogue";
 import { EdisClient } from "../client/client";
 import { ProviderConfig } from "../config";
+import { OrderJournal } from "../journal";
 import { SessionDirectory } from "../sessions";
 
 export interface Context {
@@ -11,6 +12,7 @@ export interface Context {
     client: EdisClient;
     catalogue: Catalogue;
     sessions: SessionDirectory;
+    journal: OrderJournal;
     /** One line to the engine's log; already free of secrets. */
     log: (line: string) => void;
 }

@@ -4,6 +4,7 @@
  * the order, and reported the same way.
  */
 import { BILLING_CYCLES, BillingCycle, CANCELLATION_TYPES, CancellationType, KvmSession, normalizeBillingCycle } from "../client/model";
+import { RESOURCE_KEY } from "../journal";
 
 /** The engine's placeholder for a value not known during preview (pulumi.runtime.unknownValue). */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
@@ -27,6 +28,8 @@ export interface KvmServerInputs {
 }
 
 export interface KvmServerOutputs extends KvmServerInputs {
+    /** The resource's identity for the order journal (see journal.ts). */
+    [RESOURCE_KEY]?: string;
     serviceId: number;
     kvmId?: string;
     orderId?: number;
@@ -207,8 +210,9 @@ export function checkInputs(news: Record<string, unknown>): { inputs: Record<str
         if (result.error) failures.push({ property: name, reason: `${name} ${result.error}` });
         else inputs[name] = result.value;
     }
+    if (typeof news[RESOURCE_KEY] === "string") inputs[RESOURCE_KEY] = news[RESOURCE_KEY];
     for (const key of Object.keys(news)) {
-        if (key !== "__provider" && !(INPUT_NAMES as readonly string[]).includes(key)) {
+        if (key !== "__provider" && key !== RESOURCE_KEY && !(INPUT_NAMES as readonly string[]).includes(key)) {
             const near = INPUT_NAMES.find((n) => n.toLowerCase() === key.toLowerCase());
             failures.push({
                 property: key,
@@ -217,6 +221,11 @@ export function checkInputs(news: Record<string, unknown>): { inputs: Record<str
         }
     }
     return { inputs, failures };
+}
+
+/** The journal key the SDK gave a resource, if it did (resources of older versions have none). */
+export function resourceKeyOf(props: Record<string, unknown>): string | undefined {
+    return typeof props[RESOURCE_KEY] === "string" ? (props[RESOURCE_KEY] as string) : undefined;
 }
 
 /** The inputs part of a stored outputs object (state carries both). */

@@ -5,6 +5,7 @@ import { isEdisApiError } from "../client/errors";
 import { CancellationType } from "../client/model";
 import { DEFAULT_CANCELLATION_TYPE } from "../config";
 import { Context } from "./context";
+import { UpgradeEntry, resolveCommand } from "../journal";
 import { KvmServerInputs, KvmServerOutputs, compact, sessionOutputs } from "./inputs";
 import { billingCycleProblem, paymentMethodProblem, resolvePaymentMethod } from "./orderCheck";
 
@@ -94,9 +95,11 @@ export async function recheckSuspension(ctx: Context, outs: KvmServerOutputs): P
 
 /**
  * Changes plan and/or billing cycle through add/upgrade. EDIS only upgrades within a location, so the new
- * plan's location is checked first; a cross-location change is refused before anything is bought.
+ * plan's location is checked first; a cross-location change is refused before anything is bought. The order
+ * journal makes it happen at most once: an upgrade already made is not sent again, and one whose answer was
+ * lost blocks until the user says whether it was made (`pulumi-edis orders confirm|forget`).
  */
-export async function upgradeServer(ctx: Context, olds: KvmServerOutputs, news: KvmServerInputs): Promise<void> {
+export async function upgradeServer(ctx: Context, olds: KvmServerOutputs, news: KvmServerInputs, key?: string): Promise<void> {
     const name = `${olds.hostname} (service ${olds.serviceId})`;
     const replaceHint =
         `To move it instead, replace the server: add \`replaceOnChanges: ["planId"]\` to its resource options ` +
@@ -117,6 +120,39 @@ export async function upgradeServer(ctx: Context, olds: KvmServerOutputs, news: 
     }
     const problems = [billingCycleProblem(to.plan, news.billingCycle), paymentMethodProblem(methods, paymentMethod)].filter(Boolean);
     if (problems.length) throw new Error(`nothing was changed for ${name}: ${problems.join("; ")}`);
+
+    const entry: UpgradeEntry | undefined = key
+        ? {
+              kind: "upgrade",
+              state: "sending",
+              key,
+              hostname: olds.hostname,
+              sentAt: new Date().toISOString(),
+              serviceId: olds.serviceId,
+              kvmId: olds.kvmId,
+              fromPlanId: olds.planId,
+              toPlanId: news.planId,
+              billingCycle: news.billingCycle,
+          }
+        : undefined;
+    const journaled = key ? ctx.journal.read(key, "upgrade") : undefined;
+    if (journaled && journaled.serviceId === olds.serviceId) {
+        const sameChange = journaled.toPlanId === news.planId && journaled.billingCycle === news.billingCycle;
+        if (journaled.state === "done" && sameChange) {
+            ctx.log(`${name}: the change to plan ${news.planId}, ${news.billingCycle} was made at ${journaled.sentAt} (order journal); not sent again`);
+            return;
+        }
+        if (journaled.state !== "done") {
+            throw new Error(
+                `an earlier change of ${name} to plan ${journaled.toPlanId}, ${journaled.billingCycle} (sent ${journaled.sentAt}) may or may not ` +
+                    `have been made: ${journaled.problem ?? "the deployment that sent it stopped before its answer was recorded"}. Nothing is ` +
+                    `sent again, so that it cannot be billed twice. Check the service's plan in the EDIS client area. If the change was made, ` +
+                    `run \`${resolveCommand("confirm", key!, ctx.journal.dir)}\`; if it was not, run ` +
+                    `\`${resolveCommand("forget", key!, ctx.journal.dir)}\`. Then run \`pulumi up\` again.`,
+            );
+        }
+    }
+    if (entry) ctx.journal.write(entry);
     try {
         const result = await ctx.client.addUpgrade({
             kvmId: olds.kvmId,
@@ -124,16 +160,23 @@ export async function upgradeServer(ctx: Context, olds: KvmServerOutputs, news: 
             newBillingCycle: news.billingCycle,
             newPaymentMethod: paymentMethod,
         });
+        if (entry) ctx.journal.write({ ...entry, state: "done" });
         ctx.log(
             `changed ${name} from plan ${olds.planId} to ${news.planId}, ${news.billingCycle}: upgrade order ${result.orderId ?? "?"}, ` +
                 `invoice ${result.invoiceId ?? "?"}`,
         );
     } catch (e) {
+        if (entry && isEdisApiError(e) && e.outcomeUnknown) ctx.journal.write({ ...entry, state: "unknown", problem: e.message });
+        else if (entry) ctx.journal.clear(entry.key, "upgrade");
         if (isEdisApiError(e) && e.kind === "bad_request") throw new Error(`EDIS refused to change ${name}: ${e.message}. ${replaceHint}`);
         if (isEdisApiError(e) && e.outcomeUnknown) {
+            const resolve = entry
+                ? `If the change was made, run \`${resolveCommand("confirm", entry.key, ctx.journal.dir)}\`; if it was not, run ` +
+                  `\`${resolveCommand("forget", entry.key, ctx.journal.dir)}\`. Then run \`pulumi up\` again.`
+                : `Do so before running \`pulumi up\` again.`;
             throw new Error(
-                `the plan change of ${name} may or may not have been made: ${e.message}. It was not retried, so that it cannot be ` +
-                    `billed twice. Check the service in the EDIS client area before running \`pulumi up\` again.`,
+                `the plan change of ${name} may or may not have been made: ${e.message}. It is not sent again, so that it cannot be ` +
+                    `billed twice. Check the service's plan in the EDIS client area. ${resolve}`,
             );
         }
         throw e;

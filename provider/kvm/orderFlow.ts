@@ -1,29 +1,44 @@
 /**
  * The order flow of a KvmServer, start to finish:
  *
+ *   read the order journal                ─ a known order is resumed; an unknown outcome blocks a new one
  *   check the order against the catalogue  ─ a mismatch orders nothing
- *   add/order, exactly once               ─ never retried; a lost answer is explained, not repeated
- *   log the service id at once            ─ the one record if the host dies before the engine hears back
+ *   journal "sending", add/order once      ─ never retried; a lost answer is journalled "unknown", not repeated
+ *   journal "ordered" with the service id  ─ the record that survives a dead host or a dead engine
  *   wait for the KVM id (get/kvmid)       ─ any failure from here on carries the service id into state
  *   read the session entry (get/auth)     ─ the outputs
  *
  * `resumeServer` continues a create that stopped after the order (unpaid invoice, time limit, network):
- * the next `pulumi up` calls update on the failed resource, which lands here instead of ordering again.
+ * the next `pulumi up` calls update on the failed resource, which lands here instead of ordering again. A
+ * create whose result never reached the engine (killed host or engine) is resumed from the journal.
  */
 import { EdisApiError, isEdisApiError } from "../client/errors";
 import { OrderResult } from "../client/model";
 import { DEFAULT_PROVISIONING_TIMEOUT_SECONDS } from "../config";
+import { OrderEntry, RESOURCE_KEY, resolveCommand } from "../journal";
 import { Context, ServerInitError } from "./context";
 import { KvmServerInputs, KvmServerOutputs, compact } from "./inputs";
 import { checkOrder, resolvePaymentMethod } from "./orderCheck";
 import { sessionOutputs } from "./inputs";
 
-export async function createServer(ctx: Context, inputs: KvmServerInputs): Promise<{ id: string; outs: KvmServerOutputs }> {
-    if (inputs.adoptKvmId) return adoptServer(ctx, inputs);
+export async function createServer(ctx: Context, inputs: KvmServerInputs, key?: string): Promise<{ id: string; outs: KvmServerOutputs }> {
+    if (inputs.adoptKvmId) {
+        const adopted = await adoptServer(ctx, inputs);
+        // Adopting is how the user resolves an order whose outcome was unknown.
+        if (key) ctx.journal.clear(key, "order");
+        return { ...adopted, outs: compact({ ...adopted.outs, [RESOURCE_KEY]: key }) };
+    }
+    const journaled = key ? ctx.journal.read(key, "order") : undefined;
+    if (journaled?.state === "ordered") return resumeJournaledOrder(ctx, journaled, inputs);
+    if (journaled) throw unknownOrder(journaled, ctx.journal.dir);
 
     const paymentMethod = resolvePaymentMethod(inputs.paymentMethod, ctx.config, "nothing was ordered: the order");
     const { plan, location } = await checkOrder(ctx.catalogue, inputs, paymentMethod);
 
+    const entry: OrderEntry | undefined = key
+        ? { kind: "order", state: "sending", key, hostname: inputs.hostname, sentAt: new Date().toISOString(), inputs: { ...inputs } }
+        : undefined;
+    if (entry) ctx.journal.write(entry);
     let order: OrderResult;
     try {
         order = await ctx.client.addOrder({
@@ -44,12 +59,23 @@ export async function createServer(ctx: Context, inputs: KvmServerInputs): Promi
             ],
         });
     } catch (e) {
+        if (entry && isEdisApiError(e) && e.outcomeUnknown) {
+            const unknown: OrderEntry = { ...entry, state: "unknown", problem: e.message };
+            ctx.journal.write(unknown);
+            throw unknownOrder(unknown, ctx.journal.dir);
+        }
+        // EDIS refused it, or created it failed (out of stock): nothing will be provisioned or billed.
+        if (entry) ctx.journal.clear(entry.key, "order");
         throw explainOrderFailure(e, inputs.hostname);
     } finally {
         ctx.sessions.invalidate();
     }
 
     const serviceId = order.serviceIds[0];
+    if (entry) {
+        const { orderId, invoiceId, invoicePaid } = order;
+        ctx.journal.write({ ...entry, state: serviceId === undefined ? "unknown" : "ordered", serviceId, orderId, invoiceId, invoicePaid, locationId: location.id });
+    }
     if (serviceId === undefined) {
         throw new Error(
             `EDIS accepted order ${order.orderId} for ${inputs.hostname} but named no service id. The server may still be ` +
@@ -64,17 +90,50 @@ export async function createServer(ctx: Context, inputs: KvmServerInputs): Promi
     );
     const outs: KvmServerOutputs = compact({
         ...inputs,
+        [RESOURCE_KEY]: key,
         locationId: location.id,
         serviceId,
         orderId: order.orderId,
         invoiceId: order.invoiceId,
         invoicePaid: order.invoicePaid,
     });
-    if (!order.invoicePaid) {
+    return awaitServer(ctx, outs);
+}
+
+/**
+ * An order the journal knows but the engine does not (the host or the engine died after add/order answered):
+ * the server is taken as ordered, with the inputs it was ordered with, and waited for. If the program has
+ * changed those inputs since, the next `pulumi up` shows the difference and acts on it as on any change.
+ */
+async function resumeJournaledOrder(ctx: Context, entry: OrderEntry, inputs: KvmServerInputs): Promise<{ id: string; outs: KvmServerOutputs }> {
+    ctx.log(
+        `resuming ${entry.hostname}: order ${entry.orderId ?? "?"} (service ${entry.serviceId}) was placed at ${entry.sentAt} by a ` +
+            `deployment that did not finish; it is in the order journal, so it is waited for, not ordered again`,
+    );
+    const ordered = entry.inputs as unknown as KvmServerInputs;
+    if (ordered.hostname !== inputs.hostname || ordered.planId !== inputs.planId || ordered.osId !== inputs.osId) {
+        ctx.log(`note: ${entry.hostname} was ordered with other inputs than the program now declares; the next \`pulumi up\` shows the difference`);
+    }
+    const outs: KvmServerOutputs = compact({
+        ...ordered,
+        [RESOURCE_KEY]: entry.key,
+        locationId: entry.locationId ?? ordered.locationId,
+        serviceId: entry.serviceId!,
+        orderId: entry.orderId,
+        invoiceId: entry.invoiceId,
+        invoicePaid: entry.invoicePaid,
+    });
+    return awaitServer(ctx, outs);
+}
+
+/** After the order: an unpaid invoice stops here (in state, resumable), otherwise the provisioning wait. */
+async function awaitServer(ctx: Context, outs: KvmServerOutputs): Promise<{ id: string; outs: KvmServerOutputs }> {
+    const serviceId = outs.serviceId;
+    if (!outs.invoicePaid) {
         throw new ServerInitError(
             String(serviceId),
             outs,
-            `ordered ${inputs.hostname} (order ${order.orderId}, service ${serviceId}) but invoice ${order.invoiceId ?? "?"} is unpaid, ` +
+            `ordered ${outs.hostname} (order ${outs.orderId}, service ${serviceId}) but invoice ${outs.invoiceId ?? "?"} is unpaid, ` +
                 `so EDIS will not provision it. The server is in the stack's state: pay the invoice in the EDIS client area, ` +
                 `then run \`pulumi up\` again to finish without ordering again (or \`pulumi destroy\` to cancel it).`,
         );
@@ -92,7 +151,7 @@ async function finishProvisioning(ctx: Context, outs: KvmServerOutputs): Promise
     const id = String(outs.serviceId);
     try {
         const kvmId = await waitForKvmId(ctx, outs);
-        const session = await ctx.sessions.one(kvmId);
+        const session = await ctx.sessions.find(kvmId);
         return compact({ ...outs, kvmId, ...(session ? sessionOutputs(session) : {}), invoicePaid: true });
     } catch (e) {
         if (e instanceof ServerInitError) throw e;
@@ -175,20 +234,24 @@ function explainOrderFailure(e: unknown, hostname: string): Error {
         );
     }
     if (!e.outcomeUnknown) return new Error(`nothing was ordered for ${hostname}: ${e.message}`);
-    return new OrderOutcomeUnknownError(e, hostname);
+    return new OrderOutcomeUnknownError(hostname, e.message);
+}
+
+/** The error for an order whose outcome the journal records as unknown, with the command that resolves it. */
+function unknownOrder(entry: OrderEntry, journalDir: string): OrderOutcomeUnknownError {
+    const problem = entry.problem ?? `the deployment that sent it at ${entry.sentAt} stopped before its answer was recorded`;
+    return new OrderOutcomeUnknownError(entry.hostname, problem, resolveCommand("forget", entry.key, journalDir));
 }
 
 export class OrderOutcomeUnknownError extends Error {
-    constructor(
-        readonly apiError: EdisApiError,
-        hostname: string,
-    ) {
+    /** `forget`: the command that tells the journal no order was placed; without a journal, a rerun orders. */
+    constructor(hostname: string, problem: string, forget?: string) {
         super(
-            `the order for ${hostname} may or may not have been placed: ${apiError.message}. It was not retried, so that it ` +
-                `cannot be placed twice. Before running \`pulumi up\` again, check whether it exists: look in the EDIS ` +
-                `client area, or list the account's servers with edis.getKvmSessions() and look for "${hostname}". ` +
-                `If it exists, set adoptKvmId to its KVM id on this resource and run \`pulumi up\`: it is adopted, not ` +
-                `ordered again. If it does not, run \`pulumi up\` again to order it.`,
+            `the order for ${hostname} may or may not have been placed: ${problem}. It is not sent again, so that the server ` +
+                `cannot be bought twice. Check whether it exists: look in the EDIS client area, or list the account's ` +
+                `servers with edis.getKvmSessions() and look for the description "${hostname}". If it exists, set adoptKvmId ` +
+                `to its KVM id on this resource and run \`pulumi up\`: it is adopted, not ordered again. If it does not, ` +
+                (forget ? `run \`${forget}\` and then \`pulumi up\` to order it.` : `run \`pulumi up\` again to order it.`),
         );
         this.name = "OrderOutcomeUnknownError";
     }

@@ -8,7 +8,8 @@ import { Catalogue } from "../catalogue";
 import { ProviderConfig, clientFromConfig, resolveConfig } from "../config";
 import { Context, ServerInitError } from "./context";
 import { diffKvmServer, needsUpgrade } from "./diff";
-import { INPUT_NAMES, KvmServerOutputs, checkInputs, compact, inputsOf } from "./inputs";
+import { OrderJournal, RESOURCE_KEY, forgetService, settle } from "../journal";
+import { INPUT_NAMES, KvmServerOutputs, checkInputs, compact, inputsOf, resourceKeyOf } from "./inputs";
 import { cancelServer, checkLocation, readServer, recheckSuspension, upgradeServer } from "./operations";
 import { createServer, resumeServer } from "./orderFlow";
 import { SessionDirectory } from "../sessions";
@@ -27,13 +28,27 @@ function log(line: string): void {
     process.stderr.write(`pulumi-edis: ${line}\n`);
 }
 
+/** The order journal; needs no credentials, so diff (which runs in preview) can settle entries. */
+function journal(): OrderJournal {
+    return new OrderJournal((config ?? resolveConfig(() => undefined)).journalDir);
+}
+
 /** Builds the context on first use, so that check and diff work without credentials (e.g. in preview). */
 function ctx(): Context {
     if (context) return context;
     const cfg = config ?? resolveConfig(() => undefined);
     const client = clientFromConfig(cfg, { userAgent: `pulumi-edis/${version()}`, log });
-    context = { config: cfg, client, catalogue: new Catalogue(client), sessions: new SessionDirectory(client), log };
+    context = { config: cfg, client, catalogue: new Catalogue(client), sessions: new SessionDirectory(client), journal: journal(), log };
     return context;
+}
+
+/** Removes the journal entries that the engine's state makes redundant; never fails the operation. */
+function settleJournal(props: Record<string, unknown>): void {
+    try {
+        settle(journal(), props);
+    } catch (e) {
+        log(`warning: the order journal could not be tidied: ${(e as Error).message}`);
+    }
 }
 
 function version(): string {
@@ -47,7 +62,7 @@ function version(): string {
 /** Outputs that are not inputs (service id, KVM id, session fields), kept across an update. */
 function computedOf(olds: Record<string, unknown>): Record<string, unknown> {
     return Object.fromEntries(
-        Object.entries(olds).filter(([k]) => k !== "__provider" && !(INPUT_NAMES as readonly string[]).includes(k)),
+        Object.entries(olds).filter(([k]) => k !== "__provider" && k !== RESOURCE_KEY && !(INPUT_NAMES as readonly string[]).includes(k)),
     );
 }
 
@@ -74,6 +89,7 @@ export const kvmServer = {
     },
 
     async diff(id: string, olds: Record<string, unknown>, news: Record<string, unknown>) {
+        settleJournal(olds);
         const { changes, replaces, changed, deleteBeforeReplace } = diffKvmServer(olds, news);
         // The host passes no list of changed properties to the engine, so say here why the plan shows an update.
         if (changed.includes("suspended")) {
@@ -84,22 +100,25 @@ export const kvmServer = {
 
     async create(inputs: Record<string, unknown>) {
         try {
-            return await createServer(ctx(), inputsOf(inputs));
+            return await createServer(ctx(), inputsOf(inputs), resourceKeyOf(inputs));
         } catch (e) {
             throw keepProvider(e, inputs);
         }
     },
 
     async read(id: string, props: Record<string, unknown>) {
+        settleJournal(props);
         return readServer(ctx(), id, props);
     },
 
     async update(id: string, olds: Record<string, unknown>, news: Record<string, unknown>) {
+        settleJournal(olds);
         const c = ctx();
         const inputs = inputsOf(news);
+        const key = resourceKeyOf(news) ?? resourceKeyOf(olds);
         // The location the server was ordered in stays recorded when the program leaves locationId out.
         const locationId = inputs.locationId ?? (olds.locationId as number | undefined);
-        let outs = compact({ ...computedOf(olds), ...inputs, locationId, serviceId: Number(id) }) as KvmServerOutputs;
+        let outs = compact({ ...computedOf(olds), ...inputs, [RESOURCE_KEY]: key, locationId, serviceId: Number(id) }) as KvmServerOutputs;
         if (inputs.locationId !== undefined && olds.locationId == null) await checkLocation(c, outs);
         if (!outs.kvmId) {
             // The create of this server stopped after its order: finish it (throws with the id if it cannot).
@@ -109,12 +128,14 @@ export const kvmServer = {
                 throw keepProvider(e, news);
             }
         }
-        if (needsUpgrade(olds, news)) await upgradeServer(c, { ...(olds as unknown as KvmServerOutputs), kvmId: outs.kvmId }, inputs);
+        if (needsUpgrade(olds, news)) await upgradeServer(c, { ...(olds as unknown as KvmServerOutputs), kvmId: outs.kvmId }, inputs, key);
         if (outs.suspended) outs = await recheckSuspension(c, outs);
         return { outs };
     },
 
     async delete(id: string, props: Record<string, unknown>) {
         await cancelServer(ctx(), id, props);
+        const key = resourceKeyOf(props);
+        if (key) forgetService(ctx().journal, key, Number(id));
     },
 };

@@ -11,8 +11,8 @@
  * resource with init errors even without changes; create-before-delete replacement with the old one deleted
  * at the end; deletion of resources the program dropped (not after a failure); empty id from Read = gone;
  * a parallelism limit; pending creates, written before each Create and cleared when it ends (also when it
- * fails), which survive only when the whole deployment dies (`crash()`, a killed CI job) and then block
- * the next up until cleared. Refresh as the CLI does it: before preview, up and destroy when asked or when
+ * fails), which survive only when the whole deployment dies (`crash()`, a killed CI job); the next up
+ * warns about them and creates those resources again, as the engine does. Refresh as the CLI does it: before preview, up and destroy when asked or when
  * Pulumi.yaml sets `options: refresh: always` (pkg/cmd/pulumi/operations/io.go, getRefreshOption); each
  * refreshed resource's result (same, update or delete) decided by the provider's Diff of the refreshed state
  * against the stored inputs, inverted (pkg/resource/deploy/step.go, RefreshStep.Apply and ResultOp); and the
@@ -66,6 +66,8 @@ export interface OperationResult {
     kind: "up" | "preview" | "refresh" | "destroy";
     ok: boolean;
     steps: Step[];
+    /** What the engine warned about (e.g. pending creates of an interrupted deployment). */
+    warnings: string[];
     /**
      * What `--expect-no-changes` looks at: a create, update, replace or delete in the plan, or in a
      * `pulumi refresh` a refreshed resource whose result is not `same`.
@@ -183,10 +185,11 @@ export class TestStack {
         return this.operation("up", async (op) => {
             const state = this.state();
             if (state.pendingCreates.length) {
-                throw new Error(
+                // The engine only warns (deployment_executor.go, printPendingOperationsWarning) and runs the program,
+                // which creates those resources again: only the provider can keep that from ordering twice.
+                op.warnings.push(
                     `the stack has ${state.pendingCreates.length} pending create operation(s) from an interrupted deployment ` +
-                        `(${state.pendingCreates.map((p) => p.urn).join(", ")}); these resources may exist without being in state. ` +
-                        `Find them, then clear the pending operations (pulumi refresh --clear-pending-creates) before updating.`,
+                        `(${state.pendingCreates.map((p) => p.urn).join(", ")}); these resources may exist without being in state`,
                 );
             }
             if (this.refreshFirst(options)) await this.refreshResources(op, state);
@@ -254,6 +257,7 @@ export class TestStack {
             ok: op.errors.length === 0,
             hasChanges: counted.length > 0,
             errors: op.errors,
+            warnings: op.warnings,
             hostLog: host.log,
             durationMs: Date.now() - started,
         };
@@ -470,9 +474,10 @@ export class TestStack {
 /** One operation's running record. */
 class Operation {
     readonly errors: string[] = [];
+    readonly warnings: string[] = [];
     /** Set by TestStack.crash(): the engine is dead and writes no more state. */
     crashed = false;
-    readonly result: Omit<OperationResult, "ok" | "hasChanges" | "errors" | "hostLog" | "durationMs">;
+    readonly result: Omit<OperationResult, "ok" | "hasChanges" | "errors" | "warnings" | "hostLog" | "durationMs">;
 
     constructor(
         kind: OperationResult["kind"],

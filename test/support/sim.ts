@@ -3,7 +3,9 @@
  */
 import { EdisClient, EdisClientOptions } from "../../provider/client/client";
 import { EdisSimulator, SimulatorOptions } from "../../simulator/server";
-import { TestStack } from "../harness";
+import { spawnSync } from "node:child_process";
+import { join } from "node:path";
+import { PACKAGE_ROOT, TestStack } from "../harness";
 import { observeAnswer } from "../spec/conformance";
 
 /** A simulator whose every answer is checked against the specification (test/spec). */
@@ -52,4 +54,14 @@ export async function simulatorAndStack(programDir: string, options: SimulatorOp
 export function declareServers(stack: TestStack, servers: Record<string, Record<string, unknown>>, read: Record<string, string> = {}): void {
     stack.setConfig("edis-servers:servers", JSON.stringify(servers));
     stack.setConfig("edis-servers:read", JSON.stringify(read));
+}
+
+/** Runs the `npx pulumi-edis orders ...` command an error names, word for word, with this package's CLI. */
+export function runNamedCommand(text: string, verb: "forget" | "confirm"): string {
+    const command = new RegExp(`\`npx pulumi-edis (orders ${verb} "[^"]+" --dir "[^"]+")\``).exec(text)?.[1];
+    if (!command) throw new Error(`no ${verb} command in: ${text}`);
+    const args = command.match(/"[^"]*"|\S+/g)!.map((a) => (a.startsWith('"') ? JSON.parse(a) : a));
+    const run = spawnSync(process.execPath, [join(PACKAGE_ROOT, "dist", "provider", "cli.js"), ...args], { encoding: "utf8" });
+    if (run.status !== 0) throw new Error(`${command} failed (${run.status}): ${run.stdout}${run.stderr}`);
+    return run.stdout;
 }
