@@ -25,9 +25,10 @@ import {
     BILLING_CYCLE_MONTHS,
     LOCATIONS,
     PAYMENT_METHODS,
+    PLANS,
     SimAddonGroup,
+    SimPlan,
     addonOf,
-    planById,
     priceFor,
     wireLocations,
     wireProducts,
@@ -149,11 +150,18 @@ export function newAccountState(email: string, password: string, credit = 1000):
 }
 
 export class Account {
+    /** The catalogue this account sees; a test may change it (a new OS, a cheaper plan) as EDIS would. */
+    readonly plans: SimPlan[] = structuredClone(PLANS);
+
     constructor(
         public state: AccountState,
         public behaviour: AccountBehaviour,
         private readonly now: () => number = Date.now,
     ) {}
+
+    private planById(pid: number): SimPlan | undefined {
+        return this.plans.find((p) => p.pid === pid);
+    }
 
     // ---- authentication and helpers ------------------------------------------------------------------
 
@@ -223,7 +231,7 @@ export class Account {
         if (raw === undefined || raw === "") throw new SimError(400, "Missing location_id");
         const locationId = Number(raw);
         if (!LOCATIONS.some((l) => l.id === locationId)) throw new SimError(404, `Unknown location_id ${String(raw)}`);
-        return { status: "success", products: wireProducts(locationId) };
+        return { status: "success", products: wireProducts(this.plans, locationId) };
     }
 
     getBillingCycles() {
@@ -252,7 +260,7 @@ export class Account {
         // Validate every item before anything is created, as a real order form would.
         let total = 0;
         const items = order.item.map((item: any, i: number) => {
-            const plan = planById(Number(item?.pid));
+            const plan = this.planById(Number(item?.pid));
             if (!plan) throw new SimError(400, `item ${i}: unknown pid ${String(item?.pid)}`);
             total += priceFor(plan.monthly, cycle)!;
             if (!addonOf(plan, "operating system", Number(item.os))) {
@@ -347,8 +355,8 @@ export class Account {
     addUpgrade(fields: Record<string, unknown>) {
         const s = this.service({ kvmid: fields.kvmid });
         if (s.status === "Pending") throw new SimError(400, "The service is not provisioned yet");
-        const from = planById(s.pid)!;
-        const to = planById(Number(fields.newpid));
+        const from = this.planById(s.pid)!;
+        const to = this.planById(Number(fields.newpid));
         if (!to) throw new SimError(400, `Unknown newpid ${String(fields.newpid)}`);
         if (to.locationId !== from.locationId) throw new SimError(400, "Upgrades are only possible within the same location");
         const cycle = String(fields.newbillingcycle ?? "").replace("semi-annually", "semiannually");
@@ -387,7 +395,7 @@ export class Account {
         const validUntil = Math.floor(this.now() / 1000) + 3600;
         const data: Record<string, unknown> = {};
         for (const s of chosen) {
-            const loc = LOCATIONS.find((l) => l.id === planById(s.pid)?.locationId);
+            const loc = LOCATIONS.find((l) => l.id === this.planById(s.pid)?.locationId);
             data[s.kvmId!] = {
                 api_host: `api-${loc?.code ?? "x"}.kvm.edis-sim.invalid`,
                 api_rdns: RDNS_API_HOST,

@@ -132,9 +132,10 @@ function wireAddon(a: SimAddon) {
     return a.monthly === undefined ? { id: a.id, description: a.description } : { id: a.id, description: a.description, price: { monthly: money(a.monthly) } };
 }
 
-export function wireProducts(locationId: number) {
+/** The plans of one location in get/products' shape; `plans` is the account's catalogue (PLANS, as changed by a test). */
+export function wireProducts(plans: SimPlan[], locationId: number) {
     return Object.fromEntries(
-        PLANS.filter((p) => p.locationId === locationId).map((p) => [
+        plans.filter((p) => p.locationId === locationId).map((p) => [
             p.name,
             {
                 id: p.pid,
@@ -151,10 +152,6 @@ export function wireProducts(locationId: number) {
             },
         ]),
     );
-}
-
-export function planById(pid: number): SimPlan | undefined {
-    return PLANS.find((p) => p.pid === pid);
 }
 
 /** The add-on of a plan's group with this id, or undefined when the plan does not offer it. */

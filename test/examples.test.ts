@@ -50,8 +50,32 @@ test("examples/basic: up exports the chosen server; refresh sees no drift; destr
     expect(sim.calls("cancel/product").map((c) => c.fields.type)).toEqual(["End of Billing Period"]);
 });
 
+test("examples/basic as written: the catalogue gaining a newer Debian and a cheaper plan replaces nothing and bills nothing", async () => {
+    stack = TestStack.create({ programDir: join(EXAMPLES, "basic"), config: stackConfigFor(sim), secretKeys: ["edis:password"] });
+    expect((await stack.up()).errors).toEqual([]);
+    const ordered = stack.resource("web")!;
+
+    // At EDIS: Debian 13 for every Frankfurt plan, and a cheaper plan that fits 2048 MB.
+    const frankfurt = sim.account.plans.filter((p) => p.locationId === 1);
+    for (const plan of frankfurt) plan.addons["operating system"]!.push({ id: 1013, description: "Debian 13 (64bit)" });
+    sim.account.plans.push({ ...frankfurt[1], pid: 150, name: "KVM M Promo", monthly: 6 });
+    sim.clearLog();
+
+    const up = await stack.up();
+    expect(up.errors).toEqual([]);
+    // The lookups see the new catalogue; the running server stays as it was ordered.
+    expect(up.outputs).toMatchObject({ planName: "KVM M Promo", osName: "Debian 13 (64bit)", monthlyPrice: "6.00 EUR" });
+    expect(up.steps.filter((s) => s.op !== "refresh").map((s) => `${s.name} ${s.op}`)).toEqual(["web same"]);
+    expect(stack.resource("web")).toMatchObject({ id: ordered.id, outputs: { planId: 102, osId: 1012 } });
+    expect(sim.calls("add/order").length + sim.calls("add/upgrade").length + sim.calls("cancel/product").length).toBe(0);
+});
+
 test("examples/fleet: three servers over two locations with one SSH key, each catalogue answer fetched once, cancelled immediately", async () => {
     stack = TestStack.create({ programDir: join(EXAMPLES, "fleet"), config: stackConfigFor(sim), secretKeys: ["edis:password"] });
+    const without = await stack.up();
+    expect(without.errors.join("\n")).toContain("Missing required configuration variable 'edis-fleet:sshPublicKey'");
+    expect(sim.calls("add/order")).toEqual([]);
+    stack.setConfig("edis-fleet:sshPublicKey", "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAINrWGRolS8WmRbi62V96xA7WjSOMTE/l86PC+sXZS5SN ops@example");
     const up = await stack.up();
     expect(up.errors).toEqual([]);
     expect(Object.keys(up.outputs!.kvmIds as object)).toEqual(["web-1", "web-2", "db-1"]);

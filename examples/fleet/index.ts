@@ -2,10 +2,9 @@ import * as pulumi from "@pulumi/pulumi";
 import * as edis from "pulumi-edis";
 
 const config = new pulumi.Config();
-// The public half of your key; a placeholder key by default so that the example runs as it is.
-const sshPublicKey =
-    config.get("sshPublicKey") ??
-    "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIFleetExampleKeyReplaceMeWithYourOwn0000000000 fleet@example";
+// The public half of your key (`pulumi config set sshPublicKey "$(cat ~/.ssh/id_ed25519.pub)"`): without one,
+// three paid servers would be ordered that nobody can log into, so the program stops and says so.
+const sshPublicKey = config.require("sshPublicKey");
 
 // Two locations, three servers: two web servers in Frankfurt, one database in Vienna.
 const fleet = [
@@ -26,6 +25,10 @@ const servers = fleet.map((s) => {
         sshPublicKey,
         // A test fleet: stop paying the moment it is destroyed.
         cancellationType: "Immediate",
+    }, {
+        // The lookups pick the cheapest plan that fits and the newest Ubuntu; when EDIS adds a cheaper plan or
+        // a newer release, that must not replace (re-order, and wipe) a running server. New servers get it.
+        ignoreChanges: ["planId", "osId"],
     });
 });
 

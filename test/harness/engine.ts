@@ -7,7 +7,8 @@
  * real dynamic-provider host (providerHost.ts) in the engine's call order. State is kept in a JSON file
  * between operations, outputs exactly as the host returned them, as the engine's checkpoint does.
  *
- * What it models of the engine: Check before Diff/Create; Diff with old outputs and old inputs; update of a
+ * What it models of the engine: the `ignoreChanges` and `replaceOnChanges` resource options; Check before
+ * Diff/Create; Diff with old outputs and old inputs; update of a
  * resource with init errors even without changes; create-before-delete replacement with the old one deleted
  * at the end; deletion of resources the program dropped (not after a failure); empty id from Read = gone;
  * a parallelism limit; pending creates, written before each Create and cleared when it ends (also when it
@@ -317,7 +318,13 @@ export class TestStack {
                     return { id: read.id, state: read.outputs };
                 }
                 const old = prior.get(urn);
-                const checked = await op.host.check(urn, old?.inputs ?? {}, msg.inputs);
+                // ignoreChanges: the engine keeps the old value of each listed input before Check and Diff.
+                const news = { ...msg.inputs };
+                for (const key of old ? msg.ignoreChanges : []) {
+                    if (key in old!.inputs) news[key] = old!.inputs[key];
+                    else delete news[key];
+                }
+                const checked = await op.host.check(urn, old?.inputs ?? {}, news);
                 if (checked.failures.length) {
                     throw new Error(`${urn} has a problem: ${checked.failures.map((f) => f.reason).join("; ")}`);
                 }
@@ -327,8 +334,10 @@ export class TestStack {
                     return preview ? {} : this.createResource(op, state, put, { urn, type: msg.type, name: msg.name }, inputs);
                 }
                 const diff = await op.host.diff(urn, old.id, old.outputs, inputs, old.inputs);
-                if (diff.replaces.length) {
-                    op.step({ ...base, op: "replace", changed: diff.replaces });
+                // replaceOnChanges turns a change of a listed input into a replacement.
+                const replaces = [...diff.replaces, ...differingKeys(old.inputs, inputs).filter((k) => msg.replaceOnChanges.includes(k) && !diff.replaces.includes(k))];
+                if (diff.changes && replaces.length) {
+                    op.step({ ...base, op: "replace", changed: replaces });
                     if (preview) return {};
                     old.pendingDelete = true;
                     replaced.push(old);

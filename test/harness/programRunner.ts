@@ -22,7 +22,18 @@ export interface ProgramJob {
 }
 
 export type RunnerMessage =
-    | { kind: "register"; reqId: number; type: string; name: string; inputs: Record<string, unknown>; custom: boolean; id?: string }
+    | {
+          kind: "register";
+          reqId: number;
+          type: string;
+          name: string;
+          inputs: Record<string, unknown>;
+          custom: boolean;
+          id?: string;
+          /** The resource options the engine acts on in a diff (setMocks does not pass them to newResource). */
+          ignoreChanges: string[];
+          replaceOnChanges: string[];
+      }
     | { kind: "done"; outputs?: Record<string, unknown>; error?: string };
 
 export type EngineAnswer = { kind: "registered"; reqId: number; id?: string; state?: Record<string, unknown>; error?: string };
@@ -53,6 +64,7 @@ async function main(): Promise<void> {
     // The program's own @pulumi/pulumi, resolved from the project as the program will resolve it.
     const pulumi = require(require.resolve("@pulumi/pulumi", { paths: [job.projectDir] })) as typeof import("@pulumi/pulumi");
 
+    const options = new Map<string, { ignoreChanges: string[]; replaceOnChanges: string[] }>();
     let nextReq = 0;
     const waiting = new Map<number, (answer: EngineAnswer) => void>();
     process.on("message", (answer: EngineAnswer) => waiting.get(answer.reqId)?.(answer));
@@ -73,6 +85,7 @@ async function main(): Promise<void> {
                     inputs: args.inputs,
                     custom: !!args.custom,
                     id: args.id || undefined,
+                    ...(options.get(args.name) ?? { ignoreChanges: [], replaceOnChanges: [] }),
                 });
                 if (answer.error) throw new Error(answer.error);
                 return { id: answer.id, state: answer.state ?? {} };
@@ -86,6 +99,13 @@ async function main(): Promise<void> {
         job.preview,
     );
     pulumi.runtime.setAllConfig(job.config, job.secretKeys);
+    // The mock monitor hands newResource no resource options; read the two the engine's diff uses from the request.
+    const monitor = (pulumi.runtime as unknown as { getMonitor(): { registerResource(req: any, cb: unknown): unknown } }).getMonitor();
+    const register = monitor.registerResource.bind(monitor);
+    monitor.registerResource = (req: any, cb: unknown) => {
+        options.set(req.getName(), { ignoreChanges: req.getIgnorechangesList(), replaceOnChanges: req.getReplaceonchangesList() });
+        return register(req, cb);
+    };
 
     let outputs: Record<string, unknown> | undefined;
     let error: string | undefined;
