@@ -3,10 +3,10 @@
  */
 import { EdisClient, EdisClientOptions } from "../../provider/client/client";
 import { EdisSimulator, SimulatorOptions } from "../../simulator/server";
-import { spawnSync } from "node:child_process";
-import { join } from "node:path";
-import { PACKAGE_ROOT, TestStack } from "../harness";
+import { TestStack } from "../harness";
 import { observeAnswer } from "../spec/conformance";
+
+export { runNamedCommand } from "../harness";
 
 /** A simulator whose every answer is checked against the specification (test/spec). */
 export async function startSimulator(options: SimulatorOptions = {}): Promise<EdisSimulator> {
@@ -56,12 +56,3 @@ export function declareServers(stack: TestStack, servers: Record<string, Record<
     stack.setConfig("edis-servers:read", JSON.stringify(read));
 }
 
-/** Runs the `npx pulumi-edis orders ...` command an error names, word for word, with this package's CLI. */
-export function runNamedCommand(text: string, verb: "forget" | "confirm"): string {
-    const command = new RegExp(`\`npx pulumi-edis (orders ${verb} "[^"]+" --dir "[^"]+")\``).exec(text)?.[1];
-    if (!command) throw new Error(`no ${verb} command in: ${text}`);
-    const args = command.match(/"[^"]*"|\S+/g)!.map((a) => (a.startsWith('"') ? JSON.parse(a) : a));
-    const run = spawnSync(process.execPath, [join(PACKAGE_ROOT, "dist", "provider", "cli.js"), ...args], { encoding: "utf8" });
-    if (run.status !== 0) throw new Error(`${command} failed (${run.status}): ${run.stdout}${run.stderr}`);
-    return run.stdout;
-}

@@ -1,0 +1,250 @@
+/**
+ * `npm run chaos -- --runs N --seed S [--parallel 2]`: a randomized fault campaign through the engine path.
+ *
+ * Each run deploys a small fleet (1 to 3 servers) of test/programs/servers against a fresh simulator, with a
+ * random fault schedule on the first `pulumi up`: 429s, 5xx, HTML and 404 pages, dropped connections before
+ * and after EDIS handled the request, malformed and refused answers, slow answers past the request time
+ * limit, on any endpoint; and, at a random moment, a killed provider host or a killed deployment. Then it
+ * recovers as a user would, acting only on what the errors say (adopt a server that exists, or run the
+ * `orders forget` command the error names), runs `pulumi up` until it succeeds, and destroys the stack.
+ *
+ * Invariants, checked after every run; any violation fails the campaign:
+ *   1. no resource was ordered twice (one service per host name at most);
+ *   2. after recovery, every service EDIS bills is in the stack's state;
+ *   3. after the final destroy, no service runs without a cancellation;
+ *   4. no credential (password, e-mail, in plain or encoded form) in state, errors or the provider's log.
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { EdisSimulator, InjectedFault } from "../simulator/server";
+import { OperationResult, PACKAGE_ROOT, TestStack, runNamedCommand } from "../test/harness";
+
+const PROGRAM = join(PACKAGE_ROOT, "test", "programs", "servers");
+const ENDPOINTS = ["get/locations", "get/products", "get/paymentmethods", "add/order", "get/kvmid", "get/serviceid", "get/auth", "cancel/product", "*"];
+const FAULTS: Array<{ name: string; fault: Omit<InjectedFault, "endpoint" | "times"> }> = [
+    { name: "429", fault: { status: 429, retryAfter: 0 } },
+    { name: "500", fault: { status: 500 } },
+    { name: "503", fault: { status: 503 } },
+    { name: "502-html", fault: { status: 502, body: "html" } },
+    { name: "404-html", fault: { status: 404, body: "html" } },
+    { name: "drop-before", fault: { drop: "before" } },
+    { name: "drop-after", fault: { drop: "after" } },
+    { name: "bad-json", fault: { body: "badjson" } },
+    { name: "empty", fault: { body: "empty" } },
+    { name: "refused", fault: { body: "status-error", message: "Request could not be processed" } },
+];
+const CRASHES = ["none", "none", "host", "engine"] as const;
+/** Slower than the request time limit the runs set (edis:requestTimeoutSeconds 1). */
+const SLOW_MS = 1_300;
+
+export interface RunReport {
+    index: number;
+    servers: number;
+    faults: string[];
+    crash: string;
+    /** Operations until the stack was up, and the user's actions on the way. */
+    recoveryUps: number;
+    adopted: number;
+    forgotten: number;
+    orders: number;
+    violations: string[];
+    durationMs: number;
+}
+
+/** A small, seedable generator (mulberry32), so that a failing run can be replayed from its seed. */
+function random(seed: number): () => number {
+    let a = seed >>> 0;
+    return () => {
+        a = (a + 0x6d2b79f5) >>> 0;
+        let t = a;
+        t = Math.imul(t ^ (t >>> 15), t | 1);
+        t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+        return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+}
+
+export async function chaosRun(seed: number, index: number): Promise<RunReport> {
+    const started = Date.now();
+    const rnd = random(seed * 1_000_003 + index);
+    const pick = <T>(list: readonly T[]): T => list[Math.floor(rnd() * list.length)];
+    const email = `chaos+${index}@example.com`;
+    const password = `Ch&os p+ss/wörd=${index}%`;
+    const sim = await EdisSimulator.start({ email, password, provisioningDelayMs: 50 + Math.floor(rnd() * 400) });
+    const servers: Record<string, Record<string, unknown>> = {};
+    const count = 1 + Math.floor(rnd() * 3);
+    for (let i = 0; i < count; i++) {
+        servers[`c${i}`] = { planId: pick([101, 102, 202]), osId: 1012, hostname: `c${i}-r${index}.chaos.example.com`, cancellationType: pick(["Immediate", "End of Billing Period"]) };
+    }
+    const stack = TestStack.create({
+        programDir: PROGRAM,
+        config: {
+            ...sim.stackConfig(),
+            "edis:paymentMethod": "paypal",
+            "edis:provisioningPollSeconds": "0.1",
+            "edis:provisioningTimeoutSeconds": "8",
+            "edis:requestTimeoutSeconds": "1",
+            "edis-servers:servers": JSON.stringify(servers),
+        },
+        secretKeys: ["edis:password"],
+    });
+    const report: RunReport = { index, servers: count, faults: [], crash: pick(CRASHES), recoveryUps: 0, adopted: 0, forgotten: 0, orders: 0, violations: [], durationMs: 0 };
+    const results: OperationResult[] = [];
+    try {
+        // 1. The faulty up.
+        for (let k = 1 + Math.floor(rnd() * 3); k > 0; k--) {
+            const endpoint = pick(ENDPOINTS);
+            if (rnd() < 0.15) {
+                sim.latencyByEndpoint[endpoint === "*" ? "get/kvmid" : endpoint] = SLOW_MS;
+                report.faults.push(`slow ${endpoint}`);
+                continue;
+            }
+            const { name, fault } = pick(FAULTS);
+            const times = 1 + Math.floor(rnd() * 3);
+            sim.inject({ endpoint, times, ...fault });
+            report.faults.push(`${name} ${endpoint} x${times}`);
+        }
+        const crashAfterMs = 300 + Math.floor(rnd() * 3_000);
+        let faultyUpRunning = true;
+        if (report.crash !== "none") {
+            const kill = report.crash;
+            stack.onHostStarted = (host) => {
+                setTimeout(() => {
+                    if (faultyUpRunning) void (kill === "host" ? host.stop("SIGKILL") : stack.crash().catch(() => undefined));
+                }, crashAfterMs);
+            };
+            report.crash += ` at ${crashAfterMs} ms`;
+        }
+        results.push(await stack.up());
+        faultyUpRunning = false;
+        stack.onHostStarted = undefined;
+        sim.clearFaults();
+        for (const key of Object.keys(sim.latencyByEndpoint)) delete sim.latencyByEndpoint[key];
+
+        // 2. Recovery, acting only on what the errors say.
+        for (let attempt = 0; attempt < 8; attempt++) {
+            report.recoveryUps++;
+            const up = await stack.up();
+            results.push(up);
+            if (up.errors.length === 0) break;
+            const text = up.errors.join("\n");
+            for (const [name, args] of Object.entries(servers)) {
+                if (!text.includes(`the order for ${String(args.hostname)} may or may not have been placed`)) continue;
+                // The user looks in the client area for a server of that host name.
+                const service = sim.account.state.services.find((s) => s.hostname === args.hostname && s.status !== "Cancelled");
+                if (!service) {
+                    runNamedCommand(up.errors.find((e) => e.includes(String(args.hostname)))!, "forget");
+                    report.forgotten++;
+                    continue;
+                }
+                for (let i = 0; i < 100 && !service.kvmId; i++) {
+                    sim.account.advance();
+                    await new Promise((r) => setTimeout(r, 50));
+                }
+                servers[name] = { ...args, adoptKvmId: service.kvmId };
+                stack.setConfig("edis-servers:servers", JSON.stringify(servers));
+                report.adopted++;
+            }
+        }
+        const state = stack.state();
+        const billed = sim.account.state.services.filter((s) => s.status !== "Cancelled" && !s.cancellation);
+        report.orders = sim.account.state.orders.length;
+        if (results[results.length - 1].errors.length) report.violations.push(`recovery did not finish: ${results[results.length - 1].errors.join("; ")}`);
+        // Invariant 1: one service per host name at most.
+        for (const args of Object.values(servers)) {
+            const ordered = sim.account.state.services.filter((s) => s.hostname === args.hostname).length;
+            if (ordered > 1) report.violations.push(`${String(args.hostname)} was ordered ${ordered} times`);
+        }
+        // Invariant 2: everything EDIS bills is in state.
+        for (const s of billed) {
+            if (!state.resources.some((r) => r.id === String(s.serviceId))) report.violations.push(`service ${s.serviceId} (${s.hostname}) is billed but not in state`);
+        }
+
+        // 3. Destroy (retried as a user would), then invariant 3.
+        for (let attempt = 0; attempt < 3; attempt++) {
+            const down = await stack.destroy();
+            results.push(down);
+            if (down.errors.length === 0) break;
+        }
+        const running = sim.account.state.services.filter((s) => s.status !== "Cancelled" && !s.cancellation);
+        for (const s of running) report.violations.push(`service ${s.serviceId} (${s.hostname}) runs without a cancellation after destroy`);
+
+        // Invariant 4: no credential anywhere the user or the state can see.
+        const seen = [stack.stateText(), ...results.flatMap((r) => [...r.errors, ...r.hostLog])].join("\n");
+        const forms = [password, encodeURIComponent(password), encodeURIComponent(password).toLowerCase(), new URLSearchParams({ p: password }).toString().slice(2), email, encodeURIComponent(email)];
+        for (const form of forms) if (seen.includes(form)) report.violations.push(`a credential (${form === email ? "e-mail" : "password"}) appears in state, errors or the log`);
+    } catch (e) {
+        report.violations.push(`the run itself failed: ${(e as Error).stack ?? e}`);
+    } finally {
+        stack.dispose();
+        await sim.stop();
+        report.durationMs = Date.now() - started;
+    }
+    return report;
+}
+
+export async function runCampaign(options: { runs: number; seed: number; parallel: number; onRun?: (r: RunReport) => void }): Promise<RunReport[]> {
+    const reports: RunReport[] = [];
+    let next = 0;
+    const worker = async () => {
+        while (next < options.runs) {
+            const index = next++;
+            const report = await chaosRun(options.seed, index);
+            reports.push(report);
+            options.onRun?.(report);
+        }
+    };
+    await Promise.all(Array.from({ length: Math.max(1, options.parallel) }, worker));
+    return reports.sort((a, b) => a.index - b.index);
+}
+
+export function summarize(reports: RunReport[], seed: number, wallMs: number) {
+    const count = (f: (r: RunReport) => boolean) => reports.filter(f).length;
+    return {
+        seed,
+        runs: reports.length,
+        violations: reports.reduce((n, r) => n + r.violations.length, 0),
+        servers: reports.reduce((n, r) => n + r.servers, 0),
+        faultsInjected: reports.reduce((n, r) => n + r.faults.length, 0),
+        hostKills: count((r) => r.crash.startsWith("host")),
+        engineKills: count((r) => r.crash.startsWith("engine")),
+        runsNeedingRecovery: count((r) => r.recoveryUps > 1),
+        adopted: reports.reduce((n, r) => n + r.adopted, 0),
+        forgotten: reports.reduce((n, r) => n + r.forgotten, 0),
+        orders: reports.reduce((n, r) => n + r.orders, 0),
+        wallSeconds: Math.round(wallMs / 100) / 10,
+    };
+}
+
+async function main(argv: string[]): Promise<number> {
+    const { values } = parseArgs({ args: argv, options: { runs: { type: "string" }, seed: { type: "string" }, parallel: { type: "string" } } });
+    const runs = Number(values.runs ?? 20);
+    const seed = Number(values.seed ?? 1);
+    const parallel = Number(values.parallel ?? 2);
+    if (![runs, seed, parallel].every((n) => Number.isInteger(n) && n >= 0) || runs < 1 || parallel < 1) {
+        console.error("usage: npm run chaos -- [--runs N] [--seed S] [--parallel P]");
+        return 2;
+    }
+    const started = Date.now();
+    const reports = await runCampaign({
+        runs,
+        seed,
+        parallel,
+        onRun: (r) =>
+            console.log(
+                `run ${r.index}: ${r.servers} server(s), faults [${r.faults.join(", ")}], crash ${r.crash}, ${r.recoveryUps} recovery up(s)` +
+                    `${r.adopted ? `, ${r.adopted} adopted` : ""}${r.forgotten ? `, ${r.forgotten} forgotten` : ""}, ${r.orders} order(s), ` +
+                    `${(r.durationMs / 1000).toFixed(1)} s${r.violations.length ? `\n  VIOLATIONS: ${r.violations.join("\n  ")}` : ""}`,
+            ),
+    });
+    const summary = summarize(reports, seed, Date.now() - started);
+    const dir = join(PACKAGE_ROOT, "bench", "results");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, `chaos-seed${seed}-runs${runs}.json`), JSON.stringify({ summary, reports }, null, 2));
+    console.log(JSON.stringify(summary));
+    return summary.violations === 0 ? 0 : 1;
+}
+
+if (require.main === module) {
+    main(process.argv.slice(2)).then((code) => process.exit(code));
+}
