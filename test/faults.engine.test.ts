@@ -349,6 +349,29 @@ describe("credentials never reach state, logs or error text", () => {
     });
 });
 
+describe("the password never travels in clear, and no answer fills memory", () => {
+    test("an http URL to another host, or one with credentials in it, is refused before any request", async () => {
+        declare({ web1 });
+        stack.setConfig("edis:baseUrl", "http://order.example.net");
+        const plain = await stack.up();
+        expect(plain.errors.join("\n")).toContain('config `edis:baseUrl` (or EDIS_BASE_URL) must be https: the account password is sent with every request');
+        stack.setConfig("edis:baseUrl", "https://ops:hunter2@order.example.net");
+        const withCredentials = await stack.up();
+        expect(withCredentials.errors.join("\n")).toContain("must not carry credentials (user:password@)");
+        expect([...withCredentials.errors, ...withCredentials.hostLog].join("\n")).not.toContain("hunter2");
+        expect(sim.log).toEqual([]);
+        expect(finalState()).toMatchObject({ orders: 0, inState: [] });
+    });
+
+    test("an 11 MiB answer is refused as unexpected, and nothing is ordered", async () => {
+        sim.inject({ endpoint: "get/paymentmethods", json: { status: "success", paymentmethods: ["paypal"], padding: "x".repeat(11 * 1024 * 1024) } });
+        declare({ web1 });
+        const up = await stack.up();
+        expect(up.errors.join("\n")).toContain("EDIS get/paymentmethods: unexpected answer; the answer was larger than 10 MiB");
+        expect(sim.calls("add/order")).toEqual([]);
+    });
+});
+
 describe("broken answers are clear errors of the right kind, and nothing is ordered", () => {
     test.each([
         ["malformed JSON", { body: "badjson" as const }, "EDIS get/paymentmethods: unexpected answer (HTTP 200); the answer was not JSON"],
