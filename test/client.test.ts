@@ -135,6 +135,7 @@ describe("error kinds", () => {
         const wrong = clientFor(sim, { password: "not-it" });
         const e = await failure(wrong.getLocations());
         expect(e).toMatchObject({ kind: "credentials", status: 401, endpoint: "get/locations" });
+        expect(e.message).toMatch(/; check config `edis:email` and `edis:password` \(or EDIS_EMAIL and EDIS_PASSWORD\)$/);
         expect(sim.calls("get/locations")).toHaveLength(1);
     });
 
@@ -159,7 +160,9 @@ describe("error kinds", () => {
 
     test("network: a dropped connection", async () => {
         sim.inject({ endpoint: "get/paymentmethods", drop: "before", times: 10 });
-        expect(await failure(client.getPaymentMethods())).toMatchObject({ kind: "network" });
+        const e = await failure(client.getPaymentMethods());
+        expect(e).toMatchObject({ kind: "network" });
+        expect(e.message).toMatch(/; check config `edis:baseUrl` and `edis:authUrl` \(or EDIS_BASE_URL and EDIS_AUTH_URL\) and the network$/);
     });
 
     test("timeout: no answer within the per-request limit", async () => {

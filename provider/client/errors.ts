@@ -52,6 +52,12 @@ const KIND_TEXT: Record<EdisErrorKind, string> = {
     unexpected_answer: "unexpected answer",
 };
 
+/** What to check, for the kinds whose cause is usually the configuration; the provider's own words. */
+const KIND_HINT: Partial<Record<EdisErrorKind, string>> = {
+    credentials: "check config `edis:email` and `edis:password` (or EDIS_EMAIL and EDIS_PASSWORD)",
+    network: "check config `edis:baseUrl` and `edis:authUrl` (or EDIS_BASE_URL and EDIS_AUTH_URL) and the network",
+};
+
 export class EdisApiError extends Error {
     readonly endpoint: string;
     readonly kind: EdisErrorKind;
@@ -73,6 +79,7 @@ export class EdisApiError extends Error {
         if (serverMessage) parts.push(`server said: ${serverMessage}`);
         if (detail) parts.push(detail);
         if (init.attempts !== undefined && init.attempts > 1) parts.push(`after ${init.attempts} attempts`);
+        if (KIND_HINT[init.kind]) parts.push(KIND_HINT[init.kind]!);
         super(parts.join("; "));
         this.name = "EdisApiError";
         this.endpoint = init.endpoint;
