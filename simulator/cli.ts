@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 /**
  * `npm run simulator -- --port 18080 [--state file] [--email e] [--password p] [--latency-ms n]
  *   [--provisioning-delay-ms n] [--unpaid-invoices] [--out-of-stock pid,pid] [--fail endpoint:status[:times]]
@@ -72,6 +73,7 @@ async function main(argv: string[]): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((e) => {
-    console.error(`simulator: ${(e as Error).message}`);
+    const message = (e as Error).message;
+    console.error(`simulator: ${message}${message.includes(USAGE) ? "" : `\n${USAGE}`}`);
     process.exit(2);
 });

@@ -101,8 +101,10 @@ export class EdisSimulator {
 
     static async start(options: SimulatorOptions = {}): Promise<EdisSimulator> {
         const state = loadState(options) ?? newAccountState(options.email ?? DEFAULT_EMAIL, options.password ?? DEFAULT_PASSWORD, options.credit);
+        // What the command line says wins over a saved state.
         if (options.email) state.email = options.email;
         if (options.password) state.password = options.password;
+        if (options.credit !== undefined) state.credit = options.credit;
         const server = http.createServer();
         const sim = new EdisSimulator(server, options, state);
         server.on("request", (req, res) => void sim.handle(req, res));
@@ -187,7 +189,8 @@ export class EdisSimulator {
     save(): void {
         if (!this.options.statePath) return;
         const tmp = `${this.options.statePath}.tmp`;
-        writeFileSync(tmp, JSON.stringify(this.account.state, null, 2));
+        // The state holds the account's password: readable by its owner only.
+        writeFileSync(tmp, JSON.stringify(this.account.state, null, 2), { mode: 0o600 });
         renameSync(tmp, this.options.statePath);
     }
 
@@ -200,7 +203,7 @@ export class EdisSimulator {
         try {
             const raw = await readBody(req);
             const url = new URL(req.url ?? "/", "http://127.0.0.1");
-            if (url.pathname.startsWith("/_sim/")) return this.admin(req.method ?? "GET", url, raw, res);
+            if (url.pathname.startsWith("/_sim/")) return this.admin(req.method ?? "GET", url, raw, req.headers["content-type"], res);
             const match = /^\/kvm\/v2\/(.+)$/.exec(url.pathname);
             const endpoint = match?.[1] ?? url.pathname;
             const fields = parseFields(req.headers["content-type"], raw);
@@ -288,12 +291,13 @@ export class EdisSimulator {
     }
 
     /** The admin interface: what tests and the demo do to the account outside the API. */
-    private admin(method: string, url: URL, raw: string, res: http.ServerResponse): void {
+    private admin(method: string, url: URL, raw: string, contentType: string | undefined, res: http.ServerResponse): void {
         const send = (status: number, body: unknown): void =>
             void res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
-        const body = raw ? (JSON.parse(raw) as Record<string, any>) : {};
         const account = this.account;
         try {
+            // JSON, or a form as curl --data sends it.
+            const body = (contentType?.includes("application/x-www-form-urlencoded") ? parseFields(contentType, raw) : raw ? JSON.parse(raw) : {}) as Record<string, any>;
             const route = `${method} ${url.pathname}`;
             const id = Number(url.pathname.split("/")[3]);
             if (route === "GET /_sim/summary") return send(200, this.summary());
@@ -320,7 +324,10 @@ export class EdisSimulator {
                 const s = account.state.services.find((x) => x.serviceId === id && x.status !== "Cancelled");
                 if (!s) throw new SimError(404, `Unknown service ${id}`);
                 account.cancelService(s, body.type ?? "Immediate");
-            } else if (route === "POST /_sim/password") account.setPassword(String(body.password));
+            } else if (route === "POST /_sim/password") {
+                if (typeof body.password !== "string" || body.password === "") throw new SimError(400, 'POST /_sim/password takes {"password": "..."}');
+                account.setPassword(body.password);
+            }
             else throw new SimError(404, `No admin route ${route}`);
             this.save();
             send(200, { ok: true });

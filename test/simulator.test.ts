@@ -1,5 +1,5 @@
-import { ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { ChildProcess, spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEFAULT_EMAIL, DEFAULT_PASSWORD, EdisSimulator } from "../simulator/server";
@@ -112,6 +112,16 @@ describe("the simulated account", () => {
         expect(sim.calls("add/order").map((c) => c.outcome)).toEqual(["failed", "dropped after success"]);
     });
 
+    test("the admin interface: a password change needs a password, JSON or form-encoded; get/products needs location_id", async () => {
+        expect((await fetch(`${sim.url}/_sim/password`, { method: "POST" })).status).toBe(400);
+        expect((await fetch(`${sim.url}/_sim/password`, { method: "POST", body: "{not json" })).status).toBe(400);
+        expect(sim.account.state.password).toBe(DEFAULT_PASSWORD);
+        const form = await fetch(`${sim.url}/_sim/password`, { method: "POST", body: new URLSearchParams({ password: "n&w pw" }) });
+        expect([form.status, sim.account.state.password]).toEqual([200, "n&w pw"]);
+        sim.account.setPassword(DEFAULT_PASSWORD);
+        expect(await post(sim.url, "get/products")).toEqual({ status: 400, body: { status: "error", message: "Missing location_id" } });
+    });
+
     test("the request log records endpoint, fields with the password masked, and the answer", async () => {
         await post(sim.url, "get/products", { location_id: 2 });
         expect(sim.log).toEqual([
@@ -144,14 +154,20 @@ describe("the command line", () => {
         child!.kill();
         await new Promise((r) => child!.once("exit", r));
 
-        const again = await start(["--port", "0", "--state", state]);
+        expect(statSync(state).mode & 0o777).toBe(0o600);
+        const again = await start(["--port", "0", "--state", state, "--credit", "12.5"]);
         const summary = (await (await fetch(`${again}/_sim/summary`)).json()) as any;
         expect(summary.services).toEqual([expect.objectContaining({ hostname: "kept.example.com", serviceId: Number(order.serviceids) })]);
         const auth = new URLSearchParams({ email: DEFAULT_EMAIL, pw: "s3cret&+", serviceid: order.serviceids });
         expect(((await (await fetch(`${again}/kvm/v2/get/kvmid`, { method: "POST", body: auth })).json()) as any).kvmid).toMatch(/^kvm_/);
+        expect(summary.credit).toBe("12.50");
     });
 
-    test("rejects a malformed option with the usage", async () => {
+    test("rejects a malformed or unknown option with the usage", async () => {
         await expect(start(["--fail", "nonsense"])).rejects.toThrow("simulator exited 2");
+        const unknown = spawnSync(process.execPath, [join(__dirname, "..", "dist", "simulator", "cli.js"), "--prot", "1"], { encoding: "utf8" });
+        expect(unknown.status).toBe(2);
+        expect(unknown.stderr).toContain("simulator: Unknown option '--prot'");
+        expect(unknown.stderr).toContain("usage: npm run simulator --");
     });
 });
