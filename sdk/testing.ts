@@ -1,0 +1,81 @@
+/**
+ * `pulumi-edis/testing`: unit tests of a program that uses pulumi-edis, in Pulumi's documented pattern
+ * (`pulumi.runtime.setMocks`), without an EDIS account and without the network.
+ *
+ * The lookups (`getPlan`, `getOperatingSystem`, ...) call EDIS from the program itself, not through the
+ * engine's invoke, so setMocks alone cannot answer them: `startTestAccount()` starts the EDIS simulator in the
+ * test's own process (on 127.0.0.1) and points the program's `edis:*` config at it. `mocks()` answers the
+ * registrations: a KvmServer gets the outputs an order would give it, and nothing is ordered anywhere.
+ *
+ * ```ts
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as edisTesting from "pulumi-edis/testing";
+ *
+ * let account: edisTesting.TestAccount;
+ * beforeAll(async () => {
+ *     pulumi.runtime.setMocks(edisTesting.mocks(), "project", "stack", false);
+ *     account = await edisTesting.startTestAccount();
+ * });
+ * afterAll(() => account.stop());
+ *
+ * test("the web server gets the cheapest plan with 2 GB", async () => {
+ *     const infra = await import("./index");
+ *     // ...read infra's outputs with .apply() and assert
+ * });
+ * ```
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { EdisSimulator, SimulatorOptions } from "../simulator/server";
+
+/** A simulated EDIS account that the program's lookups use. */
+export interface TestAccount {
+    /** The simulator: its catalogue (`simulator.account.plans`), its request log (`simulator.log`), and more. */
+    simulator: EdisSimulator;
+    /** The `edis:*` config it set, as `pulumi config` would. */
+    config: Record<string, string>;
+    /** Stops the simulator. */
+    stop(): Promise<void>;
+}
+
+/** The type token of a KvmServer registration, as setMocks' newResource sees it. */
+export const KVM_SERVER_TYPE = "pulumi-nodejs:dynamic/edis:KvmServer";
+
+/**
+ * Starts the simulator on 127.0.0.1 and sets the program's `edis:*` config to it (e-mail, password, both
+ * URLs, payment method `credit`). Call it after `pulumi.runtime.setMocks`, which replaces the config.
+ */
+export async function startTestAccount(options: SimulatorOptions = {}): Promise<TestAccount> {
+    const simulator = await EdisSimulator.start({ provisioningDelayMs: 0, ...options });
+    const config = { ...simulator.stackConfig(), "edis:paymentMethod": "credit" };
+    for (const [key, value] of Object.entries(config)) pulumi.runtime.setConfig(key, value);
+    return { simulator, config, stop: () => simulator.stop() };
+}
+
+/**
+ * Mocks for `pulumi.runtime.setMocks`. A KvmServer gets its inputs back plus the outputs of a provisioned
+ * server (serviceId, kvmId, apiHost, ... from a counter; `overrides.kvmServer` may change them); any other
+ * resource gets its inputs back; calls are answered by `overrides.call`, or refused.
+ */
+export function mocks(overrides: { kvmServer?: (args: pulumi.runtime.MockResourceArgs) => Record<string, unknown>; call?: pulumi.runtime.Mocks["call"] } = {}): pulumi.runtime.Mocks {
+    let next = 1000;
+    return {
+        newResource(args) {
+            if (args.type !== KVM_SERVER_TYPE) return { id: `${args.name}-id`, state: args.inputs };
+            const serviceId = ++next;
+            const state = {
+                ...args.inputs,
+                serviceId,
+                kvmId: `kvm_${serviceId}_000000`,
+                invoicePaid: true,
+                apiHost: "api.kvm.edis-test.invalid",
+                suspended: false,
+                ...overrides.kvmServer?.(args),
+            };
+            return { id: String(state.serviceId), state };
+        },
+        call(args) {
+            if (overrides.call) return overrides.call(args);
+            throw new Error(`pulumi-edis/testing: no mock for the invoke ${args.token}; pass mocks({ call }) to answer it`);
+        },
+    };
+}
