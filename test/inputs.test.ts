@@ -1,4 +1,6 @@
 /** Pure rules of the resource: input checks, diff classes, configuration. */
+import * as pulumi from "@pulumi/pulumi";
+import * as edis from "../sdk";
 import { checkInputs, UNKNOWN } from "../provider/kvm/inputs";
 import { diffKvmServer, needsUpgrade, REPLACE_ON_CHANGE, UPGRADE_IN_PLACE, METADATA_IN_PLACE } from "../provider/kvm/diff";
 import { INPUT_NAMES } from "../provider/kvm/inputs";
@@ -132,4 +134,21 @@ test("a billing cycle the plan has no price for is refused before ordering, nami
     const plan = wire.productsAnswer(1).parse(answer).find((p) => p.name === "KVM S")!;
     expect(billingCycleProblem(plan, "monthly")).toBeUndefined();
     expect(billingCycleProblem(plan, "annually")).toBe('billingCycle "annually" is not sold for plan 101 (KVM S); sold: monthly, quarterly, semiannually');
+});
+
+describe("the SDK's Output forms take the same required arguments as the Promise forms", () => {
+    // Compiled by `tsc -p tsconfig.test.json` in `npm test`: each @ts-expect-error must be an error.
+    test("a missing required argument does not compile", () => {
+        const forms = () => {
+            // @ts-expect-error locationId is required
+            edis.getPlanOutput({ minRamMb: 2048 });
+            // @ts-expect-error planId is required
+            edis.getOperatingSystemOutput({ locationId: 1, nameRegex: "^Debian" });
+            // @ts-expect-error the arguments are required
+            edis.getKvmIdOutput();
+            edis.getLocationsOutput();
+            edis.getPlanOutput({ locationId: pulumi.output(1), minRamMb: 2048 });
+        };
+        expect(typeof forms).toBe("function");
+    });
 });

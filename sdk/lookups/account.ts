@@ -7,6 +7,7 @@ import { isEdisApiError } from "../../provider/client/errors";
 import { KvmSession } from "../../provider/client/model";
 import { LookupError, OutputArgs, lookupAccount, outputOf } from "./context";
 
+/** A KVM's session entry (get/auth); `signature` is a credential, which is why the Output forms are secret. */
 export type { KvmSession };
 
 export interface GetKvmSessionsResult {
@@ -64,6 +65,7 @@ export async function getKvmId(args: GetKvmIdArgs, _opts?: pulumi.InvokeOptions)
         throw e;
     }
 }
+/** `getKvmId` as an Output: its arguments may be Outputs (another lookup's result), and the result is an Output. */
 export const getKvmIdOutput = outputOf<GetKvmIdArgs, GetKvmIdResult>(getKvmId);
 
 export interface GetServiceIdArgs {
@@ -89,4 +91,5 @@ export async function getServiceId(args: GetServiceIdArgs, _opts?: pulumi.Invoke
     if (serviceId === undefined) throw new LookupError("getServiceId", `EDIS named no service id for "${args.kvmId}"`);
     return { kvmId: args.kvmId, serviceId };
 }
+/** `getServiceId` as an Output: its arguments may be Outputs (another lookup's result), and the result is an Output. */
 export const getServiceIdOutput = outputOf<GetServiceIdArgs, GetServiceIdResult>(getServiceId);

@@ -7,6 +7,7 @@ import { LookupError, lookupAccount, outputOf } from "./context";
 
 /** A plan (product) at one location, with its add-ons. */
 export type Plan = Product;
+/** An add-on, a location and a payment method as the lookups return them (see their fields' comments). */
 export type { Addon, Location, PaymentMethod };
 
 // ---- locations ---------------------------------------------------------------------------------------
@@ -20,6 +21,7 @@ export interface GetLocationsResult {
 export async function getLocations(_args: Record<string, never> = {}, _opts?: pulumi.InvokeOptions): Promise<GetLocationsResult> {
     return { locations: await lookupAccount().catalogue.locations() };
 }
+/** `getLocations` as an Output: its arguments may be Outputs (another lookup's result), and the result is an Output. */
 export const getLocationsOutput = outputOf(getLocations);
 
 export interface GetLocationArgs {
@@ -45,6 +47,7 @@ export async function getLocation(args: GetLocationArgs, _opts?: pulumi.InvokeOp
     }
     return found;
 }
+/** `getLocation` as an Output: its arguments may be Outputs (another lookup's result), and the result is an Output. */
 export const getLocationOutput = outputOf<GetLocationArgs, Location>(getLocation);
 
 // ---- plans -------------------------------------------------------------------------------------------
@@ -139,6 +142,7 @@ export async function getPlans(args: GetPlansArgs, _opts?: pulumi.InvokeOptions)
     const plans = await plansAt("getPlans", args.locationId);
     return { plans: plans.filter((p) => shortfalls(p, args, cycle, nameRegex).length === 0).sort(byPrice(cycle)) };
 }
+/** `getPlans` as an Output: its arguments may be Outputs (another lookup's result), and the result is an Output. */
 export const getPlansOutput = outputOf<GetPlansArgs, GetPlansResult>(getPlans);
 
 export interface GetPlanArgs extends GetPlansArgs {
@@ -170,6 +174,7 @@ export async function getPlan(args: GetPlanArgs, _opts?: pulumi.InvokeOptions): 
         .map((s) => `${describePlan(s.p, cycle)}: ${s.missing.map((m) => m.text).join(", ")}`);
     throw new LookupError("getPlan", `no plan at location ${args.locationId} satisfies the filters; nearest: ${nearest.join("; ")}`);
 }
+/** `getPlan` as an Output: its arguments may be Outputs (another lookup's result), and the result is an Output. */
 export const getPlanOutput = outputOf<GetPlanArgs, Plan>(getPlan);
 
 // ---- operating systems and add-ons -------------------------------------------------------------------
@@ -197,6 +202,7 @@ export interface GetOperatingSystemsResult {
 export async function getOperatingSystems(args: PlanRef, _opts?: pulumi.InvokeOptions): Promise<GetOperatingSystemsResult> {
     return { operatingSystems: (await planOf("getOperatingSystems", args)).addons.os };
 }
+/** `getOperatingSystems` as an Output: its arguments may be Outputs (another lookup's result), and the result is an Output. */
 export const getOperatingSystemsOutput = outputOf<PlanRef, GetOperatingSystemsResult>(getOperatingSystems);
 
 export interface GetOperatingSystemArgs extends PlanRef {
@@ -227,6 +233,7 @@ export async function getOperatingSystem(args: GetOperatingSystemArgs, _opts?: p
     }
     return matches.sort((a, b) => compareVersions(versionOf(b.name), versionOf(a.name)))[0];
 }
+/** `getOperatingSystem` as an Output: its arguments may be Outputs (another lookup's result), and the result is an Output. */
 export const getOperatingSystemOutput = outputOf<GetOperatingSystemArgs, Addon>(getOperatingSystem);
 
 export interface GetAddonArgs extends PlanRef {
@@ -264,6 +271,7 @@ export async function getAddon(args: GetAddonArgs, _opts?: pulumi.InvokeOptions)
     const [addon] = matches;
     return { id: addon.id, name: addon.name, group: args.group, monthlyPrice: addon.prices.monthly, currency: addon.currency ?? plan.currency, prices: addon.prices };
 }
+/** `getAddon` as an Output: its arguments may be Outputs (another lookup's result), and the result is an Output. */
 export const getAddonOutput = outputOf<GetAddonArgs, GetAddonResult>(getAddon);
 
 // ---- account lists -----------------------------------------------------------------------------------
@@ -273,9 +281,11 @@ export interface GetBillingCyclesResult {
     billingCycles: BillingCycle[];
 }
 
+/** The billing cycles the account can order in (`get/billingcycles`). */
 export async function getBillingCycles(_args: Record<string, never> = {}, _opts?: pulumi.InvokeOptions): Promise<GetBillingCyclesResult> {
     return { billingCycles: await lookupAccount().catalogue.billingCycles() };
 }
+/** `getBillingCycles` as an Output: its arguments may be Outputs (another lookup's result), and the result is an Output. */
 export const getBillingCyclesOutput = outputOf(getBillingCycles);
 
 export interface GetPaymentMethodsResult {
@@ -283,7 +293,9 @@ export interface GetPaymentMethodsResult {
     paymentMethods: PaymentMethod[];
 }
 
+/** The account's payment methods (`get/paymentmethods`); an `id` is what KvmServer's paymentMethod takes. */
 export async function getPaymentMethods(_args: Record<string, never> = {}, _opts?: pulumi.InvokeOptions): Promise<GetPaymentMethodsResult> {
     return { paymentMethods: await lookupAccount().catalogue.paymentMethods() };
 }
+/** `getPaymentMethods` as an Output: its arguments may be Outputs (another lookup's result), and the result is an Output. */
 export const getPaymentMethodsOutput = outputOf(getPaymentMethods);

@@ -33,10 +33,19 @@ export function lookupAccount(): LookupAccount {
 /** Every field of a lookup's arguments as a pulumi.Input, for the `...Output` forms. */
 export type OutputArgs<T> = { [K in keyof T]: pulumi.Input<T[K]> };
 
+/**
+ * An Output form's signature: the same required arguments as the Promise form (optional only when the
+ * Promise form has none), each a `pulumi.Input`.
+ */
+export type OutputForm<A, R> = {} extends A
+    ? (args?: OutputArgs<A>, opts?: pulumi.InvokeOptions) => pulumi.Output<R>
+    : (args: OutputArgs<A>, opts?: pulumi.InvokeOptions) => pulumi.Output<R>;
+
 /** The Output form of a lookup: waits for its arguments, then runs the Promise form. */
-export function outputOf<A, R>(fn: (args: A, opts?: pulumi.InvokeOptions) => Promise<R>) {
-    return (args?: OutputArgs<A>, opts?: pulumi.InvokeOptions): pulumi.Output<R> =>
+export function outputOf<A, R>(fn: (args: A, opts?: pulumi.InvokeOptions) => Promise<R>): OutputForm<A, R> {
+    const form = (args?: OutputArgs<A>, opts?: pulumi.InvokeOptions): pulumi.Output<R> =>
         pulumi.output(args ?? {}).apply((plain) => fn(plain as unknown as A, opts)) as pulumi.Output<R>;
+    return form as OutputForm<A, R>;
 }
 
 /** The error every lookup throws: says which lookup, what was asked, and what exists. */
