@@ -2,7 +2,8 @@
  * `npm run demo`: from "which plan?" to a running server and back, against the embedded EDIS simulator.
  *
  * Starts the simulator, then deploys examples/basic: `up`, a change made behind Pulumi's back, a plain
- * `preview` that shows the drift (the example's Pulumi.yaml sets `options: refresh: always`), and `destroy`,
+ * `preview` that shows the drift (the example's Pulumi.yaml sets `options: refresh: always`), a `refresh` that
+ * records it, and `destroy`,
  * printing each step; it ends with the simulator's
  * record of orders and cancellations. With a Pulumi CLI on the PATH it uses the Automation API and a local
  * file:// backend; without one it says so and runs the same steps through the engine-path harness (the real
@@ -29,6 +30,7 @@ interface DemoStep {
 interface Driver {
     up(): Promise<DemoStep>;
     preview(): Promise<DemoStep>;
+    refresh(): Promise<DemoStep>;
     destroy(): Promise<DemoStep>;
     close(): Promise<void>;
 }
@@ -75,6 +77,9 @@ function harnessDriver(sim: EdisSimulator): Driver {
             lines.splice(-1, 1, `   plan: ${countOps(r) || "no changes"}; \`pulumi preview --expect-no-changes\` would ${r.hasChanges ? "fail" : "pass"}`);
             return { title: PREVIEW_TITLE, lines };
         },
+        async refresh() {
+            return { title: "pulumi refresh", lines: describe(await stack.refresh(), "resources") };
+        },
         async destroy() {
             return { title: "pulumi destroy", lines: describe(await stack.destroy(), "resources") };
         },
@@ -92,7 +97,9 @@ function symbol(op: string): string {
 
 function countOps(r: Pick<OperationResult, "steps" | "kind">): string {
     const counts: Record<string, number> = {};
-    for (const s of r.steps) if (s.op !== "same" && s.op !== "refresh") counts[s.op] = (counts[s.op] ?? 0) + 1;
+    // A refresh reports what it changed in state; the other operations what they did to resources.
+    const ops = r.kind === "refresh" ? r.steps.map((s) => s.result) : r.steps.map((s) => s.op).filter((op) => op !== "refresh");
+    for (const op of ops) if (op && op !== "same") counts[op] = (counts[op] ?? 0) + 1;
     const past: Record<string, string> = { create: "created", update: "updated", replace: "replaced", delete: "deleted", read: "read" };
     if (r.kind === "preview") Object.assign(past, { create: "to create", update: "to update", replace: "to replace", delete: "to delete" });
     return Object.entries(counts).map(([op, n]) => `${n} ${past[op] ?? op}`).join(", ");
@@ -120,6 +127,10 @@ async function cliDriver(sim: EdisSimulator): Promise<Driver> {
             const r = await stack.preview({ diff: true });
             const drift = r.stdout.split("\n").filter((l) => /suspended/.test(l)).map((l) => `   ${l.trim()}`);
             return { title: PREVIEW_TITLE, lines: [...drift, `   plan: ${summarize(r.changeSummary)}`] };
+        },
+        async refresh() {
+            const r = await stack.refresh();
+            return { title: "pulumi refresh", lines: [`   resources: ${summarize(r.summary.resourceChanges)}`] };
         },
         async destroy() {
             const r = await stack.destroy();
@@ -157,6 +168,7 @@ export async function runDemo(out: Out = (l) => console.log(l)): Promise<void> {
             out(`== behind Pulumi's back: EDIS suspends ${service.hostname} (service ${service.serviceId})`);
         }
         print(await driver.preview());
+        print(await driver.refresh());
         print(await driver.destroy());
     } finally {
         await driver.close();

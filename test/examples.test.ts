@@ -97,7 +97,7 @@ test("examples/fleet: three servers over two locations with one SSH key, each ca
     expect(sim.account.state.services.every((s) => s.status === "Cancelled")).toBe(true);
 });
 
-test("npm run demo: says there is no CLI, then up, drift in a plain preview, destroy, and the simulator's record", () => {
+test("npm run demo: says there is no CLI, then up, drift in a plain preview, refresh, destroy, and the simulator's record", () => {
     // Hide any Pulumi CLI this machine may have, so that the harness path is the one tested.
     const path = (process.env.PATH ?? "").split(delimiter).filter((dir) => !existsSync(join(dir, "pulumi"))).join(delimiter);
     const run = spawnSync("npm", ["run", "demo", "--silent"], {
@@ -110,7 +110,7 @@ test("npm run demo: says there is no CLI, then up, drift in a plain preview, des
     const lines = run.stdout.split("\n").filter((l) => l.trim());
     expect(lines[0]).toMatch(/^No Pulumi CLI on the PATH \(install it with .*get\.pulumi\.com.*\): running the same steps through the engine-path harness/);
     const text = lines.join("\n");
-    const order = ["== pulumi up (examples/basic)", "+ web  create", "outputs: kvmId=kvm_", "resources: 1 created", "== behind Pulumi's back: EDIS suspends web-1.example.com", "== pulumi preview (Pulumi.yaml: options.refresh: always", "~ web  refresh: update (suspended)", "~ web  update", "~ web  drift: suspended false -> true", "plan: 1 to update; `pulumi preview --expect-no-changes` would fail", "== pulumi destroy", "- web  delete", "resources: 1 deleted"];
+    const order = ["== pulumi up (examples/basic)", "+ web  create", "outputs: kvmId=kvm_", "resources: 1 created", "== behind Pulumi's back: EDIS suspends web-1.example.com", "== pulumi preview (Pulumi.yaml: options.refresh: always", "~ web  refresh: update (suspended)", "~ web  update", "~ web  drift: suspended false -> true", "plan: 1 to update; `pulumi preview --expect-no-changes` would fail", "== pulumi refresh", "~ web  refresh: update (suspended)", "resources: 1 updated", "== pulumi destroy", "- web  delete", "resources: 1 deleted"];
     let at = 0;
     for (const piece of order) {
         const found = text.indexOf(piece, at);
