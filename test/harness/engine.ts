@@ -97,6 +97,8 @@ export interface StackOptions {
     parallelism?: number;
     /** Environment of the provider host and the program (e.g. EDIS_* fallbacks). */
     env?: NodeJS.ProcessEnv;
+    /** `programDir` is a project installed with npm (its own node_modules): run it in place, nothing linked. */
+    installed?: boolean;
 }
 
 /** One stack of one project, with its state file. */
@@ -116,7 +118,7 @@ export class TestStack {
         private readonly workDir: string,
         options: StackOptions,
     ) {
-        this.project = createProject(options.programDir, workDir);
+        this.project = createProject(options.programDir, workDir, options.installed);
         this.statePath = join(workDir, "state.json");
         this.stack = options.stack ?? "dev";
         this.config = { ...options.config };

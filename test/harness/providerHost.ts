@@ -60,7 +60,8 @@ export class ProviderHost {
     private constructor(private readonly child: ChildProcess) {}
 
     static async start(options: HostOptions): Promise<ProviderHost> {
-        const entry = require.resolve("@pulumi/pulumi/cmd/dynamic-provider");
+        // The project's own @pulumi/pulumi, as the engine's nodejs plugin runs it.
+        const entry = require.resolve("@pulumi/pulumi/cmd/dynamic-provider", { paths: [options.cwd] });
         // The second argument is the engine's address; this host only requires that it is present.
         const child = spawn(process.execPath, [entry, "127.0.0.1:0"], {
             cwd: options.cwd,

@@ -20,17 +20,23 @@ export interface Project {
     refreshAlways: boolean;
 }
 
-/** Copies a program directory (Pulumi.yaml plus sources) into a fresh project directory under `workDir`. */
-export function createProject(programDir: string, workDir = mkdtempSync(join(tmpdir(), "edis-stack-"))): Project {
-    const dir = join(workDir, "project");
-    mkdirSync(dir, { recursive: true });
-    cpSync(programDir, dir, { recursive: true, filter: (src) => !src.includes("node_modules") });
-    const modules = join(dir, "node_modules");
-    mkdirSync(join(modules, "@pulumi"), { recursive: true });
-    symlinkSync(PACKAGE_ROOT, join(modules, "pulumi-edis"), "dir");
-    // The program must share the SDK's @pulumi/pulumi instance, as one npm install would give it.
-    const pulumiDir = dirname(require.resolve("@pulumi/pulumi/package.json", { paths: [PACKAGE_ROOT] }));
-    symlinkSync(pulumiDir, join(modules, "@pulumi", "pulumi"), "dir");
+/**
+ * Copies a program directory (Pulumi.yaml plus sources) into a fresh project directory under `workDir`, with
+ * this package linked into its node_modules. `installed`: the directory is a project whose node_modules a
+ * real `npm install` filled; it is used where it is.
+ */
+export function createProject(programDir: string, workDir = mkdtempSync(join(tmpdir(), "edis-stack-")), installed = false): Project {
+    const dir = installed ? programDir : join(workDir, "project");
+    if (!installed) {
+        mkdirSync(dir, { recursive: true });
+        cpSync(programDir, dir, { recursive: true, filter: (src) => !src.includes("node_modules") });
+        const modules = join(dir, "node_modules");
+        mkdirSync(join(modules, "@pulumi"), { recursive: true });
+        symlinkSync(PACKAGE_ROOT, join(modules, "pulumi-edis"), "dir");
+        // The program must share the SDK's @pulumi/pulumi instance, as one npm install would give it.
+        const pulumiDir = dirname(require.resolve("@pulumi/pulumi/package.json", { paths: [PACKAGE_ROOT] }));
+        symlinkSync(pulumiDir, join(modules, "@pulumi", "pulumi"), "dir");
+    }
 
     const yaml = readFileSync(join(dir, "Pulumi.yaml"), "utf8");
     const name = /^name:\s*["']?([^"'\s]+)/m.exec(yaml)?.[1];
