@@ -61,6 +61,7 @@ export interface AddonGroups {
     other: Record<string, Addon[]>;
 }
 
+/** The add-on groups a KvmServer can order from, by their input: additionalRamId, additionalVcpuId, additionalIpId, diskBoostId. */
 export type AddonGroupName = "ram" | "vcpu" | "ip" | "diskBoost";
 
 export interface Product {
@@ -86,6 +87,7 @@ export interface Product {
 export interface PaymentMethod {
     /** What add/order's `paymentmethod` takes. */
     id: string;
+    /** The name EDIS shows for it (the id when the answer gives none). */
     name: string;
 }
 
@@ -140,14 +142,22 @@ export interface UpgradeResult {
 
 /** One entry of get/auth: how to reach a KVM's own management API. `signature` is a credential. */
 export interface KvmSession {
+    /** The KVM id, e.g. "kvm_123456_789012". */
     kvmId: string;
+    /** Host name of the server's own management API. */
     apiHost: string;
+    /** Host name of the reverse-DNS API endpoint. */
     apiRdns?: string;
-    /** Unix seconds. */
+    /** When the session expires, in Unix seconds. */
     validUntil?: number;
+    /** The session signature for the management API: a credential. */
     signature: string;
+    /** True when EDIS has suspended the server (the answer's `suspended` is a letter other than "n"). */
     suspended: boolean;
+    /** The server's label. */
     description?: string;
+    /** A two-digit code EDIS gives the session's platform. */
     lps?: string;
+    /** Whether that platform is premium. */
     lpsIsPremium?: boolean;
 }

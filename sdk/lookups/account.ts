@@ -10,6 +10,7 @@ import { LookupError, OutputArgs, lookupAccount, outputOf } from "./context";
 /** A KVM's session entry (get/auth); `signature` is a credential, which is why the Output forms are secret. */
 export type { KvmSession };
 
+/** The result of getKvmSessions. */
 export interface GetKvmSessionsResult {
     /** Every KVM of the account with its management-API session. `signature` is a credential. */
     sessions: KvmSession[];
@@ -28,6 +29,7 @@ export function getKvmSessionsOutput(_args?: Record<string, never>, opts?: pulum
     return pulumi.secret(pulumi.output(getKvmSessions({}, opts)));
 }
 
+/** The arguments of getKvmSession. */
 export interface GetKvmSessionArgs {
     /** The KVM id, e.g. "kvm_123456_789012". */
     kvmId: string;
@@ -45,12 +47,15 @@ export function getKvmSessionOutput(args: OutputArgs<GetKvmSessionArgs>, opts?: 
     return pulumi.secret(outputOf(getKvmSession)(args, opts));
 }
 
+/** The arguments of getKvmId. */
 export interface GetKvmIdArgs {
     /** The service id (a KvmServer's id). */
     serviceId: number;
 }
 
+/** The result of getKvmId. */
 export interface GetKvmIdResult {
+    /** The service id asked about. */
     serviceId: number;
     /** The KVM id; undefined while the service is not provisioned yet. */
     kvmId?: string;
@@ -68,12 +73,15 @@ export async function getKvmId(args: GetKvmIdArgs, _opts?: pulumi.InvokeOptions)
 /** `getKvmId` as an Output: its arguments may be Outputs (another lookup's result), and the result is an Output. */
 export const getKvmIdOutput = outputOf<GetKvmIdArgs, GetKvmIdResult>(getKvmId);
 
+/** The arguments of getServiceId. */
 export interface GetServiceIdArgs {
     /** The KVM id, e.g. "kvm_123456_789012". */
     kvmId: string;
 }
 
+/** The result of getServiceId. */
 export interface GetServiceIdResult {
+    /** The KVM id asked about. */
     kvmId: string;
     /** The service id: what adoptKvmId's resource will have as its id. */
     serviceId: number;

@@ -12,6 +12,7 @@ export type { Addon, Location, PaymentMethod };
 
 // ---- locations ---------------------------------------------------------------------------------------
 
+/** The result of getLocations. */
 export interface GetLocationsResult {
     /** Every EDIS location, in the API's order. */
     locations: Location[];
@@ -24,6 +25,7 @@ export async function getLocations(_args: Record<string, never> = {}, _opts?: pu
 /** `getLocations` as an Output: its arguments may be Outputs (another lookup's result), and the result is an Output. */
 export const getLocationsOutput = outputOf(getLocations);
 
+/** The arguments of getLocation: a name, an id, or both. */
 export interface GetLocationArgs {
     /** The location's name, case-insensitive: the whole name ("Frankfurt, Germany") or its city ("frankfurt"). */
     name?: string;
@@ -52,6 +54,7 @@ export const getLocationOutput = outputOf<GetLocationArgs, Location>(getLocation
 
 // ---- plans -------------------------------------------------------------------------------------------
 
+/** What a plan must offer; every filter left out accepts any plan. */
 export interface PlanFilters {
     /** At least this many vCPU cores. */
     minCpu?: number;
@@ -69,11 +72,13 @@ export interface PlanFilters {
     nameRegex?: string;
 }
 
+/** The arguments of getPlans: a location and the filters. */
 export interface GetPlansArgs extends PlanFilters {
     /** The location to look in (see getLocation). */
     locationId: number;
 }
 
+/** The result of getPlans. */
 export interface GetPlansResult {
     /** The plans that match, cheapest first in the chosen billing cycle. */
     plans: Plan[];
@@ -145,6 +150,7 @@ export async function getPlans(args: GetPlansArgs, _opts?: pulumi.InvokeOptions)
 /** `getPlans` as an Output: its arguments may be Outputs (another lookup's result), and the result is an Output. */
 export const getPlansOutput = outputOf<GetPlansArgs, GetPlansResult>(getPlans);
 
+/** The arguments of getPlan: a location, and a name or the filters. */
 export interface GetPlanArgs extends GetPlansArgs {
     /** The plan's exact name, case-insensitive (e.g. "KVM M"); otherwise the cheapest plan that satisfies the filters. */
     name?: string;
@@ -179,6 +185,7 @@ export const getPlanOutput = outputOf<GetPlanArgs, Plan>(getPlan);
 
 // ---- operating systems and add-ons -------------------------------------------------------------------
 
+/** A plan at a location, as the operating-system and add-on lookups take it. */
 export interface PlanRef {
     /** The plan's location. */
     locationId: number;
@@ -193,6 +200,7 @@ async function planOf(lookup: string, ref: PlanRef): Promise<Plan> {
     return plan;
 }
 
+/** The result of getOperatingSystems. */
 export interface GetOperatingSystemsResult {
     /** The operating systems the plan can be ordered with. */
     operatingSystems: Addon[];
@@ -205,6 +213,7 @@ export async function getOperatingSystems(args: PlanRef, _opts?: pulumi.InvokeOp
 /** `getOperatingSystems` as an Output: its arguments may be Outputs (another lookup's result), and the result is an Output. */
 export const getOperatingSystemsOutput = outputOf<PlanRef, GetOperatingSystemsResult>(getOperatingSystems);
 
+/** The arguments of getOperatingSystem: the plan and a pattern on the name. */
 export interface GetOperatingSystemArgs extends PlanRef {
     /** A regular expression (case-insensitive) on the name, e.g. "^Debian" or "Ubuntu 24". */
     nameRegex: string;
@@ -236,6 +245,7 @@ export async function getOperatingSystem(args: GetOperatingSystemArgs, _opts?: p
 /** `getOperatingSystem` as an Output: its arguments may be Outputs (another lookup's result), and the result is an Output. */
 export const getOperatingSystemOutput = outputOf<GetOperatingSystemArgs, Addon>(getOperatingSystem);
 
+/** The arguments of getAddon: the plan, the group and a pattern on the name. */
 export interface GetAddonArgs extends PlanRef {
     /** Which add-on group: `ram`, `vcpu`, `ip` or `diskBoost`. */
     group: AddonGroupName;
@@ -243,13 +253,17 @@ export interface GetAddonArgs extends PlanRef {
     nameRegex: string;
 }
 
+/** The result of getAddon: one add-on of a plan. */
 export interface GetAddonResult {
     /** The add-on id, for KvmServer's additionalRamId, additionalVcpuId, additionalIpId or diskBoostId. */
     id: number;
+    /** The add-on's label, e.g. "+1024 MB RAM". */
     name: string;
+    /** The group it was found in. */
     group: AddonGroupName;
     /** The monthly price, two decimals; undefined when the add-on has no price (the "no extra" entry). */
     monthlyPrice?: string;
+    /** The currency of the prices. */
     currency: string;
     /** Prices in every cycle it is sold in. */
     prices: Addon["prices"];
@@ -276,6 +290,7 @@ export const getAddonOutput = outputOf<GetAddonArgs, GetAddonResult>(getAddon);
 
 // ---- account lists -----------------------------------------------------------------------------------
 
+/** The result of getBillingCycles. */
 export interface GetBillingCyclesResult {
     /** The billing cycles the account can order in. */
     billingCycles: BillingCycle[];
@@ -288,6 +303,7 @@ export async function getBillingCycles(_args: Record<string, never> = {}, _opts?
 /** `getBillingCycles` as an Output: its arguments may be Outputs (another lookup's result), and the result is an Output. */
 export const getBillingCyclesOutput = outputOf(getBillingCycles);
 
+/** The result of getPaymentMethods. */
 export interface GetPaymentMethodsResult {
     /** The account's payment methods; `id` is what KvmServer's paymentMethod takes. */
     paymentMethods: PaymentMethod[];
