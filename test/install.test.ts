@@ -5,13 +5,14 @@
  * through the engine path as it is: its own node_modules, its own @pulumi/pulumi and dynamic-provider host.
  */
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { TestStack } from "./harness";
 import { stackConfigFor, startSimulator } from "./support/sim";
 
 const ROOT = join(__dirname, "..");
+const KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAINrWGRolS8WmRbi62V96xA7WjSOMTE/l86PC+sXZS5SN you@laptop";
 const work = mkdtempSync(join(tmpdir(), "edis-install-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
@@ -30,7 +31,7 @@ function copiesOf(modules: string, name: string): string[] {
     return found;
 }
 
-test("npm pack, then npm install in examples/basic as its README says: one @pulumi/pulumi, and the example runs", async () => {
+test("npm pack, then npm install in examples/basic as its README says: one @pulumi/pulumi; the Quick start type-checks and unit-tests there; the example runs", async () => {
     // The repository's `npm test` has just built dist/, so the tarball is packed without running prepare again.
     execFileSync("npm", ["pack", "--ignore-scripts", "--pack-destination", work], { cwd: ROOT, stdio: "ignore" });
     const version = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).version;
@@ -42,6 +43,33 @@ test("npm pack, then npm install in examples/basic as its README says: one @pulu
     const modules = join(project, "node_modules");
     expect(copiesOf(modules, join("@pulumi", "pulumi"))).toEqual([join(modules, "@pulumi", "pulumi")]);
     expect(copiesOf(modules, "pulumi-edis")).toEqual([join(modules, "pulumi-edis")]);
+
+    // A consumer's type check and unit test of the README's Quick start, against the installed package alone.
+    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+    const quickStart = /^```ts\n([\s\S]*?)^```$/m.exec(readme.slice(readme.indexOf("## Quick start")))![1];
+    writeFileSync(join(project, "quickstart.ts"), quickStart);
+    writeFileSync(
+        join(project, "unit.ts"),
+        [
+            'import * as pulumi from "@pulumi/pulumi";',
+            'import * as edisTesting from "pulumi-edis/testing";',
+            "async function main(): Promise<void> {",
+            '    pulumi.runtime.setMocks(edisTesting.mocks(), "quickstart", "dev", false);',
+            "    const account = await edisTesting.startTestAccount();",
+            `    pulumi.runtime.setConfig("quickstart:sshPublicKey", ${JSON.stringify(KEY)});`,
+            '    const infra = await import("./quickstart");',
+            "    const kvmId = await new Promise((resolve) => infra.kvmId.apply(resolve));",
+            "    console.log(JSON.stringify({ kvmId, orders: account.simulator.account.state.orders.length }));",
+            "    await account.stop();",
+            "}",
+            "void main();",
+        ].join("\n"),
+    );
+    const tsc = join(modules, "typescript", "bin", "tsc");
+    execFileSync(process.execPath, [tsc, "-p", ".", "--outDir", "out", "--rootDir", ".", "--sourceMap", "false"], { cwd: project, encoding: "utf8" });
+    execFileSync(process.execPath, [tsc, "--noEmit", "-p", "."], { cwd: project, encoding: "utf8" });
+    const unit = JSON.parse(execFileSync(process.execPath, [join(project, "out", "unit.js")], { cwd: project, encoding: "utf8" }).trim().split("\n").pop()!);
+    expect(unit).toEqual({ kvmId: expect.stringMatching(/^kvm_\d+_000000$/), orders: 0 });
 
     const sim = await startSimulator();
     const stack = TestStack.create({ programDir: project, installed: true, config: stackConfigFor(sim), secretKeys: ["edis:password"] });
