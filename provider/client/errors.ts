@@ -197,8 +197,13 @@ export class Redactor {
     redact(text: string): string {
         if (this.secrets.size === 0) return text;
         // Longest first, so that a secret containing another is removed whole.
-        const sorted = [...this.secrets].sort((a, b) => b.length - a.length);
-        this.pattern ??= new RegExp(sorted.map((s) => [...s].map(spellingsOf).join("")).join("|"), "g");
+        this.pattern ??= new RegExp(
+            [...this.secrets]
+                .sort((a, b) => b.length - a.length)
+                .map((s) => [...s].map(spellingsOf).join(""))
+                .join("|"),
+            "g",
+        );
         return text.replace(this.pattern, "[redacted]");
     }
 }

@@ -199,7 +199,8 @@ export async function cancelServer(ctx: Context, id: string, props: Record<strin
         ctx.log(`cancelled ${name}: ${type}`);
     } catch (e) {
         if (!isEdisApiError(e)) throw e;
-        if (e.kind === "bad_request" && /already\s+(been\s+)?cancel|not\s+active|terminated/i.test(e.serverMessage ?? "")) {
+        // Words that say it is cancelled; "not active" is not among them (an unpaid, unprovisioned service is that too).
+        if (e.kind === "bad_request" && /already\s+(been\s+)?cancel|terminated/i.test(e.serverMessage ?? "")) {
             ctx.log(`${name} is already cancelled at EDIS (${e.message}); removing it from state`);
             return;
         }

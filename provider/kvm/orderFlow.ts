@@ -12,7 +12,7 @@
  * the next `pulumi up` calls update on the failed resource, which lands here instead of ordering again. A
  * create whose result never reached the engine (killed host or engine) is resumed from the journal.
  */
-import { EdisApiError, isEdisApiError } from "../client/errors";
+import { isEdisApiError } from "../client/errors";
 import { OrderResult } from "../client/model";
 import { DEFAULT_PROVISIONING_TIMEOUT_SECONDS } from "../config";
 import { OrderEntry, RESOURCE_KEY, resolveCommand } from "../journal";
@@ -61,7 +61,8 @@ export async function createServer(ctx: Context, inputs: KvmServerInputs, key?: 
     } catch (e) {
         if (entry && isEdisApiError(e) && e.outcomeUnknown) {
             const unknown: OrderEntry = { ...entry, state: "unknown", problem: e.message };
-            ctx.journal.write(unknown);
+            // If this write fails, the "sending" entry still blocks a second order; the error is the same.
+            recordAfterOrder(ctx, unknown);
             throw unknownOrder(unknown, ctx.journal.dir);
         }
         // EDIS refused it, or created it failed (out of stock): nothing will be provisioned or billed.
@@ -74,7 +75,7 @@ export async function createServer(ctx: Context, inputs: KvmServerInputs, key?: 
     const serviceId = order.serviceIds[0];
     if (entry) {
         const { orderId, invoiceId, invoicePaid } = order;
-        ctx.journal.write({ ...entry, state: serviceId === undefined ? "unknown" : "ordered", serviceId, orderId, invoiceId, invoicePaid, locationId: location.id });
+        recordAfterOrder(ctx, { ...entry, state: serviceId === undefined ? "unknown" : "ordered", serviceId, orderId, invoiceId, invoicePaid, locationId: location.id });
     }
     if (serviceId === undefined) {
         throw new Error(
@@ -98,6 +99,18 @@ export async function createServer(ctx: Context, inputs: KvmServerInputs, key?: 
         invoicePaid: order.invoicePaid,
     });
     return awaitServer(ctx, outs);
+}
+
+/**
+ * Journals what add/order answered. Once EDIS has answered, nothing may keep the service id from state, so a
+ * failed write is logged, not thrown: the "sending" entry it leaves still blocks a second order on a re-run.
+ */
+function recordAfterOrder(ctx: Context, entry: OrderEntry): void {
+    try {
+        ctx.journal.write(entry);
+    } catch (e) {
+        ctx.log(`warning: the order journal could not record ${entry.hostname} (service ${entry.serviceId ?? "?"}): ${(e as Error).message}`);
+    }
 }
 
 /**
