@@ -10,13 +10,18 @@ import { parseArgs } from "node:util";
 import { DEFAULT_JOURNAL_DIR, JournalEntry, OrderJournal } from "./journal";
 
 const USAGE = `usage: pulumi-edis orders list [--dir DIR]
-       pulumi-edis orders forget RESOURCE [--dir DIR]    no order or plan change was made: allow it to be sent again
+       pulumi-edis orders forget RESOURCE [--dir DIR]    no order, plan change or traffic hook was made: allow it to be sent again
        pulumi-edis orders confirm RESOURCE [--dir DIR]   the plan change was made: record it, do not send it again
 RESOURCE is "project/stack/name" as the provider's error names it; DIR defaults to EDIS_JOURNAL_DIR or ${DEFAULT_JOURNAL_DIR}.`;
 
 function describe(e: JournalEntry): string {
-    const what = e.kind === "order" ? `order of ${e.hostname}` : `plan change of ${e.hostname} to plan ${e.toPlanId}, ${e.billingCycle}`;
-    const ids = e.serviceId !== undefined ? `, service ${e.serviceId}` : "";
+    const what =
+        e.kind === "order"
+            ? `order of ${e.hostname}`
+            : e.kind === "upgrade"
+              ? `plan change of ${e.hostname} to plan ${e.toPlanId}, ${e.billingCycle}`
+              : `traffic hook on ${e.kvmId} (${e.callbackUrl} at ${e.triggerPercent}%)${e.hookId !== undefined ? `, hook ${e.hookId}` : ""}`;
+    const ids = e.kind !== "hook" && e.serviceId !== undefined ? `, service ${e.serviceId}` : "";
     return `${e.key}  ${e.kind}  ${e.state}  ${what}${ids}, sent ${e.sentAt}${e.problem ? ` (${e.problem})` : ""}`;
 }
 
@@ -36,7 +41,7 @@ export function runOrdersCli(argv: string[], out: (line: string) => void = conso
     const order = journal.read(key, "order");
     const upgrade = journal.read(key, "upgrade");
     if (verb === "forget") {
-        const open = [order, upgrade].filter((e): e is JournalEntry => !!e && e.state !== "ordered" && e.state !== "done");
+        const open = [order, upgrade, journal.read(key, "hook")].filter((e): e is JournalEntry => !!e && e.state !== "ordered" && e.state !== "done");
         if (!open.length) {
             out(`${key}: nothing unresolved in ${journal.dir}${order || upgrade ? " (its entries are known results, kept until Pulumi's state has them)" : ""}`);
             return 1;

@@ -6,6 +6,7 @@
 import { CANCELLATION_TYPES, CancellationType } from "./client/model";
 import { resolve } from "node:path";
 import { DEFAULT_AUTH_URL, DEFAULT_BASE_URL, EdisClient } from "./client/client";
+import { DEFAULT_MANAGEMENT_URL } from "./client/management";
 import { DEFAULT_JOURNAL_DIR } from "./journal";
 
 /** Every setting, its stack config key (namespace `edis`) and its environment variable. */
@@ -14,6 +15,7 @@ export const SETTINGS = {
     password: { key: "password", env: "EDIS_PASSWORD" },
     baseUrl: { key: "baseUrl", env: "EDIS_BASE_URL" },
     authUrl: { key: "authUrl", env: "EDIS_AUTH_URL" },
+    managementUrl: { key: "managementUrl", env: "EDIS_MANAGEMENT_URL" },
     paymentMethod: { key: "paymentMethod", env: "EDIS_PAYMENT_METHOD" },
     cancellationType: { key: "cancellationType", env: "EDIS_CANCELLATION_TYPE" },
     provisioningTimeoutSeconds: { key: "provisioningTimeoutSeconds", env: "EDIS_PROVISIONING_TIMEOUT_SECONDS" },
@@ -34,6 +36,8 @@ export interface ProviderConfig {
     password?: string;
     baseUrl: string;
     authUrl: string;
+    /** Where the Management API of a server is reached; `{host}` stands for its `api_host` or `api_rdns`. */
+    managementUrl: string;
     paymentMethod?: string;
     cancellationType?: CancellationType;
     provisioningTimeoutSeconds: number;
@@ -92,6 +96,7 @@ export function resolveConfig(
         password: read("password"),
         baseUrl: url("baseUrl", DEFAULT_BASE_URL),
         authUrl: url("authUrl", DEFAULT_AUTH_URL),
+        managementUrl: managementUrl(read("managementUrl"), allowInsecureHttp, problems),
         paymentMethod: read("paymentMethod"),
         cancellationType: (CANCELLATION_TYPES as readonly string[]).includes(cancellation ?? "")
             ? (cancellation as CancellationType)
@@ -127,6 +132,18 @@ export function endpointUrlProblem(raw: string, allowInsecureHttp: boolean): str
         `must be https: the account password is sent with every request, and "${url.origin}" would send it unencrypted ` +
         `(plain http is allowed to localhost, or with ${describeSetting("allowInsecureHttp")} set to true)`
     );
+}
+
+/**
+ * The Management API URL template. Session signatures travel in its request bodies, so the https rule of the
+ * order API applies; the template is checked with an example host in place of `{host}`.
+ */
+function managementUrl(raw: string | undefined, allowInsecureHttp: boolean, problems: string[]): string {
+    if (raw === undefined) return DEFAULT_MANAGEMENT_URL;
+    const problem = endpointUrlProblem(raw.replace("{host}", "api.example.com"), allowInsecureHttp);
+    if (!problem) return raw.replace(/\/+$/, "");
+    problems.push(`${describeSetting("managementUrl")} ${problem} (it may contain {host}, as in "${DEFAULT_MANAGEMENT_URL}")`);
+    return DEFAULT_MANAGEMENT_URL;
 }
 
 /** "config `edis:password` (or EDIS_PASSWORD)": how errors name a setting. */

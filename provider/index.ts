@@ -3,6 +3,10 @@
  * and the client and catalogue that the SDK's lookups share.
  */
 export { kvmServer } from "./kvm/provider";
+export { vncAccess } from "./management/vncAccess";
+export { reverseDns } from "./management/reverseDns";
+export { trafficAlert } from "./management/trafficAlert";
+export { ManagementClient, MANAGEMENT_ENDPOINTS, DEFAULT_MANAGEMENT_URL } from "./client/management";
 export { EdisClient, ENDPOINTS, DEFAULT_AUTH_URL, DEFAULT_BASE_URL } from "./client/client";
 export type { EdisClientOptions } from "./client/client";
 export { EdisApiError, isEdisApiError } from "./client/errors";

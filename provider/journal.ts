@@ -1,5 +1,6 @@
 /**
- * The order journal: a record on disk of every paid write (add/order, add/upgrade) that survives a crash of
+ * The order journal: a record on disk of every paid or non-repeatable write (add/order, add/upgrade, and
+ * hooks/set, which adds a traffic hook each time and cannot be listed) that survives a crash of
  * the provider host or of the whole deployment, wherever the file system survives.
  *
  *   before the write      entry "sending"     ─ if the process dies now, the outcome is unknown
@@ -21,7 +22,7 @@ export const DEFAULT_JOURNAL_DIR = ".pulumi-edis/journal";
 /** The input by which the SDK names a resource for the journal; not an EDIS input, ignored by diff. */
 export const RESOURCE_KEY = "__resourceKey";
 
-export type JournalKind = "order" | "upgrade";
+export type JournalKind = "order" | "upgrade" | "hook";
 
 interface EntryBase {
     key: string;
@@ -54,13 +55,24 @@ export interface UpgradeEntry extends EntryBase {
     billingCycle: BillingCycle;
 }
 
-export type JournalEntry = OrderEntry | UpgradeEntry;
+/** A traffic hook (hooks/set); `hostname` holds the KVM id. */
+export interface HookEntry extends EntryBase {
+    kind: "hook";
+    state: "sending" | "unknown" | "done";
+    kvmId: string;
+    callbackUrl: string;
+    triggerPercent: number;
+    hookId?: number;
+}
+
+export type JournalEntry = OrderEntry | UpgradeEntry | HookEntry;
 
 export class OrderJournal {
     constructor(readonly dir: string) {}
 
     read(key: string, kind: "order"): OrderEntry | undefined;
     read(key: string, kind: "upgrade"): UpgradeEntry | undefined;
+    read(key: string, kind: "hook"): HookEntry | undefined;
     read(key: string, kind: JournalKind): JournalEntry | undefined {
         try {
             return JSON.parse(readFileSync(this.path(key, kind), "utf8")) as JournalEntry;
@@ -135,6 +147,10 @@ export function forgetService(journal: OrderJournal, key: string, serviceId: num
  */
 export function settle(journal: OrderJournal, props: Record<string, unknown>): void {
     const key = props[RESOURCE_KEY];
+    if (typeof key === "string" && props.hookId !== undefined) {
+        const hook = journal.read(key, "hook");
+        if (hook?.state === "done" && hook.hookId === props.hookId) journal.clear(key, "hook");
+    }
     if (typeof key !== "string" || props.serviceId === undefined) return;
     const order = journal.read(key, "order");
     if (order?.state === "ordered" && order.serviceId === props.serviceId) journal.clear(key, "order");

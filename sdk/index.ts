@@ -10,7 +10,13 @@
  * ```
  */
 export { KvmServer } from "./kvmServer";
-export type { KvmServerArgs, BillingCycle, CancellationType } from "./kvmServer";
+export type { KvmServerArgs, BillingCycle, CancellationType, PowerState } from "./kvmServer";
+export { VncAccess } from "./vncAccess";
+export type { VncAccessArgs } from "./vncAccess";
+export { ReverseDns } from "./reverseDns";
+export type { ReverseDnsArgs } from "./reverseDns";
+export { TrafficAlert } from "./trafficAlert";
+export type { TrafficAlertArgs } from "./trafficAlert";
 export * from "./lookups/catalogue";
 export * from "./lookups/account";
 export type { OutputArgs } from "./lookups/context";

@@ -5,6 +5,9 @@ import { kvmServerShim } from "./providerShim";
 /** A billing cycle; `semi-annually` is accepted as a spelling of `semiannually`. */
 export type BillingCycle = "monthly" | "quarterly" | "semiannually" | "semi-annually" | "annually";
 
+/** A server's power state. */
+export type PowerState = "on" | "off";
+
 /** What `pulumi destroy` (or removing the resource) asks EDIS to do. */
 export type CancellationType = "Immediate" | "End of Billing Period";
 
@@ -50,6 +53,12 @@ export interface KvmServerArgs {
      * which the engine does not offer for dynamic resources. Changing it replaces the resource.
      */
     adoptKvmId?: pulumi.Input<string>;
+    /**
+     * The power state to keep the server in, through the Management API: `"off"` powers it off once it is
+     * provisioned, and a change switches it in place. Unset (the default) leaves power alone. Needs API Access,
+     * enabled once in the KVM portal of any of your servers. A powered-off server is still billed.
+     */
+    powerState?: pulumi.Input<PowerState>;
 }
 
 
@@ -93,11 +102,19 @@ export class KvmServer extends pulumi.dynamic.Resource {
     declare public readonly provisioningTimeoutSeconds: pulumi.Output<number | undefined>;
     /** The KVM id this resource adopted, when it adopted one. */
     declare public readonly adoptKvmId: pulumi.Output<string | undefined>;
+    /**
+     * The power state EDIS last reported (create, update, refresh); absent when it could not be read (e.g. API
+     * Access is off). With `powerState` set, a refresh that finds another state shows an update that switches it back.
+     */
+    declare public readonly powerState: pulumi.Output<PowerState | undefined>;
 
     /** EDIS service id (also the resource id). */
     declare public readonly serviceId: pulumi.Output<number>;
-    /** KVM id, e.g. `kvm_123456_789012`; absent until the server is provisioned. */
-    declare public readonly kvmId: pulumi.Output<string | undefined>;
+    /**
+     * KVM id, e.g. `kvm_123456_789012`: what VncAccess, ReverseDns and TrafficAlert take. Set once the server is
+     * provisioned (a create that stopped before that, e.g. on an unpaid invoice, fails, and has none until it is).
+     */
+    declare public readonly kvmId: pulumi.Output<string>;
     /** The order that bought this server (absent for an adopted one). */
     declare public readonly orderId: pulumi.Output<number | undefined>;
     /** The order's invoice. */
@@ -116,6 +133,8 @@ export class KvmServer extends pulumi.dynamic.Resource {
     declare public readonly lps: pulumi.Output<string | undefined>;
     /** Whether the platform is premium (`lps_ispremium`). */
     declare public readonly lpsIsPremium: pulumi.Output<boolean | undefined>;
+    /** True when EDIS has suspended the server's traffic (allowance used up); read with the power state. */
+    declare public readonly trafficSuspended: pulumi.Output<boolean | undefined>;
 
     /** Orders (or adopts) a server. */
     constructor(name: string, args: KvmServerArgs, opts?: pulumi.CustomResourceOptions) {

@@ -19,3 +19,23 @@ export const kvmServerShim: pulumi.dynamic.ResourceProvider = {
     update: (id, olds, news) => require("pulumi-edis/provider").kvmServer.update(id, olds, news),
     delete: (id, props) => require("pulumi-edis/provider").kvmServer.delete(id, props),
 };
+
+/**
+ * The same shim for the Management API resources, by the name under which `pulumi-edis/provider` exports each
+ * one's implementation. The closure serializer inlines `name` (a string) by value and nothing else.
+ */
+function managementShim(name: "vncAccess" | "reverseDns" | "trafficAlert"): pulumi.dynamic.ResourceProvider {
+    return {
+        configure: (req) => require("pulumi-edis/provider")[name].configure(req),
+        check: (olds, news) => require("pulumi-edis/provider")[name].check(olds, news),
+        diff: (id, olds, news) => require("pulumi-edis/provider")[name].diff(id, olds, news),
+        create: (inputs) => require("pulumi-edis/provider")[name].create(inputs),
+        read: (id, props) => require("pulumi-edis/provider")[name].read(id, props),
+        update: (id, olds, news) => require("pulumi-edis/provider")[name].update(id, olds, news),
+        delete: (id, props) => require("pulumi-edis/provider")[name].delete(id, props),
+    };
+}
+
+export const vncAccessShim = managementShim("vncAccess");
+export const reverseDnsShim = managementShim("reverseDns");
+export const trafficAlertShim = managementShim("trafficAlert");

@@ -18,8 +18,10 @@
  * - a cancelled service is unknown to get/kvmid, get/serviceid, get/auth and cancel/product (404);
  * - get/auth lists suspended KVMs and those cancelled at the end of the billing period, not pending ones, and
  *   answers `data: {}` when it lists none; `api_rdns` is one reverse-DNS API host for the whole account.
+ *
+ * The Management API (management.ts) is answered per server host: see the choices listed there.
  */
-import { randomBytes } from "node:crypto";
+import { createHmac, randomBytes } from "node:crypto";
 import {
     ADDON_GROUPS,
     BILLING_CYCLE_MONTHS,
@@ -61,10 +63,28 @@ export interface SimService {
     /** When the KVM becomes visible, once the invoice is paid. */
     provisionAt?: number;
     kvmId?: string;
-    signature?: string;
+    /** The server's host of the Management API (`api_host`), one per server as the vendor's example shows. */
+    apiHost?: string;
+    /** Its IPv4 addresses (from 198.18.0.0/15, a range reserved for tests). */
+    ips?: string[];
+    power?: "on" | "off";
+    trafficSuspended?: boolean;
+    vnc?: { password: string; port: number };
+    /** PTR records set through the reverse-DNS API, by address. */
+    ptr?: Record<string, string>;
+    hooks?: SimHook[];
     /** get/kvmid calls that asked for this service while it was pending. */
     kvmIdPolls?: number;
     cancellation?: { type: string; at: number };
+}
+
+export interface SimHook {
+    id: number;
+    method: string;
+    url: string;
+    trigger: string;
+    user?: string;
+    password?: string;
 }
 
 export interface SimInvoice {
@@ -91,6 +111,10 @@ export interface AccountState {
     services: SimService[];
     cancellations: Array<{ serviceId: number; type: string; at: number }>;
     upgrades: Array<{ serviceId: number; fromPid: number; toPid: number; billingCycle: string; at: number }>;
+    /** Signs session entries: a signature is an HMAC of the KVM id and valid_until, so any issued one can be checked. */
+    sessionKey?: string;
+    /** Whether "API Access" is enabled in the KVM portal (account-wide, as the vendor describes it). */
+    apiAccess?: boolean;
 }
 
 /** Behaviour a test or the command line can switch on (faults that change answers, not transport). */
@@ -108,6 +132,8 @@ export interface AccountBehaviour {
     kvmIdNotYet: "null" | "error";
     /** get/kvmid calls a paid service answers "not yet" before its KVM appears, beside the delay; 0 for none. */
     provisioningPolls: number;
+    /** How long a get/auth session entry is valid, in seconds (its `valid_until`). */
+    sessionTtlSeconds: number;
 }
 
 export const DEFAULT_BEHAVIOUR: AccountBehaviour = {
@@ -116,6 +142,7 @@ export const DEFAULT_BEHAVIOUR: AccountBehaviour = {
     outOfStock: [],
     kvmIdNotYet: "null",
     provisioningPolls: 0,
+    sessionTtlSeconds: 3600,
 };
 
 /** The reverse-DNS API host that every session entry names (the vendor's is of the form dns-api.<domain>). */
@@ -146,12 +173,16 @@ export function newAccountState(email: string, password: string, credit = 1000):
         services: [],
         cancellations: [],
         upgrades: [],
+        sessionKey: randomBytes(32).toString("hex"),
+        apiAccess: true,
     };
 }
 
 export class Account {
     /** The catalogue this account sees; a test may change it (a new OS, a cheaper plan) as EDIS would. */
     readonly plans: SimPlan[] = structuredClone(PLANS);
+    /** Every signature get/auth handed out (in memory): what tests look for in state, logs and errors. */
+    readonly issuedSignatures = new Set<string>();
 
     constructor(
         public state: AccountState,
@@ -186,7 +217,9 @@ export class Account {
             if (s.status === "Pending" && s.provisionAt !== undefined && now >= s.provisionAt && polledEnough) {
                 s.status = "Active";
                 s.kvmId = `kvm_${100000 + s.serviceId}_${randomDigits(6)}`;
-                s.signature = randomBytes(40).toString("base64url").slice(0, 50);
+                s.apiHost = `kvm${s.serviceId}.api.edis-sim.invalid`;
+                s.ips = [`198.18.${(s.serviceId >> 8) & 255}.${s.serviceId & 255}`];
+                s.power = "on";
             }
         }
     }
@@ -392,16 +425,15 @@ export class Account {
         const listed = this.state.services.filter((s) => s.kvmId && (s.status === "Active" || s.status === "Suspended"));
         const chosen = wanted ? listed.filter((s) => s.kvmId === wanted) : listed;
         if (wanted && chosen.length === 0) throw new SimError(404, `Unknown kvm_id ${wanted}`);
-        const validUntil = Math.floor(this.now() / 1000) + 3600;
+        const validUntil = Math.floor(this.now() / 1000) + this.behaviour.sessionTtlSeconds;
         const data: Record<string, unknown> = {};
         for (const s of chosen) {
-            const loc = LOCATIONS.find((l) => l.id === this.planById(s.pid)?.locationId);
             data[s.kvmId!] = {
-                api_host: `api-${loc?.code ?? "x"}.kvm.edis-sim.invalid`,
+                api_host: s.apiHost,
                 api_rdns: RDNS_API_HOST,
                 kvm_id: s.kvmId,
                 valid_until: validUntil,
-                signature: s.signature,
+                signature: this.issue(s.kvmId!, validUntil),
                 suspended: s.status === "Suspended" ? "y" : "n",
                 // The label of the server: its host name, as the order named it.
                 description: s.hostname,
@@ -410,6 +442,23 @@ export class Account {
             };
         }
         return { status: "success", data };
+    }
+
+    /** A session signature: 50 characters, as the specification shows, bound to the KVM and the expiry. */
+    sign(kvmId: string, validUntil: number): string {
+        this.state.sessionKey ??= randomBytes(32).toString("hex");
+        return createHmac("sha512", this.state.sessionKey).update(`${kvmId}|${validUntil}`).digest("base64url").slice(0, 50);
+    }
+
+    private issue(kvmId: string, validUntil: number): string {
+        const signature = this.sign(kvmId, validUntil);
+        this.issuedSignatures.add(signature);
+        return signature;
+    }
+
+    /** The KVMs get/auth lists: provisioned, and not cancelled. */
+    listedService(kvmId: unknown): SimService | undefined {
+        return this.state.services.find((s) => s.kvmId !== undefined && s.kvmId === kvmId && (s.status === "Active" || s.status === "Suspended"));
     }
 
     // ---- operator actions (admin interface, tests) -----------------------------------------------------
@@ -424,6 +473,13 @@ export class Account {
         const s = this.service({ serviceid: serviceId });
         if (s.status !== "Active" && s.status !== "Suspended") throw new SimError(400, "Only provisioned services can be suspended");
         s.status = suspended ? "Suspended" : "Active";
+    }
+
+    /** Someone switched the server on or off in the portal. */
+    setPower(serviceId: number, state: "on" | "off"): void {
+        const s = this.service({ serviceid: serviceId });
+        if (!s.kvmId) throw new SimError(400, "The service is not provisioned yet");
+        s.power = state;
     }
 
     setPassword(password: string): void {

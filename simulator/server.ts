@@ -7,13 +7,14 @@ import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import { AddressInfo } from "node:net";
 import { Account, AccountBehaviour, AccountState, DEFAULT_BEHAVIOUR, SimError, newAccountState } from "./account";
+import { ManagementApi } from "./management";
 
 export const DEFAULT_EMAIL = "demo@example.com";
 export const DEFAULT_PASSWORD = "edis-demo-password";
 
 /** One injected failure, consumed call by call. */
 export interface InjectedFault {
-    /** Endpoint path such as "add/order", or "*" for every endpoint. */
+    /** Endpoint path such as "add/order" or "get/power", or "*" for every endpoint. */
     endpoint: string;
     /** How many calls it affects; default 1. */
     times?: number;
@@ -77,6 +78,7 @@ export interface LogEntry {
 
 export class EdisSimulator {
     readonly account: Account;
+    readonly management: ManagementApi;
     readonly log: LogEntry[] = [];
     latencyMs: number;
     readonly latencyByEndpoint: Record<string, number> = {};
@@ -96,6 +98,7 @@ export class EdisSimulator {
             outOfStock: [],
             ...pick(options as Record<string, unknown>, Object.keys(DEFAULT_BEHAVIOUR)),
         });
+        this.management = new ManagementApi(this.account);
         for (const f of options.faults ?? []) this.inject(f);
     }
 
@@ -119,7 +122,18 @@ export class EdisSimulator {
     /** The `edis:*` stack config that points pulumi-edis at this simulator's account. */
     stackConfig(): Record<string, string> {
         const { email, password } = this.account.state;
-        return { "edis:email": email, "edis:password": password, "edis:baseUrl": this.url, "edis:authUrl": this.url };
+        return {
+            "edis:email": email,
+            "edis:password": password,
+            "edis:baseUrl": this.url,
+            "edis:authUrl": this.url,
+            "edis:managementUrl": this.managementUrl,
+        };
+    }
+
+    /** The Management API hosts (each server's `api_host`, and `api_rdns`), all on this port: `{host}` names which. */
+    get managementUrl(): string {
+        return `${this.url}/_host/{host}`;
     }
 
     /** The base URL for both the order API and the session endpoint. */
@@ -179,6 +193,10 @@ export class EdisSimulator {
                 kvmId: x.kvmId,
                 pid: x.pid,
                 cancellation: x.cancellation?.type,
+                power: x.power,
+                vnc: x.vnc !== undefined,
+                ptr: x.ptr ?? {},
+                hooks: x.hooks?.length ?? 0,
             })),
             cancellations: s.cancellations.length,
             upgrades: s.upgrades.length,
@@ -204,8 +222,10 @@ export class EdisSimulator {
             const raw = await readBody(req);
             const url = new URL(req.url ?? "/", "http://127.0.0.1");
             if (url.pathname.startsWith("/_sim/")) return this.admin(req.method ?? "GET", url, raw, req.headers["content-type"], res);
+            // A Management API host: /_host/<api_host>/kvm/v2/<path>, or /_host/<api_rdns>/<path>.
+            const hosted = /^\/_host\/([^/]+)\/(.+)$/.exec(url.pathname);
             const match = /^\/kvm\/v2\/(.+)$/.exec(url.pathname);
-            const endpoint = match?.[1] ?? url.pathname;
+            const endpoint = hosted ? hosted[2].replace(/^kvm\/v2\//, "") : (match?.[1] ?? url.pathname);
             const fields = parseFields(req.headers["content-type"], raw);
             const record = (httpStatus: number, outcome: string) =>
                 this.log.push({
@@ -240,7 +260,7 @@ export class EdisSimulator {
             let answer: unknown;
             try {
                 if (req.method !== "POST") throw new SimError(400, "Use POST");
-                answer = this.dispatch(endpoint, fields);
+                answer = hosted ? this.dispatchHosted(decodeURIComponent(hosted[1]), hosted[2], fields) : this.dispatch(endpoint, fields);
             } catch (e) {
                 if (!(e instanceof SimError)) throw e;
                 status = e.httpStatus;
@@ -282,6 +302,11 @@ export class EdisSimulator {
         return handler();
     }
 
+    private dispatchHosted(host: string, path: string, fields: Record<string, unknown>): unknown {
+        this.account.advance();
+        return this.management.handle(host, path, fields);
+    }
+
     private takeFault(endpoint: string): InjectedFault | undefined {
         const i = this.faults.findIndex((f) => f.endpoint === endpoint || f.endpoint === "*");
         if (i < 0) return undefined;
@@ -320,7 +345,14 @@ export class EdisSimulator {
             if (method === "POST" && /^\/_sim\/invoices\/\d+\/pay$/.test(url.pathname)) account.payInvoice(id);
             else if (method === "POST" && /^\/_sim\/services\/\d+\/(suspend|unsuspend)$/.test(url.pathname))
                 account.setSuspended(id, url.pathname.endsWith("/suspend"));
-            else if (method === "POST" && /^\/_sim\/services\/\d+\/cancel$/.test(url.pathname)) {
+            else if (method === "POST" && /^\/_sim\/services\/\d+\/power\/(on|off)$/.test(url.pathname))
+                account.setPower(id, url.pathname.endsWith("/on") ? "on" : "off");
+            else if (route === "POST /_sim/api-access") {
+                if (typeof body.enabled !== "boolean" && body.enabled !== "true" && body.enabled !== "false") {
+                    throw new SimError(400, 'POST /_sim/api-access takes {"enabled": true|false}');
+                }
+                account.state.apiAccess = body.enabled === true || body.enabled === "true";
+            } else if (method === "POST" && /^\/_sim\/services\/\d+\/cancel$/.test(url.pathname)) {
                 const s = account.state.services.find((x) => x.serviceId === id && x.status !== "Cancelled");
                 if (!s) throw new SimError(404, `Unknown service ${id}`);
                 account.cancelService(s, body.type ?? "Immediate");
@@ -368,8 +400,11 @@ function parseFields(contentType: string | undefined, raw: string): Record<strin
     return Object.fromEntries(new URLSearchParams(raw));
 }
 
+/** Secrets are masked in the log: the password, session signatures, VNC and callback passwords. */
 function maskFields(fields: Record<string, unknown>): Record<string, unknown> {
-    return { ...fields, ...(fields.pw !== undefined ? { pw: "***" } : {}) };
+    const masked = { ...fields };
+    for (const key of ["pw", "signature", "vnc_pw", "callback_pw"]) if (masked[key] !== undefined) masked[key] = "***";
+    return masked;
 }
 
 function faultBody(kind: InjectedFault["body"], status: number, message?: string): { type: string; text: string } {

@@ -1,7 +1,7 @@
 import { EdisClient } from "../provider/client/client";
 import { EdisApiError } from "../provider/client/errors";
 import { EdisSimulator } from "../simulator/server";
-import { clientFor, startSimulator } from "./support/sim";
+import { clientFor, orderProvisioned, startSimulator } from "./support/sim";
 
 // Every character that breaks naive form encoding.
 const PASSWORD = "p+a&s=s%20 wörd ü&pw=x";
@@ -28,20 +28,8 @@ async function failure(p: Promise<unknown>): Promise<EdisApiError> {
     throw new Error("expected the call to fail");
 }
 
-async function provisioned(): Promise<{ serviceId: number; kvmId: string }> {
-    const order = await client.addOrder({
-        billingCycle: "monthly",
-        paymentMethod: "paypal",
-        applyCredit: true,
-        items: [{ pid: 101, os: 1012, hostname: "a.example.com" }],
-    });
-    const serviceId = order.serviceIds[0];
-    for (let i = 0; i < 50; i++) {
-        const kvmId = await client.getKvmId(serviceId);
-        if (kvmId) return { serviceId, kvmId };
-        await new Promise((r) => setTimeout(r, 50));
-    }
-    throw new Error("not provisioned");
+function provisioned(): Promise<{ serviceId: number; kvmId: string }> {
+    return orderProvisioned(client);
 }
 
 describe("each endpoint against the simulator", () => {
@@ -108,7 +96,7 @@ describe("each endpoint against the simulator", () => {
         expect(kvmId).toMatch(/^kvm_\d+_\d+$/);
         expect(await client.getServiceId(kvmId)).toBe(serviceId);
         const [one] = await client.getAuth(kvmId);
-        expect(one).toMatchObject({ kvmId, suspended: false, lpsIsPremium: false, apiHost: expect.stringContaining("fra") });
+        expect(one).toMatchObject({ kvmId, suspended: false, lpsIsPremium: false, apiHost: `kvm${serviceId}.api.edis-sim.invalid` });
         expect(one.signature).toHaveLength(50);
         expect(one.validUntil).toBeGreaterThan(Date.now() / 1000);
         expect((await client.getAuth()).map((s) => s.kvmId).sort()).toEqual(

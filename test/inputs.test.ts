@@ -2,7 +2,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import * as edis from "../sdk";
 import { checkInputs, UNKNOWN } from "../provider/kvm/inputs";
-import { diffKvmServer, needsUpgrade, REPLACE_ON_CHANGE, UPGRADE_IN_PLACE, METADATA_IN_PLACE } from "../provider/kvm/diff";
+import { diffKvmServer, needsUpgrade, REPLACE_ON_CHANGE, UPGRADE_IN_PLACE, METADATA_IN_PLACE, POWER_IN_PLACE } from "../provider/kvm/diff";
 import { INPUT_NAMES } from "../provider/kvm/inputs";
 import { resolveConfig, requireCredentials } from "../provider/config";
 import { billingCycleProblem } from "../provider/kvm/orderCheck";
@@ -55,7 +55,7 @@ describe("diff", () => {
     const old = { planId: 101, osId: 1012, hostname: "a.example.com", locationId: 1, billingCycle: "monthly", applyCredit: true, serviceId: 7, kvmId: "kvm_1_2", __provider: "old" };
 
     test("every input is in exactly one class", () => {
-        const classes = [...REPLACE_ON_CHANGE, ...UPGRADE_IN_PLACE, ...METADATA_IN_PLACE];
+        const classes = [...REPLACE_ON_CHANGE, ...UPGRADE_IN_PLACE, ...METADATA_IN_PLACE, ...POWER_IN_PLACE];
         expect([...classes].sort()).toEqual([...INPUT_NAMES].sort());
     });
 
@@ -69,11 +69,21 @@ describe("diff", () => {
         expect(d).toMatchObject({ changes: true, replaces: [key] });
     });
 
-    test.each([...UPGRADE_IN_PLACE, ...METADATA_IN_PLACE].map((k) => [k]))("%s is in place", (key) => {
-        const value = { planId: 102, billingCycle: "annually", paymentMethod: "paypal", applyCredit: false, cancellationType: "Immediate", provisioningTimeoutSeconds: 60 }[key];
+    test.each([...UPGRADE_IN_PLACE, ...METADATA_IN_PLACE, ...POWER_IN_PLACE].map((k) => [k]))("%s is in place", (key) => {
+        const value = { planId: 102, billingCycle: "annually", paymentMethod: "paypal", applyCredit: false, cancellationType: "Immediate", provisioningTimeoutSeconds: 60, powerState: "off" }[key];
         const d = diffKvmServer(old, { ...old, [key]: value });
         expect(d).toMatchObject({ changes: true, replaces: [] });
         expect(needsUpgrade(old, { ...old, [key]: value })).toBe((UPGRADE_IN_PLACE as readonly string[]).includes(key));
+    });
+
+    test("powerState: unset is not managed (any reported state is the same); set, a reported or unknown other state is a change", () => {
+        expect(diffKvmServer({ ...old, powerState: "off" }, old).changes).toBe(false);
+        expect(diffKvmServer({ ...old, powerState: "off" }, { ...old, powerState: "on" })).toMatchObject({ changes: true, replaces: [], changed: ["powerState"] });
+        expect(diffKvmServer(old, { ...old, powerState: "off" })).toMatchObject({ changes: true, replaces: [] });
+        expect(diffKvmServer({ ...old, powerState: "on" }, { ...old, powerState: "on" }).changes).toBe(false);
+        expect(checkInputs({ planId: 101, osId: 1012, hostname: "a.example.com", powerState: "stopped" }).failures).toEqual([
+            { property: "powerState", reason: 'powerState must be "on" or "off" (leave it unset to not manage power), got "stopped"' },
+        ]);
     });
 
     test("meaning, not bytes: host name case, SSH key comment and spacing, locationId left out", () => {

@@ -21,9 +21,9 @@ import {
     upgradeBillingCycle,
 } from "./model";
 import { buildOrderDocument } from "./order";
-import { DEFAULT_RETRY_POLICY, RetryPolicy, nextDelayMs, sleep } from "./retry";
+import { RequestSettings, request } from "./request";
+import { DEFAULT_RETRY_POLICY, RetryPolicy } from "./retry";
 import * as wire from "./schemas";
-import { postJson } from "./transport";
 
 export const DEFAULT_BASE_URL = "https://order.edisglobal.com";
 export const DEFAULT_AUTH_URL = "https://session.edisglobal.com";
@@ -70,23 +70,25 @@ export class EdisClient {
     private readonly password: string;
     private readonly baseUrl: string;
     private readonly authUrl: string;
-    private readonly timeoutMs: number;
-    private readonly retryPolicy: RetryPolicy;
-    private readonly log: (line: string) => void;
-    private readonly userAgent: string;
-    /** The secrets EdisApiError removes from the text it quotes: the credentials and every session signature. */
-    private readonly redactor: Redactor;
+    /**
+     * Time limit, retry policy, log and user agent, and the redactor, which knows the credentials and every
+     * session signature: shared with the ManagementClient built on this client, so both redact the same secrets.
+     * @internal
+     */
+    readonly settings: RequestSettings;
 
     constructor(options: EdisClientOptions) {
         this.email = options.email;
         this.password = options.password;
         this.baseUrl = trimSlash(options.baseUrl ?? DEFAULT_BASE_URL);
         this.authUrl = trimSlash(options.authUrl ?? DEFAULT_AUTH_URL);
-        this.timeoutMs = options.timeoutMs ?? 30_000;
-        this.retryPolicy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
-        this.log = options.log ?? (() => undefined);
-        this.userAgent = options.userAgent ?? "pulumi-edis";
-        this.redactor = new Redactor([options.password, options.email]);
+        this.settings = {
+            timeoutMs: options.timeoutMs ?? 30_000,
+            retryPolicy: { ...DEFAULT_RETRY_POLICY, ...options.retry },
+            log: options.log ?? (() => undefined),
+            userAgent: options.userAgent ?? "pulumi-edis",
+            redactor: new Redactor([options.password, options.email]),
+        };
     }
 
     // ---- Order API -----------------------------------------------------------------------------------
@@ -163,47 +165,21 @@ export class EdisClient {
     /** Session entries: of one KVM, or of every KVM of the account. Signatures are added to the redactor. */
     async getAuth(kvmId?: string): Promise<KvmSession[]> {
         const sessions = await this.call(ENDPOINTS.auth, kvmId ? { kvm_id: kvmId } : {}, wire.authAnswer);
-        for (const s of sessions) this.redactor.add(s.signature);
+        for (const s of sessions) this.settings.redactor.add(s.signature);
         return sessions;
     }
 
     // ---- the one request path ------------------------------------------------------------------------
 
-    private async call<S extends z.ZodType>(
-        endpoint: Endpoint,
-        fields: Record<string, string | number | boolean>,
-        schema: S,
-    ): Promise<z.output<S>> {
-        const url = `${endpoint.host === "auth" ? this.authUrl : this.baseUrl}/kvm/v2/${endpoint.path}`;
-        for (let attempt = 1; ; attempt++) {
-            try {
-                const body = await postJson({
-                    endpoint: endpoint.path,
-                    url,
-                    encoding: endpoint.encoding,
-                    fields: { email: this.email, pw: this.password, ...fields },
-                    timeoutMs: this.timeoutMs,
-                    redactor: this.redactor,
-                    userAgent: this.userAgent,
-                });
-                const parsed = schema.safeParse(body);
-                if (!parsed.success) {
-                    throw new EdisApiError({
-                        endpoint: endpoint.path,
-                        kind: "unexpected_answer",
-                        detail: `the answer did not have the expected shape: ${wire.describeIssues(parsed.error)}`,
-                        redactor: this.redactor,
-                    });
-                }
-                return parsed.data;
-            } catch (e) {
-                if (!(e instanceof EdisApiError)) throw e;
-                const delay = endpoint.retry === "safe" ? nextDelayMs(this.retryPolicy, e, attempt) : undefined;
-                if (delay === undefined) throw attempt > 1 ? e.with({ attempts: attempt }) : e;
-                this.log(`EDIS ${endpoint.path}: ${e.kind}${e.status ? ` (HTTP ${e.status})` : ""}, retry ${attempt} of ${this.retryPolicy.maxAttempts - 1} in ${delay} ms`);
-                await sleep(delay);
-            }
-        }
+    private call<S extends z.ZodType>(endpoint: Endpoint, fields: Record<string, string | number | boolean>, schema: S): Promise<z.output<S>> {
+        return request(this.settings, {
+            endpoint: endpoint.path,
+            url: `${endpoint.host === "auth" ? this.authUrl : this.baseUrl}/kvm/v2/${endpoint.path}`,
+            encoding: endpoint.encoding,
+            retry: endpoint.retry,
+            fields: { email: this.email, pw: this.password, ...fields },
+            schema,
+        });
     }
 }
 

@@ -18,7 +18,8 @@ export type EdisErrorKind =
     | "server_error" // 5xx
     | "network" // no answer: refused, reset, dropped connection
     | "timeout" // no answer within the per-request time limit
-    | "unexpected_answer"; // 2xx but not JSON, not `status: success`, or not the documented shape
+    | "unexpected_answer" // 2xx but not JSON, not `status: success`, or not the documented shape
+    | "session"; // a Management API host refused a fresh session: API Access is off, or the session is not accepted
 
 export interface EdisApiErrorInit {
     endpoint: string;
@@ -50,12 +51,16 @@ const KIND_TEXT: Record<EdisErrorKind, string> = {
     network: "no answer (network error)",
     timeout: "no answer in time",
     unexpected_answer: "unexpected answer",
+    session: "the management session was refused",
 };
 
 /** What to check, for the kinds whose cause is usually the configuration; the provider's own words. */
 const KIND_HINT: Partial<Record<EdisErrorKind, string>> = {
     credentials: "check config `edis:email` and `edis:password` (or EDIS_EMAIL and EDIS_PASSWORD)",
     network: "check config `edis:baseUrl` and `edis:authUrl` (or EDIS_BASE_URL and EDIS_AUTH_URL) and the network",
+    session:
+        "enable API Access in the KVM portal of any of your servers (it applies to the whole account), then run the " +
+        "command again; if it is enabled, check config `edis:managementUrl` (or EDIS_MANAGEMENT_URL)",
 };
 
 export class EdisApiError extends Error {

@@ -161,3 +161,39 @@ export interface KvmSession {
     /** Whether that platform is premium. */
     lpsIsPremium?: boolean;
 }
+
+// ---- Management API -------------------------------------------------------------------------------------
+
+/** A server's power state as the Management API reports it. */
+export type PowerState = "on" | "off";
+
+/** get/power, parsed. */
+export interface PowerStatus {
+    state: PowerState;
+    /** EDIS's own words, e.g. "server powered on". */
+    text: string;
+    /** True when EDIS has suspended the server's traffic (its traffic allowance is used up). */
+    trafficSuspended?: boolean;
+}
+
+/** get/vnc/status or set/vnc/enable, parsed. */
+export interface VncStatus {
+    enabled: boolean;
+    host?: string;
+    port?: number;
+    /** Port of the browser (noVNC) console. */
+    novncPort?: number;
+}
+
+/** The HTTP method of a traffic hook's callback. */
+export type CallbackMethod = "post" | "get";
+
+/** A traffic alert as hooks/set takes it. */
+export interface TrafficHookRequest {
+    callbackUrl: string;
+    callbackMethod: CallbackMethod;
+    /** Percent of the traffic allowance, 1 to 100. */
+    triggerPercent: number;
+    callbackUser?: string;
+    callbackPassword?: string;
+}

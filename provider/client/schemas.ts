@@ -23,9 +23,12 @@ import {
     Location,
     OrderResult,
     PaymentMethod,
+    PowerState,
+    PowerStatus,
     Prices,
     Product,
     UpgradeResult,
+    VncStatus,
     normalizeBillingCycle,
 } from "./model";
 
@@ -373,3 +376,54 @@ export function describeIssues(error: z.ZodError, max = 3): string {
         .map((i) => `${i.path.length ? i.path.map(String).join(".") : "(answer)"}: ${i.message}`)
         .join("; ");
 }
+
+// ==== Management API (EDIS-API.md, "Management API"; the vendor's reference pages) ============================
+// Its answers are documented by example only, so these schemas are tolerant of the spellings the examples
+// leave open (ports as numbers or strings, ids as numbers or strings) and strict about what the provider acts on.
+
+/** "server powered on": the only wording documented. The "off" wording is not, so any of the usual words counts. */
+export function powerStateOf(text: string): PowerState | undefined {
+    if (/\b(powered\s+off|off|stopped|shut\s*down|shutoff|halted|not\s+running)\b/i.test(text)) return "off";
+    if (/\b(powered\s+on|on|running|started|online)\b/i.test(text)) return "on";
+    return undefined;
+}
+
+const looseBoolean = z.union([z.boolean(), z.literal(0), z.literal(1), z.enum(["true", "false", "0", "1", "yes", "no"])]).transform(
+    (v) => v === true || v === 1 || v === "true" || v === "1" || v === "yes",
+);
+
+/** get/power: `{status, data: "server powered on", traffic_suspended: false}`. */
+export const powerAnswer = z
+    .object({ data: z.string(), traffic_suspended: looseBoolean.optional() })
+    .transform(({ data, traffic_suspended }, ctx): PowerStatus => {
+        const state = powerStateOf(data);
+        if (!state) {
+            ctx.addIssue({ code: "custom", path: ["data"], message: `"${data.slice(0, 80)}" does not say whether the server is on or off` });
+            return z.NEVER;
+        }
+        return { state, text: data, trafficSuspended: traffic_suspended };
+    });
+
+const wirePort = z.union([z.number().int().positive(), z.string().regex(/^\d+$/).transform(Number)]);
+
+/** get/vnc/status and set/vnc/enable: `{status, vnc_status: "enabled", novnc_port, vnc_port, vnc_host}`. */
+export const vncAnswer = z
+    .object({
+        vnc_status: z.string().optional(),
+        vnc_host: z.string().nullish(),
+        vnc_port: wirePort.nullish(),
+        novnc_port: wirePort.nullish(),
+    })
+    .transform((a): VncStatus => ({
+        // Only "enabled" is documented; an answer with a port and no status word is taken as enabled too.
+        enabled: a.vnc_status !== undefined ? /^(enabled?|on|active|true|1)$/i.test(a.vnc_status.trim()) : a.vnc_port != null,
+        host: a.vnc_host ?? undefined,
+        port: a.vnc_port ?? undefined,
+        novncPort: a.novnc_port ?? undefined,
+    }));
+
+/** hooks/set: `{status, hook_id: "123"}`. */
+export const hookAnswer = z.object({ hook_id: wireId }).transform(({ hook_id }) => hook_id);
+
+/** Answers whose only documented content is `status` (and a message). */
+export const acknowledged = z.object({}).passthrough().transform(() => undefined);

@@ -3,6 +3,7 @@
  */
 import { Catalogue } from "../catalogue";
 import { EdisClient } from "../client/client";
+import { ManagementClient } from "../client/management";
 import { ProviderConfig } from "../config";
 import { OrderJournal } from "../journal";
 import { SessionDirectory } from "../sessions";
@@ -10,6 +11,8 @@ import { SessionDirectory } from "../sessions";
 export interface Context {
     config: ProviderConfig;
     client: EdisClient;
+    /** The Management API (power, VNC, reverse DNS, traffic hooks), on the same credentials and redactor. */
+    management: ManagementClient;
     catalogue: Catalogue;
     sessions: SessionDirectory;
     journal: OrderJournal;

@@ -21,6 +21,9 @@ export const REPLACE_ON_CHANGE = [
 /** Changed in place through add/upgrade (EDIS resizes within a location). */
 export const UPGRADE_IN_PLACE = ["planId", "billingCycle"] as const;
 
+/** Switched in place through the Management API; unset means "not managed" and never differs. */
+export const POWER_IN_PLACE = ["powerState"] as const;
+
 /** Only matter at order or cancel time: recorded in state, no API call, never a replacement. */
 export const METADATA_IN_PLACE = ["paymentMethod", "applyCredit", "cancellationType", "provisioningTimeoutSeconds"] as const;
 
@@ -59,6 +62,8 @@ function same(name: string, a: unknown, b: unknown): boolean {
         if (name === "sshPublicKey") return sshKeyOf(a) === sshKeyOf(b);
     }
     if (name === "locationId" && b == null) return true;
+    // The stored value is what EDIS last reported; a program that does not manage power accepts any.
+    if (name === "powerState" && b == null) return true;
     if (name === "applyCredit") return (a ?? true) === (b ?? true);
     return a === b || (a == null && b == null);
 }

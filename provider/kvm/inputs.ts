@@ -3,11 +3,12 @@
  * up, and the outputs type. No network here: what needs the catalogue is checked in catalogue.ts, before
  * the order, and reported the same way.
  */
-import { BILLING_CYCLES, BillingCycle, CANCELLATION_TYPES, CancellationType, KvmSession, normalizeBillingCycle } from "../client/model";
+import { BILLING_CYCLES, BillingCycle, CANCELLATION_TYPES, CancellationType, KvmSession, PowerState, normalizeBillingCycle } from "../client/model";
+import { CheckFailure, FieldRule, UNKNOWN, Validator, checkFields, compact, show } from "../fields";
 import { RESOURCE_KEY } from "../journal";
 
-/** The engine's placeholder for a value not known during preview (pulumi.runtime.unknownValue). */
-export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+export { UNKNOWN, compact };
+export type { CheckFailure };
 
 export interface KvmServerInputs {
     planId: number;
@@ -25,6 +26,8 @@ export interface KvmServerInputs {
     cancellationType?: CancellationType;
     provisioningTimeoutSeconds?: number;
     adoptKvmId?: string;
+    /** Wanted power state; unset = not managed. As an output: the state EDIS last reported. */
+    powerState?: PowerState;
 }
 
 export interface KvmServerOutputs extends KvmServerInputs {
@@ -41,6 +44,8 @@ export interface KvmServerOutputs extends KvmServerInputs {
     suspended?: boolean;
     lps?: string;
     lpsIsPremium?: boolean;
+    /** True when EDIS has suspended the server's traffic (from get/power). */
+    trafficSuspended?: boolean;
 }
 
 export const INPUT_NAMES = [
@@ -59,6 +64,7 @@ export const INPUT_NAMES = [
     "cancellationType",
     "provisioningTimeoutSeconds",
     "adoptKvmId",
+    "powerState",
 ] as const satisfies ReadonlyArray<keyof KvmServerInputs>;
 
 /** Outputs that are not inputs. */
@@ -74,6 +80,7 @@ export const OUTPUT_ONLY_NAMES = [
     "suspended",
     "lps",
     "lpsIsPremium",
+    "trafficSuspended",
 ] as const satisfies ReadonlyArray<Exclude<keyof KvmServerOutputs, keyof KvmServerInputs>>;
 
 export const ADDON_INPUTS = {
@@ -83,13 +90,6 @@ export const ADDON_INPUTS = {
     diskBoostId: { group: "diskBoost", label: "disk boost add-on" },
 } as const;
 
-export interface CheckFailure {
-    property: string;
-    reason: string;
-}
-
-type Validator = (value: unknown) => { value?: unknown; error?: string };
-
 const positiveId: Validator = (v) => {
     const n = typeof v === "string" && /^\s*\d+\s*$/.test(v) ? Number(v) : v;
     return typeof n === "number" && Number.isInteger(n) && n > 0
@@ -97,7 +97,7 @@ const positiveId: Validator = (v) => {
         : { error: `must be a positive whole number (an id from the edis lookups), got ${show(v)}` };
 };
 
-const hostname: Validator = (v) => {
+export const hostname: Validator = (v) => {
     if (typeof v !== "string") return { error: `must be a string, got ${show(v)}` };
     const labels = v.split(".");
     const bad = labels.find((l) => !/^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/i.test(l));
@@ -133,7 +133,7 @@ const timeoutSeconds: Validator = (v) =>
         ? { value: v }
         : { error: `must be a number of seconds from 1 to 86400, got ${show(v)}` };
 
-const kvmId: Validator = (v) =>
+export const kvmId: Validator = (v) =>
     typeof v === "string" && /^[A-Za-z0-9_-]{3,64}$/.test(v)
         ? { value: v }
         : { error: `must be a KVM id such as "kvm_123456_789012" (see edis.getKvmSessions()), got ${show(v)}` };
@@ -166,14 +166,17 @@ const sshPublicKey: Validator = (v) => {
     return { value: line };
 };
 
-const RULES: Record<(typeof INPUT_NAMES)[number], { required?: boolean; validate: Validator }> = {
+const powerState: Validator = (v) =>
+    v === "on" || v === "off" ? { value: v } : { error: `must be "on" or "off" (leave it unset to not manage power), got ${show(v)}` };
+
+const RULES: Record<(typeof INPUT_NAMES)[number], FieldRule> = {
     planId: { required: true, validate: positiveId },
     osId: { required: true, validate: positiveId },
     hostname: { required: true, validate: hostname },
     locationId: { validate: positiveId },
-    billingCycle: { validate: billingCycle },
+    billingCycle: { validate: billingCycle, default: "monthly" },
     paymentMethod: { validate: nonEmptyString },
-    applyCredit: { validate: bool },
+    applyCredit: { validate: bool, default: true },
     additionalRamId: { validate: positiveId },
     additionalVcpuId: { validate: positiveId },
     additionalIpId: { validate: positiveId },
@@ -182,45 +185,12 @@ const RULES: Record<(typeof INPUT_NAMES)[number], { required?: boolean; validate
     cancellationType: { validate: cancellationType },
     provisioningTimeoutSeconds: { validate: timeoutSeconds },
     adoptKvmId: { validate: kvmId },
+    powerState: { validate: powerState },
 };
 
-const DEFAULTS: Partial<KvmServerInputs> = { billingCycle: "monthly", applyCredit: true };
-
-/**
- * Validates and normalizes inputs. Unknown values (preview) pass through untouched; unset optional values
- * are left out (never `undefined`, which the provider host cannot send); defaults that do not depend on
- * config are filled in so that state shows what was ordered.
- */
+/** Validates and normalizes inputs (see fields.ts); defaults that do not depend on config are filled in. */
 export function checkInputs(news: Record<string, unknown>): { inputs: Record<string, unknown>; failures: CheckFailure[] } {
-    const inputs: Record<string, unknown> = {};
-    const failures: CheckFailure[] = [];
-    for (const name of INPUT_NAMES) {
-        const raw = news[name];
-        const rule = RULES[name];
-        if (raw === undefined || raw === null || (raw === "" && !rule.required)) {
-            if (rule.required) failures.push({ property: name, reason: `${name} is required` });
-            else if (DEFAULTS[name] !== undefined) inputs[name] = DEFAULTS[name];
-            continue;
-        }
-        if (raw === UNKNOWN) {
-            inputs[name] = raw;
-            continue;
-        }
-        const result = rule.validate(raw);
-        if (result.error) failures.push({ property: name, reason: `${name} ${result.error}` });
-        else inputs[name] = result.value;
-    }
-    if (typeof news[RESOURCE_KEY] === "string") inputs[RESOURCE_KEY] = news[RESOURCE_KEY];
-    for (const key of Object.keys(news)) {
-        if (key !== "__provider" && key !== RESOURCE_KEY && !(INPUT_NAMES as readonly string[]).includes(key)) {
-            const near = INPUT_NAMES.find((n) => n.toLowerCase() === key.toLowerCase());
-            failures.push({
-                property: key,
-                reason: `${key} is not a KvmServer input${near ? ` (did you mean ${near}?)` : `; inputs are ${INPUT_NAMES.join(", ")}`}`,
-            });
-        }
-    }
-    return { inputs, failures };
+    return checkFields("KvmServer", RULES, news);
 }
 
 /** The journal key the SDK gave a resource, if it did (resources of older versions have none). */
@@ -233,17 +203,6 @@ export function inputsOf(props: Record<string, unknown>): KvmServerInputs {
     const out: Record<string, unknown> = {};
     for (const name of INPUT_NAMES) if (props[name] !== undefined) out[name] = props[name];
     return out as unknown as KvmServerInputs;
-}
-
-/** Drops undefined values: the provider host cannot send them ("Unexpected struct type"). */
-export function compact<T extends object>(obj: T): T {
-    return Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined)) as T;
-}
-
-function show(v: unknown): string {
-    if (typeof v === "string") return JSON.stringify(v.length > 60 ? `${v.slice(0, 57)}...` : v);
-    if (v === null || typeof v !== "object") return String(v);
-    return Array.isArray(v) ? "a list" : "an object";
 }
 
 /** The outputs a session entry provides. The signature is a credential and is deliberately not among them. */

@@ -7,6 +7,7 @@ import { DEFAULT_CANCELLATION_TYPE } from "../config";
 import { Context } from "./context";
 import { UpgradeEntry, resolveCommand } from "../journal";
 import { KvmServerInputs, KvmServerOutputs, compact, sessionOutputs } from "./inputs";
+import { readPowerState } from "./power";
 import { billingCycleProblem, paymentMethodProblem, resolvePaymentMethod } from "./orderCheck";
 
 export type ReadResult = { id: string; props: Record<string, unknown> };
@@ -60,7 +61,7 @@ export async function readServer(ctx: Context, id: string, props: Record<string,
         if (!kvmId) return { id, props: compact({ ...props, serviceId }) };
     }
     const session = (await ctx.sessions.all()).get(kvmId);
-    if (session) return { id, props: compact({ ...props, serviceId, ...sessionOutputs(session) }) };
+    if (session) return { id, props: compact({ ...props, serviceId, ...sessionOutputs(session), ...(await readPowerState(ctx, session, props.hostname)) }) };
     if (await confirmedGone(ctx, serviceId, kvmId)) return GONE;
     return { id, props: compact({ ...props, serviceId, kvmId }) };
 }

@@ -20,6 +20,7 @@ import { Context, ServerInitError } from "./context";
 import { KvmServerInputs, KvmServerOutputs, compact } from "./inputs";
 import { checkOrder, resolvePaymentMethod } from "./orderCheck";
 import { sessionOutputs } from "./inputs";
+import { applyPowerState } from "./power";
 
 export async function createServer(ctx: Context, inputs: KvmServerInputs, key?: string): Promise<{ id: string; outs: KvmServerOutputs }> {
     if (inputs.adoptKvmId) {
@@ -162,10 +163,13 @@ export async function resumeServer(ctx: Context, outs: KvmServerOutputs): Promis
 
 async function finishProvisioning(ctx: Context, outs: KvmServerOutputs): Promise<KvmServerOutputs> {
     const id = String(outs.serviceId);
+    let provisioned: KvmServerOutputs;
     try {
         const kvmId = await waitForKvmId(ctx, outs);
         const session = await ctx.sessions.find(kvmId);
-        return compact({ ...outs, kvmId, ...(session ? sessionOutputs(session) : {}), invoicePaid: true });
+        if (session) ctx.management.remember(session);
+        // No `powerState` until EDIS has reported it, so that a failed switch below shows as a change.
+        provisioned = compact({ ...outs, kvmId, ...(session ? sessionOutputs(session) : {}), invoicePaid: true, powerState: undefined });
     } catch (e) {
         if (e instanceof ServerInitError) throw e;
         throw new ServerInitError(
@@ -173,6 +177,17 @@ async function finishProvisioning(ctx: Context, outs: KvmServerOutputs): Promise
             outs,
             `${outs.hostname} (service ${id}) was ordered but could not be read back: ${(e as Error).message}. ` +
                 `It is in the stack's state; run \`pulumi up\` again to finish.`,
+        );
+    }
+    if (!outs.powerState) return provisioned;
+    try {
+        return compact(await applyPowerState(ctx, provisioned, outs.powerState));
+    } catch (e) {
+        throw new ServerInitError(
+            id,
+            provisioned,
+            `${outs.hostname} (service ${id}) is provisioned, but it could not be powered ${outs.powerState}: ${(e as Error).message}. ` +
+                `It is in the stack's state; run \`pulumi up\` again to retry.`,
         );
     }
 }
@@ -230,7 +245,8 @@ async function adoptServer(ctx: Context, inputs: KvmServerInputs): Promise<{ id:
     const [session, home] = await Promise.all([ctx.sessions.one(kvmId), ctx.catalogue.findPlan(inputs.planId)]);
     ctx.log(`adopted ${kvmId} as service ${serviceId} (${inputs.hostname}); nothing was ordered`);
     const outs = { ...inputs, locationId: inputs.locationId ?? home?.location.id, serviceId, ...(session ? sessionOutputs(session) : { kvmId }) };
-    return { id: String(serviceId), outs: compact(outs) };
+    const adopted = compact({ ...outs, powerState: undefined });
+    return { id: String(serviceId), outs: inputs.powerState ? compact(await applyPowerState(ctx, adopted, inputs.powerState)) : adopted };
 }
 
 /**

@@ -4,60 +4,14 @@
  * `require("pulumi-edis/provider")`. One host process serves every KvmServer of a deployment, so the
  * context (client, caches) is built once and shared.
  */
-import { Catalogue } from "../catalogue";
-import { ProviderConfig, clientFromConfig, resolveConfig } from "../config";
-import { Context, ServerInitError } from "./context";
+import { ConfigureRequest, configure, ctx, log, settleJournal } from "../runtime";
+import { ServerInitError } from "./context";
 import { diffKvmServer, needsUpgrade } from "./diff";
-import { OrderJournal, RESOURCE_KEY, forgetService, settle } from "../journal";
+import { RESOURCE_KEY, forgetService } from "../journal";
 import { INPUT_NAMES, KvmServerOutputs, checkInputs, compact, inputsOf, resourceKeyOf } from "./inputs";
 import { cancelServer, checkLocation, readServer, recheckSuspension, upgradeServer } from "./operations";
 import { createServer, resumeServer } from "./orderFlow";
-import { SessionDirectory } from "../sessions";
-
-/** The part of pulumi.dynamic.ConfigureRequest this provider uses. */
-export interface ConfigureRequest {
-    config: { get(key: string): string | undefined };
-}
-
-let config: ProviderConfig | undefined;
-let context: Context | undefined;
-
-function log(line: string): void {
-    // The host's stderr reaches the deployment's log. Lines are the provider's own words plus EdisApiError
-    // messages, which come redacted; redacting the whole line again would blank words a short password matches.
-    process.stderr.write(`pulumi-edis: ${line}\n`);
-}
-
-/** The order journal; needs no credentials, so diff (which runs in preview) can settle entries. */
-function journal(): OrderJournal {
-    return new OrderJournal((config ?? resolveConfig(() => undefined)).journalDir);
-}
-
-/** Builds the context on first use, so that check and diff work without credentials (e.g. in preview). */
-function ctx(): Context {
-    if (context) return context;
-    const cfg = config ?? resolveConfig(() => undefined);
-    const client = clientFromConfig(cfg, { userAgent: `pulumi-edis/${version()}`, log });
-    context = { config: cfg, client, catalogue: new Catalogue(client), sessions: new SessionDirectory(client), journal: journal(), log };
-    return context;
-}
-
-/** Removes the journal entries that the engine's state makes redundant; never fails the operation. */
-function settleJournal(props: Record<string, unknown>): void {
-    try {
-        settle(journal(), props);
-    } catch (e) {
-        log(`warning: the order journal could not be tidied: ${(e as Error).message}`);
-    }
-}
-
-function version(): string {
-    try {
-        return require("../../../package.json").version as string;
-    } catch {
-        return "unknown";
-    }
-}
+import { applyPowerState } from "./power";
 
 /** Outputs that are not inputs (service id, KVM id, session fields), kept across an update. */
 function computedOf(olds: Record<string, unknown>): Record<string, unknown> {
@@ -78,10 +32,7 @@ function keepProvider(e: unknown, inputs: Record<string, unknown>): unknown {
 
 export const kvmServer = {
     async configure(req: ConfigureRequest): Promise<void> {
-        // Keys arrive namespaced ("edis:password") with secrets decrypted. Nothing is validated here: a
-        // missing credential is reported by the first operation that needs it, so preview works without.
-        config = resolveConfig((key) => req.config.get(`edis:${key}`));
-        context = undefined;
+        configure(req);
     },
 
     async check(_olds: Record<string, unknown>, news: Record<string, unknown>) {
@@ -130,6 +81,9 @@ export const kvmServer = {
         }
         if (needsUpgrade(olds, news)) await upgradeServer(c, { ...(olds as unknown as KvmServerOutputs), kvmId: outs.kvmId }, inputs, key);
         if (outs.suspended) outs = await recheckSuspension(c, outs);
+        // Power: switched when the program manages it; otherwise the state last reported stays in the outputs.
+        if (inputs.powerState) outs = await applyPowerState(c, outs, inputs.powerState);
+        else outs = compact({ ...outs, powerState: olds.powerState as KvmServerOutputs["powerState"] });
         return { outs };
     },
 

@@ -7,7 +7,9 @@
  * real dynamic-provider host (providerHost.ts) in the engine's call order. State is kept in a JSON file
  * between operations, outputs exactly as the host returned them, as the engine's checkpoint does.
  *
- * What it models of the engine: the `ignoreChanges` and `replaceOnChanges` resource options; Check before
+ * What it models of the engine: the `ignoreChanges` and `replaceOnChanges` resource options; secrets (inputs
+ * the program passed as secrets, outputs of the same name, and `additionalSecretOutputs`) kept only as
+ * ciphertext in the state file, as a checkpoint keeps them; Check before
  * Diff/Create; Diff with old outputs and old inputs; update of a
  * resource with init errors even without changes; create-before-delete replacement with the old one deleted
  * at the end; deletion of resources the program dropped (not after a failure); empty id from Read = gone;
@@ -21,6 +23,7 @@
  * results only in `pulumi refresh`.
  */
 import { ChildProcess, fork } from "node:child_process";
+import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -41,6 +44,8 @@ export interface ResourceState {
     external?: boolean;
     /** The old half of a replacement whose delete has not happened yet; deleted by the next up. */
     pendingDelete?: boolean;
+    /** Inputs and outputs kept encrypted in the state file: secret inputs, and additionalSecretOutputs. */
+    secrets?: string[];
 }
 
 export interface StackState {
@@ -113,6 +118,8 @@ export class TestStack {
     /** Called once the host is up, so that a test can act on it mid-operation (e.g. kill it). */
     onHostStarted?: (host: ProviderHost) => void;
     private running?: { op: Operation; program?: ChildProcess };
+    /** The stack's secrets provider, as a passphrase provider: the key lives beside the state, never in it. */
+    private readonly secretsProvider = new SecretsProvider();
 
     private constructor(
         private readonly workDir: string,
@@ -138,7 +145,9 @@ export class TestStack {
     }
 
     state(): StackState {
-        return JSON.parse(readFileSync(this.statePath, "utf8"));
+        const state = JSON.parse(readFileSync(this.statePath, "utf8")) as StackState;
+        for (const r of state.resources) mapSecrets(r, (v) => this.secretsProvider.decrypt(v));
+        return state;
     }
 
     /** The state file as text, for looking for things that must never be in it. */
@@ -315,7 +324,7 @@ export class TestStack {
                 if (msg.id) {
                     const read = await op.host.read(urn, msg.id, {}, msg.inputs);
                     if (!read.id) throw new Error(`${urn}: resource '${msg.id}' does not exist`);
-                    put({ urn, type: msg.type, name: msg.name, id: read.id, inputs: msg.inputs, outputs: read.outputs, external: true });
+                    put({ urn, type: msg.type, name: msg.name, id: read.id, inputs: msg.inputs, outputs: read.outputs, external: true, secrets: msg.secrets });
                     op.step({ ...base, op: "read" });
                     return { id: read.id, state: read.outputs };
                 }
@@ -333,7 +342,7 @@ export class TestStack {
                 const inputs = checked.inputs;
                 if (!old) {
                     op.step({ ...base, op: "create" });
-                    return preview ? {} : this.createResource(op, state, put, { urn, type: msg.type, name: msg.name }, inputs);
+                    return preview ? {} : this.createResource(op, state, put, { urn, type: msg.type, name: msg.name, secrets: msg.secrets }, inputs);
                 }
                 const diff = await op.host.diff(urn, old.id, old.outputs, inputs, old.inputs);
                 // replaceOnChanges turns a change of a listed input into a replacement.
@@ -343,21 +352,21 @@ export class TestStack {
                     if (preview) return {};
                     old.pendingDelete = true;
                     replaced.push(old);
-                    return this.createResource(op, state, put, { urn, type: msg.type, name: msg.name }, inputs);
+                    return this.createResource(op, state, put, { urn, type: msg.type, name: msg.name, secrets: msg.secrets }, inputs);
                 }
                 if (!diff.changes && !old.initErrors?.length) {
                     op.step({ ...base, op: "same" });
-                    if (!preview) put({ ...old, inputs });
+                    if (!preview) put({ ...old, inputs, secrets: msg.secrets });
                     return { id: old.id, state: old.outputs };
                 }
                 op.step({ ...base, op: "update", changed: differingKeys(old.inputs, inputs) });
                 if (preview) return { id: old.id, state: old.outputs };
                 try {
                     const updated = await op.host.update(urn, old.id, old.outputs, inputs, old.inputs);
-                    put({ ...old, inputs, outputs: updated.outputs, initErrors: undefined });
+                    put({ ...old, inputs, outputs: updated.outputs, initErrors: undefined, secrets: msg.secrets });
                     return { id: old.id, state: updated.outputs };
                 } catch (e) {
-                    if (e instanceof InitFailedError) put({ ...old, inputs, outputs: e.properties, initErrors: e.reasons });
+                    if (e instanceof InitFailedError) put({ ...old, inputs, outputs: e.properties, initErrors: e.reasons, secrets: msg.secrets });
                     throw e;
                 }
             });
@@ -399,7 +408,7 @@ export class TestStack {
         op: Operation,
         state: StackState,
         put: (r: ResourceState) => void,
-        res: { urn: string; type: string; name: string },
+        res: { urn: string; type: string; name: string; secrets?: string[] },
         inputs: Props,
     ): Promise<{ id: string; state: Props }> {
         state.pendingCreates.push({ urn: res.urn, inputs });
@@ -478,7 +487,45 @@ export class TestStack {
 
     private writeState(state: StackState): void {
         if (this.running?.op.crashed) return;
-        writeFileSync(this.statePath, JSON.stringify(state, null, 2));
+        const stored = structuredClone(state);
+        for (const r of stored.resources) mapSecrets(r, (v) => this.secretsProvider.encrypt(v));
+        writeFileSync(this.statePath, JSON.stringify(stored, null, 2));
+    }
+}
+
+/** Pulumi's marker of a secret value in a checkpoint. */
+const SIG_KEY = "4dabf18193072939515e22adb298388d";
+const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
+
+/**
+ * What the engine does with a secret in a checkpoint: its value is stored only as ciphertext. The engine marks
+ * an output secret when the input of the same name was (plugin/provider_plugin.go, annotateSecrets) or when
+ * the resource lists it in additionalSecretOutputs.
+ */
+class SecretsProvider {
+    private readonly key = randomBytes(32);
+
+    encrypt(value: unknown): unknown {
+        const iv = randomBytes(12);
+        const cipher = createCipheriv("aes-256-gcm", this.key, iv);
+        const data = Buffer.concat([cipher.update(JSON.stringify(value), "utf8"), cipher.final()]);
+        return { [SIG_KEY]: SECRET_SIG, ciphertext: `v1:${Buffer.concat([iv, cipher.getAuthTag(), data]).toString("base64")}` };
+    }
+
+    decrypt(value: unknown): unknown {
+        const ciphertext = (value as { ciphertext?: unknown } | null)?.ciphertext;
+        if ((value as Record<string, unknown> | null)?.[SIG_KEY] !== SECRET_SIG || typeof ciphertext !== "string") return value;
+        const raw = Buffer.from(ciphertext.slice(3), "base64");
+        const decipher = createDecipheriv("aes-256-gcm", this.key, raw.subarray(0, 12));
+        decipher.setAuthTag(raw.subarray(12, 28));
+        return JSON.parse(Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString("utf8"));
+    }
+}
+
+function mapSecrets(r: ResourceState, f: (value: unknown) => unknown): void {
+    for (const key of r.secrets ?? []) {
+        if (r.inputs[key] !== undefined) r.inputs[key] = f(r.inputs[key]);
+        if (r.outputs[key] !== undefined) r.outputs[key] = f(r.outputs[key]);
     }
 }
 

@@ -33,10 +33,16 @@ export type RunnerMessage =
           /** The resource options the engine acts on in a diff (setMocks does not pass them to newResource). */
           ignoreChanges: string[];
           replaceOnChanges: string[];
+          /** Inputs the program passed as secrets, and the resource's additionalSecretOutputs: the engine encrypts these in state. */
+          secrets: string[];
       }
     | { kind: "done"; outputs?: Record<string, unknown>; error?: string };
 
 export type EngineAnswer = { kind: "registered"; reqId: number; id?: string; state?: Record<string, unknown>; error?: string };
+
+/** Pulumi's marker of a secret value in the wire format (sdk/nodejs/runtime/rpc.ts, specialSigKey / specialSecretSig). */
+const SIG_KEY = "4dabf18193072939515e22adb298388d";
+const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
 
 /** Lets `require` load TypeScript programs, as Pulumi's ts-node does (transpile only, no type check). */
 function registerTypeScript(): void {
@@ -64,7 +70,7 @@ async function main(): Promise<void> {
     // The program's own @pulumi/pulumi, resolved from the project as the program will resolve it.
     const pulumi = require(require.resolve("@pulumi/pulumi", { paths: [job.projectDir] })) as typeof import("@pulumi/pulumi");
 
-    const options = new Map<string, { ignoreChanges: string[]; replaceOnChanges: string[] }>();
+    const options = new Map<string, { ignoreChanges: string[]; replaceOnChanges: string[]; secrets: string[] }>();
     let nextReq = 0;
     const waiting = new Map<number, (answer: EngineAnswer) => void>();
     process.on("message", (answer: EngineAnswer) => waiting.get(answer.reqId)?.(answer));
@@ -85,7 +91,7 @@ async function main(): Promise<void> {
                     inputs: args.inputs,
                     custom: !!args.custom,
                     id: args.id || undefined,
-                    ...(options.get(args.name) ?? { ignoreChanges: [], replaceOnChanges: [] }),
+                    ...(options.get(args.name) ?? { ignoreChanges: [], replaceOnChanges: [], secrets: [] }),
                 });
                 if (answer.error) throw new Error(answer.error);
                 return { id: answer.id, state: answer.state ?? {} };
@@ -103,7 +109,14 @@ async function main(): Promise<void> {
     const monitor = (pulumi.runtime as unknown as { getMonitor(): { registerResource(req: any, cb: unknown): unknown } }).getMonitor();
     const register = monitor.registerResource.bind(monitor);
     monitor.registerResource = (req: any, cb: unknown) => {
-        options.set(req.getName(), { ignoreChanges: req.getIgnorechangesList(), replaceOnChanges: req.getReplaceonchangesList() });
+        // Secret inputs arrive wrapped with Pulumi's secret signature; mocks unwrap them before newResource.
+        const object = (req.getObject()?.toJavaScript() ?? {}) as Record<string, unknown>;
+        const secretInputs = Object.keys(object).filter((k) => (object[k] as Record<string, unknown> | null)?.[SIG_KEY] === SECRET_SIG);
+        options.set(req.getName(), {
+            ignoreChanges: req.getIgnorechangesList(),
+            replaceOnChanges: req.getReplaceonchangesList(),
+            secrets: [...secretInputs, ...req.getAdditionalsecretoutputsList()],
+        });
         return register(req, cb);
     };
 

@@ -162,6 +162,62 @@ const choices: Record<string, z.ZodType> = {
     }),
 };
 
+// ==== Part three: the Management API, from the vendor's reference pages (EDIS-API.md, "Management API") ========
+// Documented by example: each answer below has the fields the vendor's example shows, with their types. Where
+// the pages show none (power off, VNC disabled, del/ptr), the simulator's choice, marked as such.
+
+const portNumber = z.union([integer, numericString]);
+const vncEnabled = z.strictObject({ status: success, vnc_status: z.literal("enabled"), novnc_port: portNumber, vnc_port: portNumber, vnc_host: z.string().min(1) });
+const management: Record<string, z.ZodType> = {
+    "get/power": z.strictObject({ status: success, data: z.string().min(1), traffic_suspended: z.boolean() }),
+    "set/poweron": z.strictObject({ status: success }),
+    /** Simulator's choice: the vendor's power-off page shows no answer body beyond `status`. */
+    "set/poweroff": z.strictObject({ status: success }),
+    /** Simulator's choice for a server without VNC: `vnc_status: "disabled"` and nothing else. */
+    "get/vnc/status": z.union([vncEnabled, z.strictObject({ status: success, vnc_status: z.literal("disabled") })]),
+    "set/vnc/enable": vncEnabled,
+    "set/vnc/disable": z.strictObject({ status: success, msg: z.string().min(1) }),
+    "set/ptr": z.strictObject({ status: success, message: z.string().min(1) }),
+    "del/ptr": z.strictObject({ status: success }),
+    "hooks/set": z.strictObject({ status: success, hook_id: numericString }),
+    "hooks/del": z.strictObject({ status: success, message: z.string().min(1) }),
+};
+
+/**
+ * Every Management API request carries the session (`signature`, `kvm_id`, `valid_until`) and never the account's
+ * e-mail or password: a per-server host must not receive them. `strictObject` refuses `email` and `pw`.
+ */
+const session = { signature: z.string().length(50), kvm_id: z.string().regex(/^kvm_\d+_\d+$/), valid_until: z.string().regex(/^\d+$/) };
+const jsonField = (schema: z.ZodType) =>
+    z.string().transform((text, ctx) => {
+        try {
+            return JSON.parse(text) as unknown;
+        } catch {
+            ctx.addIssue({ code: "custom", message: "must be a JSON-encoded string" });
+            return z.NEVER;
+        }
+    }).pipe(schema);
+const managementRequests: Record<string, z.ZodType> = {
+    "get/power": z.strictObject(session),
+    "set/poweron": z.strictObject(session),
+    "set/poweroff": z.strictObject(session),
+    "get/vnc/status": z.strictObject(session),
+    "set/vnc/enable": z.strictObject({ ...session, vnc_pw: z.string().regex(/^[A-Za-z0-9]{8}$/) }),
+    "set/vnc/disable": z.strictObject(session),
+    "set/ptr": z.strictObject({ ...session, api_host: z.string().min(1), ip: jsonField(z.record(z.string(), z.string().min(1))) }),
+    "del/ptr": z.strictObject({ ...session, api_host: z.string().min(1), ip: jsonField(z.array(z.string()).min(1)) }),
+    "hooks/set": z.strictObject({
+        ...session,
+        callback_method: z.enum(["post", "get"]),
+        callback_url: z.string().url(),
+        type: z.literal("traffic"),
+        trigger_value: z.string().regex(/^(\d{1,3}|demo)$/),
+        callback_user: z.string().min(1).optional(),
+        callback_pw: z.string().min(1).optional(),
+    }),
+    "hooks/del": z.strictObject({ ...session, id: numericString }),
+};
+
 /** Error answers: `{status: "error", message}`; add/order out of stock: `{status: "failed", orderid}`. */
 const errorAnswer = z.strictObject({ status: z.literal("error"), message: z.string().min(1) });
 const failedOrder = z.strictObject({ status: z.literal("failed"), orderid: integer });
@@ -177,6 +233,7 @@ export const SUCCESS_ANSWERS: Record<string, z.ZodType> = {
     "get/products": productsAnswer,
     "add/order": orderAnswer,
     ...choices,
+    ...management,
 };
 /** The endpoints whose success answer the specification shows. */
 export const SPECIFIED_ENDPOINTS = ["get/auth", "get/locations", "get/products", "add/order"];
@@ -207,7 +264,7 @@ export function conformanceProblems(x: Exchange): string[] {
         const answer = schema?.safeParse(x.body);
         if (answer && !answer.success) problems.push(`answer: ${describe(answer.error)}`);
         // A request that succeeded must have been one the specification describes.
-        const request = requestBodies[x.endpoint]?.safeParse(x.request);
+        const request = (requestBodies[x.endpoint] ?? managementRequests[x.endpoint])?.safeParse(x.request);
         if (request && !request.success) problems.push(`request: ${describe(request.error)}`);
     } else {
         if (!ERROR_HTTP_STATUSES.includes(x.httpStatus)) problems.push(`an error answer with HTTP ${x.httpStatus}`);

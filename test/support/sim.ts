@@ -56,3 +56,20 @@ export function declareServers(stack: TestStack, servers: Record<string, Record<
     stack.setConfig("edis-servers:read", JSON.stringify(read));
 }
 
+
+/** Orders one server through the client and waits until it has a KVM id: a server to manage in client tests. */
+export async function orderProvisioned(client: EdisClient, hostname = "a.example.com"): Promise<{ serviceId: number; kvmId: string }> {
+    const order = await client.addOrder({
+        billingCycle: "monthly",
+        paymentMethod: "paypal",
+        applyCredit: true,
+        items: [{ pid: 101, os: 1012, hostname }],
+    });
+    const serviceId = order.serviceIds[0];
+    for (let i = 0; i < 100; i++) {
+        const kvmId = await client.getKvmId(serviceId);
+        if (kvmId) return { serviceId, kvmId };
+        await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error("not provisioned");
+}

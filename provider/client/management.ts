@@ -1,0 +1,231 @@
+/**
+ * The Management API client: one server's own API at https://<api_host>/kvm/v2/... and the reverse-DNS API at
+ * https://<api_rdns>/..., both named by the server's session entry (get/auth), on the same transport, retry
+ * policy and error class as the order client (EdisClient), whose credentials never reach these hosts.
+ *
+ *   session(kvmId)             ─ get/auth with kvm_id, kept in memory until shortly before valid_until
+ *   POST signature, kvm_id,    ─ a refusal of the session (HTTP 401/403, or words about the signature,
+ *        valid_until + fields     session or API access) renews it once and repeats the call once
+ *   refused again              ─ EdisApiError kind "session": API Access is off for the account
+ *
+ * Signatures are credentials: they are added to the shared redactor the moment get/auth returns them, go only
+ * into request bodies, and are never returned to callers, logged or put into errors.
+ */
+import { z } from "zod";
+import { EdisClient } from "./client";
+import { EdisApiError, isEdisApiError } from "./errors";
+import { CallbackMethod, KvmSession, PowerState, PowerStatus, TrafficHookRequest, VncStatus } from "./model";
+import { request } from "./request";
+import * as wire from "./schemas";
+
+/** The vendor's hosts: the session entry's `api_host` and `api_rdns`, over https. */
+export const DEFAULT_MANAGEMENT_URL = "https://{host}";
+
+interface ManagementEndpoint {
+    path: string;
+    /** "api": the server's own API host, paths under /kvm/v2/; "rdns": the reverse-DNS API host, paths at its root. */
+    host: "api" | "rdns";
+    /**
+     * "safe" where repeating the call leaves the same result (a power switch, a disable, setting the same PTR
+     * record, deleting a hook that is gone); "never" where a lost answer may have created something.
+     */
+    retry: "safe" | "never";
+}
+
+export const MANAGEMENT_ENDPOINTS = {
+    power: { path: "get/power", host: "api", retry: "safe" },
+    powerOn: { path: "set/poweron", host: "api", retry: "safe" },
+    // The vendor's page for power off shows no path; set/poweroff by analogy with set/poweron (EDIS-API.md).
+    powerOff: { path: "set/poweroff", host: "api", retry: "safe" },
+    vncStatus: { path: "get/vnc/status", host: "api", retry: "safe" },
+    // Not repeated: the issue's rule, and a lost answer says nothing about which password is now set.
+    vncEnable: { path: "set/vnc/enable", host: "api", retry: "never" },
+    vncDisable: { path: "set/vnc/disable", host: "api", retry: "safe" },
+    ptrSet: { path: "set/ptr", host: "rdns", retry: "safe" },
+    ptrDelete: { path: "del/ptr", host: "rdns", retry: "safe" },
+    // Not idempotent: every call adds a hook, and hooks cannot be listed.
+    hookSet: { path: "hooks/set", host: "api", retry: "never" },
+    hookDelete: { path: "hooks/del", host: "api", retry: "safe" },
+} as const satisfies Record<string, ManagementEndpoint>;
+
+/** Renew a session this long before its `valid_until`, so that no call is sent with one about to expire. */
+export const SESSION_RENEW_MARGIN_SECONDS = 60;
+/** A session entry without `valid_until` is used for this long. */
+const SESSION_DEFAULT_LIFETIME_SECONDS = 300;
+
+/** Words of a refusal about the session rather than the request (the vendor documents no error answers). */
+const SESSION_WORDS = /signature|session|expired|valid_until|api[\s_-]*access|not\s+enabled|unauthori[sz]ed|forbidden|denied/i;
+
+export interface ManagementClientOptions {
+    /**
+     * Where a host's API is reached: `{host}` is replaced by the session's `api_host` or `api_rdns`. Default
+     * `https://{host}`. A URL without `{host}` sends every host's calls there (a proxy, the simulator).
+     */
+    urlTemplate?: string;
+    now?: () => number;
+}
+
+export class ManagementClient {
+    private readonly sessions = new Map<string, Promise<KvmSession>>();
+    private readonly urlTemplate: string;
+    private readonly now: () => number;
+
+    constructor(
+        private readonly edis: EdisClient,
+        options: ManagementClientOptions = {},
+    ) {
+        this.urlTemplate = (options.urlTemplate ?? DEFAULT_MANAGEMENT_URL).replace(/\/+$/, "");
+        this.now = options.now ?? Date.now;
+    }
+
+    // ---- power ---------------------------------------------------------------------------------------
+
+    getPower(kvmId: string): Promise<PowerStatus> {
+        return this.call(kvmId, MANAGEMENT_ENDPOINTS.power, {}, wire.powerAnswer);
+    }
+
+    async setPower(kvmId: string, state: PowerState): Promise<void> {
+        await this.call(kvmId, state === "on" ? MANAGEMENT_ENDPOINTS.powerOn : MANAGEMENT_ENDPOINTS.powerOff, {}, wire.acknowledged);
+    }
+
+    // ---- VNC -----------------------------------------------------------------------------------------
+
+    getVnc(kvmId: string): Promise<VncStatus> {
+        return this.call(kvmId, MANAGEMENT_ENDPOINTS.vncStatus, {}, wire.vncAnswer);
+    }
+
+    /** `password`: exactly 8 letters or digits (the vendor's rule; the caller checks it before any call). */
+    enableVnc(kvmId: string, password: string): Promise<VncStatus> {
+        this.edis.settings.redactor.add(password);
+        return this.call(kvmId, MANAGEMENT_ENDPOINTS.vncEnable, { vnc_pw: password }, wire.vncAnswer);
+    }
+
+    async disableVnc(kvmId: string): Promise<void> {
+        await this.call(kvmId, MANAGEMENT_ENDPOINTS.vncDisable, {}, wire.acknowledged);
+    }
+
+    // ---- reverse DNS ---------------------------------------------------------------------------------
+
+    /** Sets PTR records of the server's addresses: `{ "<ip>": "<name>" }`. */
+    async setPtr(kvmId: string, records: Record<string, string>): Promise<void> {
+        await this.call(kvmId, MANAGEMENT_ENDPOINTS.ptrSet, { ip: JSON.stringify(records) }, wire.acknowledged);
+    }
+
+    /** Removes the PTR records of the addresses. */
+    async deletePtr(kvmId: string, ips: string[]): Promise<void> {
+        await this.call(kvmId, MANAGEMENT_ENDPOINTS.ptrDelete, { ip: JSON.stringify(ips) }, wire.acknowledged);
+    }
+
+    // ---- traffic hooks -------------------------------------------------------------------------------
+
+    /** Adds a traffic hook and returns its id. Sent once: a lost answer may have added a hook. */
+    setTrafficHook(kvmId: string, hook: TrafficHookRequest): Promise<number> {
+        if (hook.callbackPassword) this.edis.settings.redactor.add(hook.callbackPassword);
+        const method: CallbackMethod = hook.callbackMethod;
+        return this.call(
+            kvmId,
+            MANAGEMENT_ENDPOINTS.hookSet,
+            {
+                callback_method: method,
+                callback_url: hook.callbackUrl,
+                type: "traffic",
+                trigger_value: String(hook.triggerPercent),
+                ...(hook.callbackUser ? { callback_user: hook.callbackUser } : {}),
+                ...(hook.callbackPassword ? { callback_pw: hook.callbackPassword } : {}),
+            },
+            wire.hookAnswer,
+        );
+    }
+
+    async deleteTrafficHook(kvmId: string, hookId: number): Promise<void> {
+        await this.call(kvmId, MANAGEMENT_ENDPOINTS.hookDelete, { id: hookId }, wire.acknowledged);
+    }
+
+    // ---- sessions and the one request path ------------------------------------------------------------
+
+    /**
+     * Takes a session entry the caller already has (e.g. from the account's listing), so that a refresh of many
+     * servers does not ask get/auth once per server. Kept only while it is valid.
+     */
+    remember(session: KvmSession): void {
+        if (this.fresh(session)) this.sessions.set(session.kvmId, Promise.resolve(session));
+    }
+
+    private fresh(session: KvmSession): boolean {
+        const validUntil = session.validUntil ?? Infinity;
+        return validUntil - SESSION_RENEW_MARGIN_SECONDS > this.now() / 1000;
+    }
+
+    /** The KVM's session: the one in memory while it is valid, else a new one from get/auth. */
+    private async session(kvmId: string, renew = false): Promise<KvmSession> {
+        const held = renew ? undefined : await this.sessions.get(kvmId)?.catch(() => undefined);
+        if (held && this.fresh(held)) return held;
+        const pending = this.edis.getAuth(kvmId).then((entries) => {
+            const entry = entries.find((s) => s.kvmId === kvmId);
+            if (!entry) {
+                throw new EdisApiError({ endpoint: "get/auth", kind: "not_found", detail: `EDIS gave no session for KVM ${kvmId}` });
+            }
+            // An entry without a time limit is renewed after a few minutes rather than never.
+            return entry.validUntil === undefined ? { ...entry, validUntil: Math.floor(this.now() / 1000) + SESSION_DEFAULT_LIFETIME_SECONDS } : entry;
+        });
+        this.sessions.set(kvmId, pending);
+        pending.catch(() => this.sessions.get(kvmId) === pending && this.sessions.delete(kvmId));
+        return pending;
+    }
+
+    private async call<S extends z.ZodType>(
+        kvmId: string,
+        endpoint: ManagementEndpoint,
+        fields: Record<string, string | number>,
+        schema: S,
+    ): Promise<z.output<S>> {
+        let session = await this.session(kvmId);
+        try {
+            return await this.send(session, endpoint, fields, schema);
+        } catch (e) {
+            if (!isSessionRefusal(e)) throw e;
+        }
+        // Expired early, revoked, or issued before a change on EDIS's side: one new session, one more try.
+        session = await this.session(kvmId, true);
+        try {
+            return await this.send(session, endpoint, fields, schema);
+        } catch (e) {
+            if (isSessionRefusal(e)) throw (e as EdisApiError).with({ kind: "session", status: (e as EdisApiError).status });
+            throw e;
+        }
+    }
+
+    private send<S extends z.ZodType>(session: KvmSession, endpoint: ManagementEndpoint, fields: Record<string, string | number>, schema: S) {
+        const host = endpoint.host === "api" ? session.apiHost : session.apiRdns;
+        if (!host || !/^[a-z0-9]([a-z0-9.-]*[a-z0-9])?(:\d{1,5})?$/i.test(host)) {
+            throw new EdisApiError({
+                endpoint: endpoint.path,
+                kind: "unexpected_answer",
+                detail: `the session of ${session.kvmId} names no usable ${endpoint.host === "api" ? "api_host" : "api_rdns"} (got ${JSON.stringify(host ?? null)})`,
+            });
+        }
+        const base = this.urlTemplate.replace("{host}", host);
+        return request(this.edis.settings, {
+            endpoint: endpoint.path,
+            url: endpoint.host === "api" ? `${base}/kvm/v2/${endpoint.path}` : `${base}/${endpoint.path}`,
+            encoding: "form",
+            retry: endpoint.retry,
+            fields: {
+                signature: session.signature,
+                kvm_id: session.kvmId,
+                valid_until: session.validUntil ?? "",
+                // The reverse-DNS API is told which server host the records belong to (the vendor's example).
+                ...(endpoint.host === "rdns" ? { api_host: session.apiHost } : {}),
+                ...fields,
+            },
+            schema,
+        });
+    }
+}
+
+/** A refusal about the session (not the request): renewed once, then reported as API Access being off. */
+function isSessionRefusal(e: unknown): boolean {
+    if (!isEdisApiError(e)) return false;
+    if (e.kind === "credentials" || e.kind === "session") return true;
+    return e.kind === "bad_request" && SESSION_WORDS.test(e.serverMessage ?? "");
+}

@@ -1,0 +1,66 @@
+/**
+ * One endpoint call as every endpoint function of both clients makes it: post (transport.ts), check the answer
+ * against the endpoint's wire schema (schemas.ts), and repeat transient failures of endpoints that may be
+ * repeated, as the retry policy says (retry.ts).
+ */
+import { z } from "zod";
+import { EdisApiError, Redactor } from "./errors";
+import { RetryPolicy, nextDelayMs, sleep } from "./retry";
+import { describeIssues } from "./schemas";
+import { postJson } from "./transport";
+
+/** What every call of one client shares. */
+export interface RequestSettings {
+    timeoutMs: number;
+    retryPolicy: RetryPolicy;
+    /** Receives one line per retry; lines never contain request fields. */
+    log: (line: string) => void;
+    userAgent: string;
+    /** The secrets EdisApiError removes from the text it quotes. */
+    redactor: Redactor;
+}
+
+export interface EndpointCall<S extends z.ZodType> {
+    /** The endpoint's name in errors and logs, e.g. "get/products". */
+    endpoint: string;
+    url: string;
+    encoding: "form" | "json";
+    /** "safe": repeating it cannot spend money or change anything twice. */
+    retry: "safe" | "never";
+    fields: Record<string, string | number | boolean>;
+    schema: S;
+}
+
+export async function request<S extends z.ZodType>(settings: RequestSettings, call: EndpointCall<S>): Promise<z.output<S>> {
+    for (let attempt = 1; ; attempt++) {
+        try {
+            const body = await postJson({
+                endpoint: call.endpoint,
+                url: call.url,
+                encoding: call.encoding,
+                fields: call.fields,
+                timeoutMs: settings.timeoutMs,
+                redactor: settings.redactor,
+                userAgent: settings.userAgent,
+            });
+            const parsed = call.schema.safeParse(body);
+            if (!parsed.success) {
+                throw new EdisApiError({
+                    endpoint: call.endpoint,
+                    kind: "unexpected_answer",
+                    detail: `the answer did not have the expected shape: ${describeIssues(parsed.error)}`,
+                    redactor: settings.redactor,
+                });
+            }
+            return parsed.data;
+        } catch (e) {
+            if (!(e instanceof EdisApiError)) throw e;
+            const delay = call.retry === "safe" ? nextDelayMs(settings.retryPolicy, e, attempt) : undefined;
+            if (delay === undefined) throw attempt > 1 ? e.with({ attempts: attempt }) : e;
+            settings.log(
+                `EDIS ${call.endpoint}: ${e.kind}${e.status ? ` (HTTP ${e.status})` : ""}, retry ${attempt} of ${settings.retryPolicy.maxAttempts - 1} in ${delay} ms`,
+            );
+            await sleep(delay);
+        }
+    }
+}

@@ -1,0 +1,86 @@
+/**
+ * ReverseDns: the PTR record of one address of a server, on the reverse-DNS API host its session names
+ * (`api_rdns`).
+ *
+ *   check    kvmId, ipAddress (IPv4 or IPv6), dnsPtr (a host name)
+ *   create   set/ptr {"<ip>": "<name>"}                       ─ repeated on a lost answer: setting it twice is the same
+ *   diff     kvmId or ipAddress replaces; dnsPtr updates in place
+ *   update   set/ptr with the new name
+ *   read     no call: EDIS documents no answer for reading PTR records (its get/ptr page shows none), so a
+ *            record changed elsewhere is not seen; the recorded values are kept
+ *   delete   del/ptr ["<ip>"] (the vendor's reference documents it; EDIS-API.md does not): a host without it
+ *            (or that does not know the record: HTTP 404) is logged and the record left; nothing to do when the server is gone
+ */
+import { isIP } from "node:net";
+import { isEdisApiError } from "../client/errors";
+import { CheckFailure, FieldRule, checkFields, compact, show } from "../fields";
+import { hostname } from "../kvm/inputs";
+import { ConfigureRequest, configure, ctx } from "../runtime";
+import { KVM_ID_RULE, serverGone } from "./common";
+
+const RULES: Record<string, FieldRule> = {
+    kvmId: KVM_ID_RULE,
+    ipAddress: {
+        required: true,
+        validate: (v) =>
+            typeof v === "string" && isIP(v.trim()) !== 0
+                ? { value: v.trim().toLowerCase() }
+                : { error: `must be an IPv4 or IPv6 address of the server, such as "192.0.2.10" or "2001:db8::10", got ${show(v)}` },
+    },
+    dnsPtr: {
+        required: true,
+        validate: (v) => {
+            // A trailing dot (fully qualified) is accepted and kept off, as PTR names are usually written.
+            const name = typeof v === "string" ? v.trim().replace(/\.$/, "") : v;
+            const checked = hostname(name);
+            return checked.error ? { error: checked.error.replace(/RFC 1123 host name/, "host name for a PTR record") } : { value: String(name).toLowerCase() };
+        },
+    },
+};
+
+function idOf(props: Record<string, unknown>): string {
+    return `${String(props.kvmId)}/${String(props.ipAddress)}`;
+}
+
+export const reverseDns = {
+    async configure(req: ConfigureRequest): Promise<void> {
+        configure(req);
+    },
+
+    async check(_olds: Record<string, unknown>, news: Record<string, unknown>): Promise<{ inputs: Record<string, unknown>; failures: CheckFailure[] }> {
+        return checkFields("ReverseDns", RULES, news);
+    },
+
+    async diff(_id: string, olds: Record<string, unknown>, news: Record<string, unknown>) {
+        const replaces = ["kvmId", "ipAddress"].filter((k) => olds[k] !== news[k]);
+        return { changes: replaces.length > 0 || olds.dnsPtr !== news.dnsPtr, replaces, deleteBeforeReplace: false };
+    },
+
+    async create(inputs: Record<string, unknown>) {
+        await ctx().management.setPtr(String(inputs.kvmId), { [String(inputs.ipAddress)]: String(inputs.dnsPtr) });
+        return { id: idOf(inputs), outs: compact({ ...inputs, __provider: undefined }) };
+    },
+
+    async update(_id: string, _olds: Record<string, unknown>, news: Record<string, unknown>) {
+        await ctx().management.setPtr(String(news.kvmId), { [String(news.ipAddress)]: String(news.dnsPtr) });
+        return { outs: compact({ ...news, __provider: undefined }) };
+    },
+
+    async read(id: string, props: Record<string, unknown>) {
+        return { id, props };
+    },
+
+    async delete(_id: string, props: Record<string, unknown>) {
+        const c = ctx();
+        try {
+            await c.management.deletePtr(String(props.kvmId), [String(props.ipAddress)]);
+        } catch (e) {
+            if (serverGone(e)) return;
+            if (isEdisApiError(e) && e.endpoint === "del/ptr" && e.status === 404) {
+                c.log(`note: the reverse-DNS host has no del/ptr (${e.message}); the PTR record of ${String(props.ipAddress)} is left as it is`);
+                return;
+            }
+            throw e;
+        }
+    },
+};

@@ -1,0 +1,27 @@
+/**
+ * A salted, slow digest of a secret input (a VNC or callback password), kept in state instead of the secret so
+ * that diff can tell whether the program changed it. The secret itself never becomes an output. scrypt with a
+ * random salt per value: an 8-character password cannot be recovered from state by trying every candidate
+ * in reasonable time, and the digest is an additionalSecretOutput as well, so it is encrypted there too.
+ */
+import { randomBytes, scryptSync, timingSafeEqual } from "node:crypto";
+
+const N = 16_384;
+const R = 8;
+const P = 1;
+const LENGTH = 32;
+
+export function digestSecret(secret: string): string {
+    const salt = randomBytes(16);
+    return `scrypt:${N}:${R}:${P}:${salt.toString("base64")}:${scryptSync(secret, salt, LENGTH, { N, r: R, p: P }).toString("base64")}`;
+}
+
+/** True when `secret` is the one `digest` was made from; false for anything else, including no digest. */
+export function matchesDigest(secret: string, digest: unknown): boolean {
+    if (typeof digest !== "string") return false;
+    const [scheme, n, r, p, salt, hash] = digest.split(":");
+    if (scheme !== "scrypt" || !salt || !hash) return false;
+    const expected = Buffer.from(hash, "base64");
+    const actual = scryptSync(secret, Buffer.from(salt, "base64"), expected.length, { N: Number(n), r: Number(r), p: Number(p) });
+    return actual.length === expected.length && timingSafeEqual(actual, expected);
+}

@@ -1,0 +1,84 @@
+/**
+ * VncAccess: the VNC console of one server, through its Management API.
+ *
+ *   check    kvmId, password (exactly 8 letters or digits; errors never show it)
+ *   create   set/vnc/enable with the password                 ─ not repeated on a lost answer (see management.ts)
+ *   diff     kvmId replaces; a new password (matched against the stored digest) or VNC found off updates
+ *   update   set/vnc/enable with the new password
+ *   read     get/vnc/status: enabled, host, ports; a server EDIS no longer knows takes its VNC access with it
+ *   delete   set/vnc/disable; nothing to do when the server is gone
+ *
+ * The password is never an output: state keeps a salted scrypt digest (an additionalSecretOutput) to see changes.
+ */
+import { VncStatus } from "../client/model";
+import { CheckFailure, FieldRule, UNKNOWN, checkFields, compact } from "../fields";
+import { ConfigureRequest, configure, ctx } from "../runtime";
+import { KVM_ID_RULE, secretRule, serverGone, withoutSecrets } from "./common";
+import { digestSecret, matchesDigest } from "./secretDigest";
+
+const RULES: Record<string, FieldRule> = {
+    kvmId: KVM_ID_RULE,
+    password: secretRule(true, (v) =>
+        /^[A-Za-z0-9]{8}$/.test(v) ? undefined : `must be exactly 8 letters or digits (A-Z, a-z, 0-9), as EDIS requires; the value given has ${v.length} characters${/[^A-Za-z0-9]/.test(v) ? " and others than letters and digits" : ""}`,
+    ),
+};
+const SECRETS = ["password"] as const;
+
+function outputs(inputs: Record<string, unknown>, status: VncStatus, passwordDigest: string): Record<string, unknown> {
+    return compact({
+        ...withoutSecrets(inputs, SECRETS),
+        enabled: status.enabled,
+        host: status.host,
+        port: status.port,
+        novncPort: status.novncPort,
+        passwordDigest,
+    });
+}
+
+export const vncAccess = {
+    async configure(req: ConfigureRequest): Promise<void> {
+        configure(req);
+    },
+
+    async check(_olds: Record<string, unknown>, news: Record<string, unknown>): Promise<{ inputs: Record<string, unknown>; failures: CheckFailure[] }> {
+        return checkFields("VncAccess", RULES, news);
+    },
+
+    async diff(_id: string, olds: Record<string, unknown>, news: Record<string, unknown>) {
+        const replaces = olds.kvmId !== news.kvmId ? ["kvmId"] : [];
+        const password = news.password === UNKNOWN || !matchesDigest(String(news.password), olds.passwordDigest);
+        // VNC switched off elsewhere (refresh found it disabled): the update enables it again.
+        const changes = replaces.length > 0 || password || olds.enabled === false;
+        return { changes, replaces, deleteBeforeReplace: false };
+    },
+
+    async create(inputs: Record<string, unknown>) {
+        const kvmId = String(inputs.kvmId);
+        const status = await ctx().management.enableVnc(kvmId, String(inputs.password));
+        return { id: kvmId, outs: outputs(inputs, status, digestSecret(String(inputs.password))) };
+    },
+
+    async update(_id: string, _olds: Record<string, unknown>, news: Record<string, unknown>) {
+        const status = await ctx().management.enableVnc(String(news.kvmId), String(news.password));
+        return { outs: outputs(news, status, digestSecret(String(news.password))) };
+    },
+
+    async read(id: string, props: Record<string, unknown>) {
+        const kvmId = String(props.kvmId ?? id);
+        try {
+            const status = await ctx().management.getVnc(kvmId);
+            return { id, props: compact({ ...props, kvmId, enabled: status.enabled, host: status.host, port: status.port, novncPort: status.novncPort }) };
+        } catch (e) {
+            if (serverGone(e)) return { id: "", props: {} };
+            throw e;
+        }
+    },
+
+    async delete(_id: string, props: Record<string, unknown>) {
+        try {
+            await ctx().management.disableVnc(String(props.kvmId));
+        } catch (e) {
+            if (!serverGone(e)) throw e;
+        }
+    },
+};

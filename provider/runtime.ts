@@ -1,0 +1,66 @@
+/**
+ * The provider host's configuration and context, shared by every resource type. One dynamic-provider host
+ * process serves every pulumi-edis resource of a deployment (each type's serialized shim requires this same
+ * package), and calls each type's `configure` with the same stack config; the context (clients, caches,
+ * sessions) is built once, on first use, so that check and diff work without credentials (e.g. in preview).
+ */
+import { Catalogue } from "./catalogue";
+import { ManagementClient } from "./client/management";
+import { ProviderConfig, clientFromConfig, resolveConfig } from "./config";
+import { OrderJournal, settle } from "./journal";
+import { Context } from "./kvm/context";
+import { SessionDirectory } from "./sessions";
+
+/** The part of pulumi.dynamic.ConfigureRequest the providers use. */
+export interface ConfigureRequest {
+    config: { get(key: string): string | undefined };
+}
+
+let config: ProviderConfig | undefined;
+let context: Context | undefined;
+
+export function log(line: string): void {
+    // The host's stderr reaches the deployment's log. Lines are the provider's own words plus EdisApiError
+    // messages, which come redacted; redacting the whole line again would blank words a short password matches.
+    process.stderr.write(`pulumi-edis: ${line}\n`);
+}
+
+/** Every resource type's `configure`. Nothing is validated here: the first operation that needs a setting reports it. */
+export function configure(req: ConfigureRequest): void {
+    // Keys arrive namespaced ("edis:password") with secrets decrypted.
+    const next = resolveConfig((key) => req.config.get(`edis:${key}`));
+    if (config && JSON.stringify(config) === JSON.stringify(next)) return;
+    config = next;
+    context = undefined;
+}
+
+/** The order journal; needs no credentials, so diff (which runs in preview) can settle entries. */
+export function journal(): OrderJournal {
+    return new OrderJournal((config ?? resolveConfig(() => undefined)).journalDir);
+}
+
+export function ctx(): Context {
+    if (context) return context;
+    const cfg = config ?? resolveConfig(() => undefined);
+    const client = clientFromConfig(cfg, { userAgent: `pulumi-edis/${version()}`, log });
+    const management = new ManagementClient(client, { urlTemplate: cfg.managementUrl });
+    context = { config: cfg, client, management, catalogue: new Catalogue(client), sessions: new SessionDirectory(client), journal: journal(), log };
+    return context;
+}
+
+/** Removes the journal entries that the engine's state makes redundant; never fails the operation. */
+export function settleJournal(props: Record<string, unknown>): void {
+    try {
+        settle(journal(), props);
+    } catch (e) {
+        log(`warning: the order journal could not be tidied: ${(e as Error).message}`);
+    }
+}
+
+function version(): string {
+    try {
+        return require("../../package.json").version as string;
+    } catch {
+        return "unknown";
+    }
+}

@@ -1,0 +1,165 @@
+/**
+ * The Management API client against the simulator's per-server hosts: each endpoint, sessions (renewed before
+ * expiry, renewed once on a refused signature), API Access off, the retry rule of each endpoint, and secrets
+ * (signatures, VNC and callback passwords) kept out of errors and logs.
+ */
+import { EdisClient } from "../provider/client/client";
+import { EdisApiError } from "../provider/client/errors";
+import { ManagementClient } from "../provider/client/management";
+import { EdisSimulator } from "../simulator/server";
+import { clientFor, orderProvisioned, startSimulator } from "./support/sim";
+
+let sim: EdisSimulator;
+let client: EdisClient;
+let management: ManagementClient;
+let kvmId: string;
+let serviceId: number;
+let retryLog: string[];
+
+beforeEach(async () => {
+    sim = await startSimulator({ provisioningDelayMs: 0 });
+    retryLog = [];
+    client = clientFor(sim, { log: (line) => retryLog.push(line) });
+    management = new ManagementClient(client, { urlTemplate: sim.managementUrl });
+    ({ kvmId, serviceId } = await orderProvisioned(client));
+    sim.clearLog();
+});
+afterEach(() => sim.stop());
+
+async function failure(p: Promise<unknown>): Promise<EdisApiError> {
+    try {
+        await p;
+    } catch (e) {
+        expect(e).toBeInstanceOf(EdisApiError);
+        return e as EdisApiError;
+    }
+    throw new Error("expected the call to fail");
+}
+
+const server = () => sim.account.state.services.find((s) => s.serviceId === serviceId)!;
+
+describe("each endpoint on the server's own host", () => {
+    test("power: read, switch off and on; one session for all calls, sent to the server's api_host, never email or pw", async () => {
+        expect(await management.getPower(kvmId)).toEqual({ state: "on", text: "server powered on", trafficSuspended: false });
+        await management.setPower(kvmId, "off");
+        expect(server().power).toBe("off");
+        expect((await management.getPower(kvmId)).state).toBe("off");
+        await management.setPower(kvmId, "on");
+        expect(server().power).toBe("on");
+        expect(sim.callCounts()).toEqual({ "get/auth": 1, "get/power": 2, "set/poweroff": 1, "set/poweron": 1 });
+        for (const call of sim.log.filter((c) => c.endpoint !== "get/auth")) {
+            expect(call.fields).toMatchObject({ kvm_id: kvmId, signature: "***" });
+            expect(call.fields).not.toHaveProperty("email");
+            expect(call.fields).not.toHaveProperty("pw");
+        }
+    });
+
+    test("VNC: enable with a password, status, disable", async () => {
+        const enabled = await management.enableVnc(kvmId, "Abc12345");
+        expect(enabled).toEqual({ enabled: true, host: "vnc.edis-sim.invalid", port: expect.any(Number), novncPort: 6080 });
+        expect(server().vnc?.password).toBe("Abc12345");
+        expect(await management.getVnc(kvmId)).toEqual(enabled);
+        await management.disableVnc(kvmId);
+        expect(await management.getVnc(kvmId)).toEqual({ enabled: false });
+    });
+
+    test("reverse DNS: set and delete on the api_rdns host, naming the server's api_host", async () => {
+        const ip = server().ips![0];
+        await management.setPtr(kvmId, { [ip]: "web-1.example.com" });
+        expect(server().ptr).toEqual({ [ip]: "web-1.example.com" });
+        await management.deletePtr(kvmId, [ip]);
+        expect(server().ptr).toEqual({});
+        const refused = await failure(management.setPtr(kvmId, { "203.0.113.9": "x.example.com" }));
+        expect(refused).toMatchObject({ endpoint: "set/ptr", kind: "bad_request", status: 400 });
+        expect(refused.message).toContain("203.0.113.9 is not an address of");
+    });
+
+    test("traffic hooks: set returns the id; delete; deleting again is not_found", async () => {
+        const id = await management.setTrafficHook(kvmId, { callbackUrl: "https://hooks.example.com/edis", callbackMethod: "post", triggerPercent: 80 });
+        expect(server().hooks).toEqual([{ id, method: "post", url: "https://hooks.example.com/edis", trigger: "80" }]);
+        await management.deleteTrafficHook(kvmId, id);
+        expect(server().hooks).toEqual([]);
+        expect(await failure(management.deleteTrafficHook(kvmId, id))).toMatchObject({ endpoint: "hooks/del", kind: "not_found" });
+    });
+});
+
+describe("sessions", () => {
+    test("a session about to expire is renewed before it is used", async () => {
+        sim.account.behaviour.sessionTtlSeconds = 30; // inside the renewal margin
+        await management.getPower(kvmId);
+        await management.getPower(kvmId);
+        expect(sim.callCounts()).toEqual({ "get/auth": 2, "get/power": 2 });
+    });
+
+    test("a refused signature (expired early, revoked) renews the session once and repeats the call once", async () => {
+        await management.getPower(kvmId);
+        sim.inject({ endpoint: "set/poweroff", status: 401, message: "Invalid or expired session signature" });
+        await management.setPower(kvmId, "off");
+        expect(server().power).toBe("off");
+        expect(sim.callCounts()).toEqual({ "get/auth": 2, "get/power": 1, "set/poweroff": 2 });
+    });
+
+    test("API Access off: one renewal, then an error that says what to enable, without the signature", async () => {
+        sim.account.state.apiAccess = false;
+        const e = await failure(management.getPower(kvmId));
+        expect(e.kind).toBe("session");
+        expect(e.message).toContain("enable API Access in the KVM portal of any of your servers (it applies to the whole account)");
+        expect(e.message).toContain("API access is not enabled");
+        expect(sim.callCounts()).toEqual({ "get/auth": 2, "get/power": 2 });
+        for (const signature of sim.account.issuedSignatures) {
+            expect(e.message).not.toContain(signature);
+            expect(JSON.stringify(e)).not.toContain(signature);
+        }
+    });
+
+    test("a KVM without a session entry is not_found from get/auth", async () => {
+        expect(await failure(management.getPower("kvm_999_999"))).toMatchObject({ endpoint: "get/auth", kind: "not_found" });
+    });
+
+    test("an api_host that is not a host name is refused before anything is sent", async () => {
+        sim.account.state.services[0].apiHost = "evil.example.com/steal?x=";
+        expect(await failure(management.getPower(kvmId))).toMatchObject({ kind: "unexpected_answer" });
+        expect(sim.calls("get/power")).toHaveLength(0);
+    });
+});
+
+describe("retries: reads and harmless writes only", () => {
+    test.each([
+        ["get/power", () => management.getPower(kvmId), 2],
+        ["set/poweroff", () => management.setPower(kvmId, "off"), 2],
+        ["set/vnc/disable", () => management.disableVnc(kvmId), 2],
+        ["set/ptr", () => management.setPtr(kvmId, { [server().ips![0]]: "a.example.com" }), 2],
+        ["set/vnc/enable", () => management.enableVnc(kvmId, "Abc12345"), 1],
+        ["hooks/set", () => management.setTrafficHook(kvmId, { callbackUrl: "https://h.example.com", callbackMethod: "get", triggerPercent: 50 }), 1],
+    ] as const)("%s after a 503: sent as often as its retry rule allows", async (endpoint, call, calls) => {
+        sim.inject({ endpoint, status: 503 });
+        if (calls === 1) expect(await failure(call())).toMatchObject({ kind: "server_error", endpoint });
+        else await call();
+        expect(sim.calls(endpoint)).toHaveLength(calls);
+    });
+
+    test("a lost hooks/set answer is an error whose outcome is unknown, not a second hook", async () => {
+        sim.inject({ endpoint: "hooks/set", drop: "after" });
+        const e = await failure(management.setTrafficHook(kvmId, { callbackUrl: "https://h.example.com", callbackMethod: "post", triggerPercent: 90 }));
+        expect(e.outcomeUnknown).toBe(true);
+        expect(server().hooks).toHaveLength(1);
+        expect(sim.calls("hooks/set")).toHaveLength(1);
+    });
+});
+
+describe("secrets", () => {
+    test("a server that echoes the VNC password, the callback password or the signature has them redacted", async () => {
+        await management.getPower(kvmId);
+        const [signature] = [...sim.account.issuedSignatures];
+        sim.inject({ endpoint: "set/vnc/enable", status: 400, message: `bad vnc_pw=Zz99Yy88 with key ${signature}` });
+        const vnc = await failure(management.enableVnc(kvmId, "Zz99Yy88"));
+        expect(vnc.message).toBe("EDIS set/vnc/enable: the request was refused (HTTP 400); server said: bad vnc_pw=[redacted] with key [redacted]");
+        sim.inject({ endpoint: "hooks/set", status: 400, message: "callback_pw=s3cr%21t refused" });
+        const hook = await failure(
+            management.setTrafficHook(kvmId, { callbackUrl: "https://h.example.com", callbackMethod: "post", triggerPercent: 80, callbackPassword: "s3cr!t" }),
+        );
+        expect(hook.message).toContain("callback_pw=[redacted] refused");
+        expect(JSON.stringify(sim.log)).not.toMatch(/Zz99Yy88|s3cr!t/);
+        expect(retryLog.join("\n")).not.toContain(signature);
+    });
+});
