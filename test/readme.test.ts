@@ -48,7 +48,7 @@ test("the Quick start, as written, orders one server through the engine path and
     try {
         const up = await stack.up();
         expect(up.errors).toEqual([]);
-        expect(up.outputs).toEqual({ kvmId: expect.stringMatching(/^kvm_/), apiHost: "api-fra.kvm.edis-sim.invalid" });
+        expect(up.outputs).toEqual({ kvmId: expect.stringMatching(/^kvm_/), apiHost: expect.stringMatching(/^kvm\d+\.api\.edis-sim\.invalid$/) });
         expect(sim.account.state.services).toEqual([expect.objectContaining({ pid: 102, os: 1012, hostname: "web-1.example.com", sshPublicKey: KEY })]);
         expect((await stack.destroy()).errors).toEqual([]);
         expect(sim.summary().cancellations).toBe(1);

@@ -44,6 +44,14 @@ export type EngineAnswer = { kind: "registered"; reqId: number; id?: string; sta
 const SIG_KEY = "4dabf18193072939515e22adb298388d";
 const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
 
+function unwrapSecrets(value: unknown): unknown {
+    if (Array.isArray(value)) return value.map(unwrapSecrets);
+    if (!value || typeof value !== "object") return value;
+    const v = value as Record<string, unknown>;
+    if (v[SIG_KEY] === SECRET_SIG) return unwrapSecrets(v.value);
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, unwrapSecrets(x)]));
+}
+
 /** Lets `require` load TypeScript programs, as Pulumi's ts-node does (transpile only, no type check). */
 function registerTypeScript(): void {
     const ts = require("typescript") as typeof import("typescript");
@@ -88,7 +96,8 @@ async function main(): Promise<void> {
                     kind: "register",
                     type: args.type,
                     name: args.name,
-                    inputs: args.inputs,
+                    // The engine strips secrets before a provider that does not accept them (the dynamic host) sees them.
+                    inputs: unwrapSecrets(args.inputs) as Record<string, unknown>,
                     custom: !!args.custom,
                     id: args.id || undefined,
                     ...(options.get(args.name) ?? { ignoreChanges: [], replaceOnChanges: [], secrets: [] }),
