@@ -39,6 +39,10 @@ export interface TestAccount {
 
 /** The type token of a KvmServer registration, as setMocks' newResource sees it. */
 export const KVM_SERVER_TYPE = "pulumi-nodejs:dynamic/edis:KvmServer";
+/** The type token of a VncAccess registration. */
+export const VNC_ACCESS_TYPE = "pulumi-nodejs:dynamic/edis:VncAccess";
+/** The type token of a TrafficAlert registration. */
+export const TRAFFIC_ALERT_TYPE = "pulumi-nodejs:dynamic/edis:TrafficAlert";
 
 /**
  * Starts the simulator on 127.0.0.1 and sets the program's `edis:*` config to it (e-mail, password, both
@@ -53,13 +57,23 @@ export async function startTestAccount(options: SimulatorOptions = {}): Promise<
 
 /**
  * Mocks for `pulumi.runtime.setMocks`. A KvmServer gets its inputs back plus the outputs of a provisioned
- * server (serviceId, kvmId, apiHost, ... from a counter; `overrides.kvmServer` may change them); any other
+ * server (serviceId, kvmId, apiHost, powerState, ... from a counter; `overrides.kvmServer` may change them); a
+ * VncAccess gets an enabled console, a TrafficAlert a hook id, both without their passwords; any other
  * resource gets its inputs back; calls are answered by `overrides.call`, or refused.
  */
 export function mocks(overrides: { kvmServer?: (args: pulumi.runtime.MockResourceArgs) => Record<string, unknown>; call?: pulumi.runtime.Mocks["call"] } = {}): pulumi.runtime.Mocks {
     let next = 1000;
     return {
         newResource(args) {
+            // Secret inputs are never outputs: the mocks drop them as the provider does.
+            const { password, callbackPassword, ...inputs } = args.inputs;
+            if (args.type === VNC_ACCESS_TYPE) {
+                return { id: String(inputs.kvmId), state: { ...inputs, enabled: true, host: "vnc.edis-test.invalid", port: 5901, novncPort: 6080 } };
+            }
+            if (args.type === TRAFFIC_ALERT_TYPE) {
+                const hookId = ++next;
+                return { id: String(hookId), state: { ...inputs, callbackMethod: inputs.callbackMethod ?? "post", hookId } };
+            }
             if (args.type !== KVM_SERVER_TYPE) return { id: `${args.name}-id`, state: args.inputs };
             const serviceId = ++next;
             const state = {
@@ -69,6 +83,8 @@ export function mocks(overrides: { kvmServer?: (args: pulumi.runtime.MockResourc
                 invoicePaid: true,
                 apiHost: "api.kvm.edis-test.invalid",
                 suspended: false,
+                powerState: args.inputs.powerState ?? "on",
+                trafficSuspended: false,
                 ...overrides.kvmServer?.(args),
             };
             return { id: String(state.serviceId), state };

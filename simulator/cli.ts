@@ -2,7 +2,8 @@
 /**
  * `npm run simulator -- --port 18080 [--state file] [--email e] [--password p] [--latency-ms n]
  *   [--provisioning-delay-ms n] [--unpaid-invoices] [--out-of-stock pid,pid] [--fail endpoint:status[:times]]
- *   [--drop-after-order n] [--kvmid-not-yet null|error] [--provisioning-polls n]`
+ *   [--drop-after-order n] [--kvmid-not-yet null|error] [--provisioning-polls n] [--session-ttl-seconds n]
+ *   [--no-api-access]`
  * Prints the base URL on one line and runs until stopped.
  */
 import { parseArgs } from "node:util";
@@ -11,7 +12,8 @@ import { EdisSimulator, InjectedFault } from "./server";
 const USAGE =
     "usage: npm run simulator -- [--port N] [--state FILE] [--email E] [--password P] [--credit EUR] " +
     "[--latency-ms N] [--provisioning-delay-ms N] [--unpaid-invoices] [--out-of-stock PID,PID] " +
-    "[--fail ENDPOINT:STATUS[:TIMES]] [--drop-after-order N] [--kvmid-not-yet null|error] [--provisioning-polls N]";
+    "[--fail ENDPOINT:STATUS[:TIMES]] [--drop-after-order N] [--kvmid-not-yet null|error] [--provisioning-polls N] " +
+    "[--session-ttl-seconds N] [--no-api-access]";
 
 async function main(argv: string[]): Promise<void> {
     const { values } = parseArgs({
@@ -30,6 +32,8 @@ async function main(argv: string[]): Promise<void> {
             "drop-after-order": { type: "string" },
             "kvmid-not-yet": { type: "string" },
             "provisioning-polls": { type: "string" },
+            "session-ttl-seconds": { type: "string" },
+            "no-api-access": { type: "boolean" },
             help: { type: "boolean", short: "h" },
         },
     });
@@ -64,9 +68,13 @@ async function main(argv: string[]): Promise<void> {
         outOfStock: values["out-of-stock"]?.split(",").map(Number),
         kvmIdNotYet: notYet,
         provisioningPolls: num("provisioning-polls", values["provisioning-polls"]),
+        sessionTtlSeconds: num("session-ttl-seconds", values["session-ttl-seconds"]),
         faults,
     });
+    if (values["no-api-access"]) sim.account.state.apiAccess = false;
     console.log(sim.url);
+    // The Management API hosts of every server, on the same port: config `edis:managementUrl`.
+    console.log(sim.managementUrl);
     const stop = () => void sim.stop().then(() => process.exit(0));
     process.on("SIGINT", stop);
     process.on("SIGTERM", stop);

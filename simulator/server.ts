@@ -45,6 +45,7 @@ export interface SimulatorOptions {
     outOfStock?: number[];
     kvmIdNotYet?: AccountBehaviour["kvmIdNotYet"];
     provisioningPolls?: number;
+    sessionTtlSeconds?: number;
     faults?: InjectedFault[];
     /**
      * Sees every answer the simulator itself composes (not injected faults, not dropped connections), before

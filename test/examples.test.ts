@@ -100,6 +100,38 @@ test("examples/fleet: three servers over two locations with one SSH key, each ca
     expect(sim.account.state.services.every((s) => s.status === "Cancelled")).toBe(true);
 });
 
+test("examples/day-two: power, VNC, reverse DNS and a traffic alert on one server; a plain preview sees no change; destroy removes each", async () => {
+    stack = TestStack.create({ programDir: join(EXAMPLES, "day-two"), config: stackConfigFor(sim), secretKeys: ["edis:password"] });
+    stack.setConfig("edis-day-two:sshPublicKey", "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAINrWGRolS8WmRbi62V96xA7WjSOMTE/l86PC+sXZS5SN ops@example");
+    stack.setConfig("edis-day-two:vncPassword", "Abcd1234", true);
+    const up = await stack.up();
+    expect(up.errors).toEqual([]);
+    expect(up.outputs).toEqual({
+        kvmId: expect.stringMatching(/^kvm_/),
+        powerState: "on",
+        trafficSuspended: false,
+        vncEndpoint: expect.stringMatching(/^vnc\.edis-sim\.invalid:\d+$/),
+        trafficHookId: expect.any(Number),
+    });
+    const server = sim.account.state.services[0];
+    expect(server.vnc?.password).toBe("Abcd1234");
+    expect(server.hooks).toEqual([expect.objectContaining({ url: "https://hooks.example.com/edis-traffic", trigger: "80" })]);
+
+    // The address, as the user reads it from the KVM portal.
+    stack.setConfig("edis-day-two:publicIp", server.ips![0]);
+    expect((await stack.up()).errors).toEqual([]);
+    expect(server.ptr).toEqual({ [server.ips![0]]: "web-1.example.com" });
+
+    const preview = await stack.preview();
+    expect(preview.errors).toEqual([]);
+    expect(preview.hasChanges).toBe(false);
+
+    expect((await stack.destroy()).errors).toEqual([]);
+    expect(server).toMatchObject({ hooks: [], ptr: {}, cancellation: { type: "End of Billing Period" } });
+    expect(server.vnc).toBeUndefined();
+    expect(stack.stateText()).not.toContain("Abcd1234");
+});
+
 test("npm run demo: says there is no CLI, then up, drift in a plain preview, refresh, destroy, and the simulator's record", () => {
     // Hide any Pulumi CLI this machine may have, so that the harness path is the one tested.
     const path = (process.env.PATH ?? "").split(delimiter).filter((dir) => !existsSync(join(dir, "pulumi"))).join(delimiter);

@@ -34,13 +34,15 @@ afterAll(async () => {
     await sim.stop();
 });
 
-test.each([16, 1000])(`a refresh of ${N} servers at parallelism %i costs one get/auth`, async (parallelism) => {
+test.each([16, 1000])(`a refresh of ${N} servers at parallelism %i costs one get/auth, and one get/power per server on its own host`, async (parallelism) => {
     stack.parallelism = parallelism;
     sim.clearLog();
     const refresh = await stack.refresh();
     expect(refresh.errors).toEqual([]);
     expect(refresh.steps.filter((s) => s.op === "refresh")).toHaveLength(N);
-    expect(sim.callCounts()).toEqual({ "get/auth": 1 });
+    // The listing's sessions serve the power reads: no get/auth per server.
+    expect(sim.callCounts()).toEqual({ "get/auth": 1, "get/power": N });
+    expect(new Set(sim.calls("get/power").map((c) => c.fields.kvm_id)).size).toBe(N);
     expect(refresh.durationMs).toBeLessThan(5_000);
 });
 
@@ -51,6 +53,6 @@ test("a server missing from the listing is confirmed gone by both id lookups, no
     sim.clearLog();
     const refresh = await stack.refresh();
     expect(refresh.errors).toEqual([]);
-    expect(sim.callCounts()).toEqual({ "get/auth": 1, "get/kvmid": 1, "get/serviceid": 1 });
+    expect(sim.callCounts()).toEqual({ "get/auth": 1, "get/kvmid": 1, "get/serviceid": 1, "get/power": N - 1 });
     expect(stack.state().resources).toHaveLength(N - 1);
 });

@@ -139,7 +139,7 @@ describe("the command line", () => {
     function start(args: string[]): Promise<string> {
         child = spawn(process.execPath, [join(__dirname, "..", "dist", "simulator", "cli.js"), ...args], { stdio: ["ignore", "pipe", "inherit"] });
         return new Promise((resolve, reject) => {
-            child!.stdout!.once("data", (c: Buffer) => resolve(c.toString().trim()));
+            child!.stdout!.once("data", (c: Buffer) => resolve(c.toString().split("\n")[0].trim()));
             child!.once("exit", (code) => reject(new Error(`simulator exited ${code}`)));
         });
     }

@@ -26,3 +26,13 @@ test("examples/basic chooses KVM M with Debian 12 in Frankfurt, and nothing is o
     expect(account.simulator.calls().map((c) => c.endpoint).sort()).toEqual(["get/locations", "get/products"]);
     expect(account.simulator.account.state.orders).toEqual([]);
 });
+
+test("examples/day-two under the mocks: the Management API resources get outputs, without their passwords", async () => {
+    pulumi.runtime.setConfig("project:sshPublicKey", "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAINrWGRolS8WmRbi62V96xA7WjSOMTE/l86PC+sXZS5SN ops@example");
+    pulumi.runtime.setConfig("project:vncPassword", "Abcd1234");
+    const infra = await import("../examples/day-two/index");
+    expect(await valueOf(infra.powerState)).toBe("on");
+    expect(await valueOf(infra.vncEndpoint)).toBe("vnc.edis-test.invalid:5901");
+    expect(await valueOf(infra.trafficHookId)).toEqual(expect.any(Number));
+    expect(account.simulator.account.state.orders).toEqual([]);
+});

@@ -13,14 +13,14 @@
  * create whose result never reached the engine (killed host or engine) is resumed from the journal.
  */
 import { isEdisApiError } from "../client/errors";
-import { OrderResult } from "../client/model";
+import { KvmSession, OrderResult } from "../client/model";
 import { DEFAULT_PROVISIONING_TIMEOUT_SECONDS } from "../config";
 import { OrderEntry, RESOURCE_KEY, resolveCommand } from "../journal";
 import { Context, ServerInitError } from "./context";
 import { KvmServerInputs, KvmServerOutputs, compact } from "./inputs";
 import { checkOrder, resolvePaymentMethod } from "./orderCheck";
 import { sessionOutputs } from "./inputs";
-import { applyPowerState } from "./power";
+import { applyPowerState, readPowerState } from "./power";
 
 export async function createServer(ctx: Context, inputs: KvmServerInputs, key?: string): Promise<{ id: string; outs: KvmServerOutputs }> {
     if (inputs.adoptKvmId) {
@@ -164,9 +164,10 @@ export async function resumeServer(ctx: Context, outs: KvmServerOutputs): Promis
 async function finishProvisioning(ctx: Context, outs: KvmServerOutputs): Promise<KvmServerOutputs> {
     const id = String(outs.serviceId);
     let provisioned: KvmServerOutputs;
+    let session: KvmSession | undefined;
     try {
         const kvmId = await waitForKvmId(ctx, outs);
-        const session = await ctx.sessions.find(kvmId);
+        session = await ctx.sessions.find(kvmId);
         if (session) ctx.management.remember(session);
         // No `powerState` until EDIS has reported it, so that a failed switch below shows as a change.
         provisioned = compact({ ...outs, kvmId, ...(session ? sessionOutputs(session) : {}), invoicePaid: true, powerState: undefined });
@@ -179,7 +180,8 @@ async function finishProvisioning(ctx: Context, outs: KvmServerOutputs): Promise
                 `It is in the stack's state; run \`pulumi up\` again to finish.`,
         );
     }
-    if (!outs.powerState) return provisioned;
+    // Power not managed: report it when it can be read (so that the first refresh finds nothing new), never fail on it.
+    if (!outs.powerState) return session ? compact({ ...provisioned, ...(await readPowerState(ctx, session, outs.hostname)) }) : provisioned;
     try {
         return compact(await applyPowerState(ctx, provisioned, outs.powerState));
     } catch (e) {
@@ -246,7 +248,8 @@ async function adoptServer(ctx: Context, inputs: KvmServerInputs): Promise<{ id:
     ctx.log(`adopted ${kvmId} as service ${serviceId} (${inputs.hostname}); nothing was ordered`);
     const outs = { ...inputs, locationId: inputs.locationId ?? home?.location.id, serviceId, ...(session ? sessionOutputs(session) : { kvmId }) };
     const adopted = compact({ ...outs, powerState: undefined });
-    return { id: String(serviceId), outs: inputs.powerState ? compact(await applyPowerState(ctx, adopted, inputs.powerState)) : adopted };
+    if (inputs.powerState) return { id: String(serviceId), outs: compact(await applyPowerState(ctx, adopted, inputs.powerState)) };
+    return { id: String(serviceId), outs: session ? compact({ ...adopted, ...(await readPowerState(ctx, session, inputs.hostname)) }) : adopted };
 }
 
 /**
