@@ -123,6 +123,43 @@ describe("KvmServer.powerState", () => {
     });
 });
 
+describe("the Management API failing", () => {
+    test("a transient get/power failure is retried; a lasting one does not fail the refresh, is logged, and shows a managed server as a change", async () => {
+        declare({ server: { powerState: "on" } });
+        expect((await run(stack.up())).errors).toEqual([]);
+
+        sim.inject({ endpoint: "get/power", status: 503 });
+        const retried = await run(stack.preview({ refresh: true }));
+        expect(shown(retried)).toEqual(["web refresh same", "web same"]);
+        expect(retried.hostLog.join("\n")).toContain("EDIS get/power: server_error (HTTP 503), retry 1 of 3");
+
+        sim.inject({ endpoint: "get/power", status: 500, times: 100 });
+        const down = await run(stack.preview({ refresh: true }));
+        expect(down.errors).toEqual([]);
+        expect(down.hostLog.join("\n")).toContain(`warning: the power state of web-1.example.com (${web().kvmId}) could not be read: EDIS get/power: server error (HTTP 500)`);
+        // Unclear is not "same": the plan shows the update that would check and switch it.
+        expect(shown(down)).toEqual(["web refresh update", "web update"]);
+
+        sim.clearFaults();
+        sim.clearLog();
+        const up = await run(stack.up({ refresh: true }));
+        expect(up.errors).toEqual([]);
+        expect(managementWrites()).toEqual([]);
+        expect(stack.resource("web")!.outputs.powerState).toBe("on");
+    });
+
+    test("sessions that expire within the renewal margin are renewed on every use, and nothing fails", async () => {
+        sim.account.behaviour.sessionTtlSeconds = 30;
+        declare({ server: { powerState: "off" }, vnc: VNC_PASSWORD });
+        expect((await run(stack.up())).errors).toEqual([]);
+        expect((await run(stack.up({ refresh: true }))).errors).toEqual([]);
+        expect(web().power).toBe("off");
+        // Each management call after the first of a session asked for a new one: renewals, not refusals.
+        expect(sim.log.filter((e) => e.httpStatus === 401)).toEqual([]);
+        expect(sim.calls("get/auth").filter((c) => c.fields.kvm_id).length).toBeGreaterThan(2);
+    });
+});
+
 describe("VncAccess", () => {
     test("create enables; read reports; a new password updates in place; disabled elsewhere is re-enabled; delete disables", async () => {
         declare({ vnc: VNC_PASSWORD });

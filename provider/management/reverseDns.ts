@@ -53,7 +53,9 @@ export const reverseDns = {
 
     async diff(_id: string, olds: Record<string, unknown>, news: Record<string, unknown>) {
         const replaces = ["kvmId", "ipAddress"].filter((k) => olds[k] !== news[k]);
-        return { changes: replaces.length > 0 || olds.dnsPtr !== news.dnsPtr, replaces, deleteBeforeReplace: false };
+        // The same address moving to another KVM: delete first, or the old record's delete would remove the new one.
+        const sameAddress = olds.ipAddress === news.ipAddress;
+        return { changes: replaces.length > 0 || olds.dnsPtr !== news.dnsPtr, replaces, deleteBeforeReplace: replaces.length > 0 && sameAddress };
     },
 
     async create(inputs: Record<string, unknown>) {

@@ -167,6 +167,45 @@ describe("the simulator speaks the specification", () => {
     });
 });
 
+describe("the Management API, as the vendor's reference pages show it", () => {
+    const session = { signature: "s".repeat(50), kvm_id: "kvm_123456_789012", valid_until: "1737476000" };
+
+    test("a management request that carries the account's e-mail or password fails the check: per-server hosts never get them", () => {
+        const ok = { endpoint: "get/power", httpStatus: 200, request: session, body: { status: "success", data: "server powered on", traffic_suspended: false } };
+        expect(conformanceProblems(ok)).toEqual([]);
+        expect(conformanceProblems({ ...ok, request: { ...session, email: "e", pw: "p" } })).toEqual([
+            expect.stringMatching(/^get\/power \(HTTP 200\) request: \(whole\): Unrecognized keys: "email", "pw"/),
+        ]);
+    });
+
+    test("each documented answer without one of its fields fails the check", () => {
+        const answers: Record<string, Record<string, unknown>> = {
+            "get/power": { status: "success", data: "server powered on", traffic_suspended: false },
+            "set/vnc/enable": { status: "success", vnc_status: "enabled", novnc_port: 6080, vnc_port: "5901", vnc_host: "vnc.example" },
+            "set/vnc/disable": { status: "success", msg: "vnc disabled" },
+            "set/ptr": { status: "success", message: "PTR records set successfully." },
+            "hooks/set": { status: "success", hook_id: "123" },
+            "hooks/del": { status: "success", message: "Webhook with ID 1 has been deleted." },
+        };
+        for (const [endpoint, body] of Object.entries(answers)) {
+            expect(conformanceProblems({ endpoint, httpStatus: 200, request: {}, body }).filter((p) => p.includes("answer:"))).toEqual([]);
+            for (const field of Object.keys(body).filter((k) => k !== "status")) {
+                const { [field]: _, ...without } = body;
+                expect({ endpoint, field, problems: conformanceProblems({ endpoint, httpStatus: 200, request: {}, body: without }).some((p) => p.includes("answer:")) }).toEqual({ endpoint, field, problems: true });
+            }
+        }
+    });
+
+    test("the client reads the documented answers, and the open wordings it tolerates", () => {
+        expect(wire.powerAnswer.parse({ status: "success", data: "server powered on", traffic_suspended: false })).toEqual({ state: "on", text: "server powered on", trafficSuspended: false });
+        expect(wire.powerAnswer.parse({ data: "Server is stopped", traffic_suspended: "1" })).toMatchObject({ state: "off", trafficSuspended: true });
+        expect(wire.powerAnswer.safeParse({ data: "rebooting" }).success).toBe(false);
+        expect(wire.vncAnswer.parse({ vnc_status: "enabled", novnc_port: 6080, vnc_port: "5901", vnc_host: "h" })).toEqual({ enabled: true, host: "h", port: 5901, novncPort: 6080 });
+        expect(wire.hookAnswer.parse({ hook_id: "123" })).toBe(123);
+        expect(wire.hookAnswer.parse({ hook_id: 7 })).toBe(7);
+    });
+});
+
 describe("the client reads each shape of the specification", () => {
     test("session entries: every field, suspended from its letter", () => {
         const [a, b] = wire.authAnswer.parse(fixtures.authAnswer);
