@@ -1,7 +1,6 @@
 import { EdisClient } from "../provider/client/client";
-import { EdisApiError } from "../provider/client/errors";
 import { EdisSimulator } from "../simulator/server";
-import { clientFor, orderProvisioned, startSimulator } from "./support/sim";
+import { clientFor, failureOf, orderProvisioned, startSimulator } from "./support/sim";
 
 // Every character that breaks naive form encoding.
 const PASSWORD = "p+a&s=s%20 wörd ü&pw=x";
@@ -18,15 +17,7 @@ beforeEach(async () => {
 });
 afterEach(() => sim.stop());
 
-async function failure(p: Promise<unknown>): Promise<EdisApiError> {
-    try {
-        await p;
-    } catch (e) {
-        expect(e).toBeInstanceOf(EdisApiError);
-        return e as EdisApiError;
-    }
-    throw new Error("expected the call to fail");
-}
+const failure = failureOf;
 
 function provisioned(): Promise<{ serviceId: number; kvmId: string }> {
     return orderProvisioned(client);

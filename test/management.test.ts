@@ -4,10 +4,9 @@
  * (signatures, VNC and callback passwords) kept out of errors and logs.
  */
 import { EdisClient } from "../provider/client/client";
-import { EdisApiError } from "../provider/client/errors";
 import { ManagementClient } from "../provider/client/management";
 import { EdisSimulator } from "../simulator/server";
-import { clientFor, orderProvisioned, startSimulator } from "./support/sim";
+import { clientFor, failureOf, orderProvisioned, startSimulator } from "./support/sim";
 
 let sim: EdisSimulator;
 let client: EdisClient;
@@ -26,15 +25,7 @@ beforeEach(async () => {
 });
 afterEach(() => sim.stop());
 
-async function failure(p: Promise<unknown>): Promise<EdisApiError> {
-    try {
-        await p;
-    } catch (e) {
-        expect(e).toBeInstanceOf(EdisApiError);
-        return e as EdisApiError;
-    }
-    throw new Error("expected the call to fail");
-}
+const failure = failureOf;
 
 const server = () => sim.account.state.services.find((s) => s.serviceId === serviceId)!;
 

@@ -3,8 +3,9 @@
  * differ from KvmServer's. None of them is billed, so a server that EDIS no longer knows takes them with it.
  */
 import { isEdisApiError } from "../client/errors";
-import { FieldRule } from "../fields";
+import { CheckFailure, FieldRule, checkFields } from "../fields";
 import { kvmId } from "../kvm/inputs";
+import { ConfigureRequest, configure } from "../runtime";
 
 /** The `kvmId` input of every Management API resource: `server.kvmId`. */
 export const KVM_ID_RULE: FieldRule = { required: true, validate: kvmId };
@@ -32,4 +33,16 @@ export function secretRule(required: boolean, test: (v: string) => string | unde
 /** The outputs of a resource on a server: the inputs except the secret ones, plus what EDIS reported. */
 export function withoutSecrets(inputs: Record<string, unknown>, secrets: readonly string[]): Record<string, unknown> {
     return Object.fromEntries(Object.entries(inputs).filter(([k]) => !secrets.includes(k) && k !== "__provider"));
+}
+
+/** The `configure` and `check` of a Management API resource: the shared configuration, and its input rules. */
+export function configuredResource(resource: string, rules: Record<string, FieldRule>) {
+    return {
+        async configure(req: ConfigureRequest): Promise<void> {
+            configure(req);
+        },
+        async check(_olds: Record<string, unknown>, news: Record<string, unknown>): Promise<{ inputs: Record<string, unknown>; failures: CheckFailure[] }> {
+            return checkFields(resource, rules, news);
+        },
+    };
 }

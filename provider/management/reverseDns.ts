@@ -13,10 +13,10 @@
  */
 import { isIP } from "node:net";
 import { isEdisApiError } from "../client/errors";
-import { CheckFailure, FieldRule, checkFields, compact, show } from "../fields";
+import { FieldRule, compact, show } from "../fields";
 import { hostname } from "../kvm/inputs";
-import { ConfigureRequest, configure, ctx } from "../runtime";
-import { KVM_ID_RULE, serverGone } from "./common";
+import { ctx } from "../runtime";
+import { KVM_ID_RULE, configuredResource, serverGone } from "./common";
 
 const RULES: Record<string, FieldRule> = {
     kvmId: KVM_ID_RULE,
@@ -43,13 +43,7 @@ function idOf(props: Record<string, unknown>): string {
 }
 
 export const reverseDns = {
-    async configure(req: ConfigureRequest): Promise<void> {
-        configure(req);
-    },
-
-    async check(_olds: Record<string, unknown>, news: Record<string, unknown>): Promise<{ inputs: Record<string, unknown>; failures: CheckFailure[] }> {
-        return checkFields("ReverseDns", RULES, news);
-    },
+    ...configuredResource("ReverseDns", RULES),
 
     async diff(_id: string, olds: Record<string, unknown>, news: Record<string, unknown>) {
         const replaces = ["kvmId", "ipAddress"].filter((k) => olds[k] !== news[k]);

@@ -12,10 +12,10 @@
  */
 import { isEdisApiError } from "../client/errors";
 import { CallbackMethod, TrafficHookRequest } from "../client/model";
-import { CheckFailure, FieldRule, UNKNOWN, checkFields, compact, show } from "../fields";
+import { FieldRule, UNKNOWN, compact, show } from "../fields";
 import { HookEntry, RESOURCE_KEY, resolveCommand } from "../journal";
-import { ConfigureRequest, configure, ctx, settleJournal } from "../runtime";
-import { KVM_ID_RULE, secretRule, serverGone, withoutSecrets } from "./common";
+import { ctx, settleJournal } from "../runtime";
+import { KVM_ID_RULE, configuredResource, secretRule, serverGone, withoutSecrets } from "./common";
 import { digestSecret, matchesDigest } from "./secretDigest";
 
 const RULES: Record<string, FieldRule> = {
@@ -69,13 +69,7 @@ function outputs(inputs: Record<string, unknown>, hookId: number): Record<string
 }
 
 export const trafficAlert = {
-    async configure(req: ConfigureRequest): Promise<void> {
-        configure(req);
-    },
-
-    async check(_olds: Record<string, unknown>, news: Record<string, unknown>): Promise<{ inputs: Record<string, unknown>; failures: CheckFailure[] }> {
-        return checkFields("TrafficAlert", RULES, news);
-    },
+    ...configuredResource("TrafficAlert", RULES),
 
     async diff(_id: string, olds: Record<string, unknown>, news: Record<string, unknown>) {
         settleJournal(olds);

@@ -11,9 +11,9 @@
  * The password is never an output: state keeps a salted scrypt digest (an additionalSecretOutput) to see changes.
  */
 import { VncStatus } from "../client/model";
-import { CheckFailure, FieldRule, UNKNOWN, checkFields, compact } from "../fields";
-import { ConfigureRequest, configure, ctx } from "../runtime";
-import { KVM_ID_RULE, secretRule, serverGone, withoutSecrets } from "./common";
+import { FieldRule, UNKNOWN, compact } from "../fields";
+import { ctx } from "../runtime";
+import { KVM_ID_RULE, configuredResource, secretRule, serverGone, withoutSecrets } from "./common";
 import { digestSecret, matchesDigest } from "./secretDigest";
 
 const RULES: Record<string, FieldRule> = {
@@ -36,13 +36,7 @@ function outputs(inputs: Record<string, unknown>, status: VncStatus, passwordDig
 }
 
 export const vncAccess = {
-    async configure(req: ConfigureRequest): Promise<void> {
-        configure(req);
-    },
-
-    async check(_olds: Record<string, unknown>, news: Record<string, unknown>): Promise<{ inputs: Record<string, unknown>; failures: CheckFailure[] }> {
-        return checkFields("VncAccess", RULES, news);
-    },
+    ...configuredResource("VncAccess", RULES),
 
     async diff(_id: string, olds: Record<string, unknown>, news: Record<string, unknown>) {
         const replaces = olds.kvmId !== news.kvmId ? ["kvmId"] : [];

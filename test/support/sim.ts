@@ -2,6 +2,7 @@
  * Shared set-up for tests: a simulator on 127.0.0.1 and a client or a stack config pointed at it.
  */
 import { EdisClient, EdisClientOptions } from "../../provider/client/client";
+import { EdisApiError } from "../../provider/client/errors";
 import { EdisSimulator, SimulatorOptions } from "../../simulator/server";
 import { TestStack } from "../harness";
 import { observeAnswer } from "../spec/conformance";
@@ -72,4 +73,15 @@ export async function orderProvisioned(client: EdisClient, hostname = "a.example
         await new Promise((r) => setTimeout(r, 50));
     }
     throw new Error("not provisioned");
+}
+
+/** The EdisApiError a call fails with; the test fails if it succeeds or fails otherwise. */
+export async function failureOf(p: Promise<unknown>): Promise<EdisApiError> {
+    try {
+        await p;
+    } catch (e) {
+        expect(e).toBeInstanceOf(EdisApiError);
+        return e as EdisApiError;
+    }
+    throw new Error("expected the call to fail");
 }
