@@ -103,6 +103,14 @@ describe("sessions", () => {
         }
     });
 
+    test("a refusal of the request itself is not taken for a refused session: sent once, reported as it is", async () => {
+        sim.inject({ endpoint: "hooks/set", status: 400, message: "callback URL denied: not reachable" });
+        const e = await failure(management.setTrafficHook(kvmId, { callbackUrl: "https://h.example.com", callbackMethod: "post", triggerPercent: 80 }));
+        expect(e).toMatchObject({ kind: "bad_request", endpoint: "hooks/set" });
+        expect(e.message).not.toContain("API Access");
+        expect(sim.calls("hooks/set")).toHaveLength(1);
+    });
+
     test("a KVM without a session entry is not_found from get/auth", async () => {
         expect(await failure(management.getPower("kvm_999_999"))).toMatchObject({ endpoint: "get/auth", kind: "not_found" });
     });

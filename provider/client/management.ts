@@ -53,8 +53,11 @@ export const SESSION_RENEW_MARGIN_SECONDS = 60;
 /** A session entry without `valid_until` is used for this long. */
 const SESSION_DEFAULT_LIFETIME_SECONDS = 300;
 
-/** Words of a refusal about the session rather than the request (the vendor documents no error answers). */
-const SESSION_WORDS = /signature|session|expired|valid_until|api[\s_-]*access|not\s+enabled|unauthori[sz]ed|forbidden|denied/i;
+/**
+ * Words of a refusal about the session rather than the request (the vendor documents no error answers). Narrow
+ * on purpose: a refusal of the request itself ("callback URL denied") must not be reported as API Access off.
+ */
+const SESSION_WORDS = /signature|session|expired|valid_until|api[\s_-]*access/i;
 
 export interface ManagementClientOptions {
     /**
