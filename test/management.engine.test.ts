@@ -4,6 +4,7 @@
  * Every test ends by looking for the secrets (session signatures, the VNC and callback passwords, the
  * account password) in the state file, the provider host's log and the errors: they must be in none.
  */
+import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { OperationResult, TestStack } from "./harness";
 import { EdisSimulator } from "../simulator/server";
@@ -281,6 +282,33 @@ describe("TrafficAlert", () => {
         expect(created.errors).toEqual([]);
         expect(web().hooks).toHaveLength(1);
         expect(sim.calls("hooks/set")).toHaveLength(2);
+    });
+
+    test("the whole deployment killed while hooks/set was at EDIS: the rerun sends nothing and says a hook may exist", async () => {
+        declare({});
+        expect((await run(stack.up())).errors).toEqual([]);
+        declare({ alert: ALERT });
+        sim.latencyByEndpoint["hooks/set"] = 1_500;
+        const journal = join(stack.project.dir, ".pulumi-edis", "journal");
+        stack.onHostStarted = () => {
+            const watch = setInterval(() => {
+                if (existsSync(journal) && readdirSync(journal).some((f) => f.endsWith(".hook.json"))) {
+                    // The journal says "sending"; the request reaches EDIS a moment later and waits there 1.5 s.
+                    clearInterval(watch);
+                    setTimeout(() => void stack.crash(), 200);
+                }
+            }, 5);
+        };
+        results.push(await stack.up());
+        stack.onHostStarted = undefined;
+        await new Promise((r) => setTimeout(r, 2_000)); // EDIS adds the hook the dead deployment asked for
+        expect(web().hooks).toHaveLength(1);
+
+        const rerun = await run(stack.up());
+        expect(rerun.warnings).toEqual([expect.stringContaining("1 pending create operation(s)")]);
+        expect(rerun.errors.join("\n")).toContain("may or may not have been created: the deployment that sent it at");
+        expect(sim.calls("hooks/set")).toHaveLength(1);
+        expect(web().hooks).toHaveLength(1);
     });
 
     test("a hook created by a deployment whose engine died before recording it is taken from the journal, not created twice", async () => {
