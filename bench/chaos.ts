@@ -1,18 +1,22 @@
 /**
  * `npm run chaos -- --runs N --seed S [--parallel 2]`: a randomized fault campaign through the engine path.
  *
- * Each run deploys a small fleet (1 to 3 servers) of test/programs/servers against a fresh simulator, with a
+ * Each run deploys a small fleet (1 to 3 servers, some with a TrafficAlert) of test/programs/servers against a fresh simulator, with a
  * random fault schedule on the first `pulumi up`: 429s, 5xx, HTML and 404 pages, dropped connections before
  * and after EDIS handled the request, malformed and refused answers, slow answers past the request time
- * limit, on any endpoint; and, at a random moment, a killed provider host or a killed deployment. Then it
- * recovers as a user would, acting only on what the errors say (adopt a server that exists, or run the
- * `orders forget` command the error names), runs `pulumi up` until it succeeds, and destroys the stack.
+ * limit, on any endpoint (the Management API's too); and, at a random moment, a killed provider host or a
+ * killed deployment. Then it recovers as a user would, acting only on what the errors say (adopt a server that
+ * exists; remove a hook that may exist in the portal; run the `orders forget` command the error names), runs
+ * `pulumi up` until it succeeds, and destroys the stack.
  *
  * Invariants, checked after every run; any violation fails the campaign:
  *   1. no resource was ordered twice (one service per host name at most);
  *   2. after recovery, every service EDIS bills is in the stack's state;
  *   3. after the final destroy, no service runs without a cancellation;
- *   4. no credential (password, e-mail, in plain or encoded form) in state, errors or the provider's log.
+ *   4. no credential (password, e-mail, in plain or encoded form, or a session signature) in state, errors or the
+ *      provider's log;
+ *   5. after recovery, the hooks at EDIS are exactly the hooks in the stack's state (none made twice, none lost);
+ *   6. after the final destroy, no hook is left.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -21,7 +25,7 @@ import { EdisSimulator, InjectedFault } from "../simulator/server";
 import { OperationResult, PACKAGE_ROOT, TestStack, runNamedCommand } from "../test/harness";
 
 const PROGRAM = join(PACKAGE_ROOT, "test", "programs", "servers");
-const ENDPOINTS = ["get/locations", "get/products", "get/paymentmethods", "add/order", "get/kvmid", "get/serviceid", "get/auth", "cancel/product", "*"];
+const ENDPOINTS = ["get/locations", "get/products", "get/paymentmethods", "add/order", "get/kvmid", "get/serviceid", "get/auth", "cancel/product", "get/power", "hooks/set", "hooks/del", "*"];
 const FAULTS: Array<{ name: string; fault: Omit<InjectedFault, "endpoint" | "times"> }> = [
     { name: "429", fault: { status: 429, retryAfter: 0 } },
     { name: "500", fault: { status: 500 } },
@@ -48,6 +52,9 @@ export interface RunReport {
     adopted: number;
     forgotten: number;
     orders: number;
+    /** Traffic alerts declared, and hooks/set calls EDIS received. */
+    alerts: number;
+    hookCalls: number;
     violations: string[];
     durationMs: number;
 }
@@ -76,6 +83,8 @@ export async function chaosRun(seed: number, index: number): Promise<RunReport> 
     for (let i = 0; i < count; i++) {
         servers[`c${i}`] = { planId: pick([101, 102, 202]), osId: 1012, hostname: `c${i}-r${index}.chaos.example.com`, cancellationType: pick(["Immediate", "End of Billing Period"]) };
     }
+    const alerts: Record<string, number> = {};
+    for (const name of Object.keys(servers)) if (rnd() < 0.5) alerts[name] = 50 + Math.floor(rnd() * 50);
     const stack = TestStack.create({
         programDir: PROGRAM,
         config: {
@@ -85,10 +94,11 @@ export async function chaosRun(seed: number, index: number): Promise<RunReport> 
             "edis:provisioningTimeoutSeconds": "8",
             "edis:requestTimeoutSeconds": "1",
             "edis-servers:servers": JSON.stringify(servers),
+            "edis-servers:alerts": JSON.stringify(alerts),
         },
         secretKeys: ["edis:password"],
     });
-    const report: RunReport = { index, servers: count, faults: [], crash: pick(CRASHES), recoveryUps: 0, adopted: 0, forgotten: 0, orders: 0, violations: [], durationMs: 0 };
+    const report: RunReport = { index, servers: count, faults: [], crash: pick(CRASHES), recoveryUps: 0, adopted: 0, forgotten: 0, orders: 0, alerts: Object.keys(alerts).length, hookCalls: 0, violations: [], durationMs: 0 };
     const results: OperationResult[] = [];
     try {
         // 1. The faulty up.
@@ -145,6 +155,15 @@ export async function chaosRun(seed: number, index: number): Promise<RunReport> 
                 stack.setConfig("edis-servers:servers", JSON.stringify(servers));
                 report.adopted++;
             }
+            for (const name of Object.keys(alerts)) {
+                const url = `https://hooks.example.com/${name}`;
+                const error = up.errors.find((e) => e.includes(`(${url} at `) && e.includes("may or may not have been created"));
+                if (!error) continue;
+                // The user looks in the KVM portal and removes a hook the lost call may have made, then says so.
+                for (const s of sim.account.state.services) s.hooks = s.hooks?.filter((h) => h.url !== url);
+                runNamedCommand(error, "forget");
+                report.forgotten++;
+            }
         }
         const state = stack.state();
         const billed = sim.account.state.services.filter((s) => s.status !== "Cancelled" && !s.cancellation);
@@ -160,7 +179,15 @@ export async function chaosRun(seed: number, index: number): Promise<RunReport> 
             if (!state.resources.some((r) => r.id === String(s.serviceId))) report.violations.push(`service ${s.serviceId} (${s.hostname}) is billed but not in state`);
         }
 
-        // 3. Destroy (retried as a user would), then invariant 3.
+        // Invariant 5: the hooks at EDIS are the hooks in state.
+        const hooksAtEdis = sim.account.state.services.flatMap((s) => (s.hooks ?? []).map((h) => h.id)).sort();
+        const hooksInState = state.resources.filter((r) => r.type.endsWith(":TrafficAlert")).map((r) => Number(r.outputs.hookId)).sort();
+        if (JSON.stringify(hooksAtEdis) !== JSON.stringify(hooksInState)) {
+            report.violations.push(`hooks at EDIS ${JSON.stringify(hooksAtEdis)} are not the hooks in state ${JSON.stringify(hooksInState)}`);
+        }
+        report.hookCalls = sim.calls("hooks/set").length;
+
+        // 3. Destroy (retried as a user would), then invariants 3 and 6.
         for (let attempt = 0; attempt < 3; attempt++) {
             const down = await stack.destroy();
             results.push(down);
@@ -168,11 +195,14 @@ export async function chaosRun(seed: number, index: number): Promise<RunReport> 
         }
         const running = sim.account.state.services.filter((s) => s.status !== "Cancelled" && !s.cancellation);
         for (const s of running) report.violations.push(`service ${s.serviceId} (${s.hostname}) runs without a cancellation after destroy`);
+        const leftHooks = sim.account.state.services.flatMap((s) => s.hooks ?? []);
+        if (leftHooks.length) report.violations.push(`${leftHooks.length} hook(s) left after destroy`);
 
         // Invariant 4: no credential anywhere the user or the state can see.
         const seen = [stack.stateText(), ...results.flatMap((r) => [...r.errors, ...r.hostLog])].join("\n");
         const forms = [password, encodeURIComponent(password), encodeURIComponent(password).toLowerCase(), new URLSearchParams({ p: password }).toString().slice(2), email, encodeURIComponent(email)];
         for (const form of forms) if (seen.includes(form)) report.violations.push(`a credential (${form === email ? "e-mail" : "password"}) appears in state, errors or the log`);
+        for (const signature of sim.account.issuedSignatures) if (seen.includes(signature)) report.violations.push("a session signature appears in state, errors or the log");
     } catch (e) {
         report.violations.push(`the run itself failed: ${(e as Error).stack ?? e}`);
     } finally {
@@ -212,6 +242,8 @@ export function summarize(reports: RunReport[], seed: number, wallMs: number) {
         adopted: reports.reduce((n, r) => n + r.adopted, 0),
         forgotten: reports.reduce((n, r) => n + r.forgotten, 0),
         orders: reports.reduce((n, r) => n + r.orders, 0),
+        alerts: reports.reduce((n, r) => n + r.alerts, 0),
+        hookCalls: reports.reduce((n, r) => n + r.hookCalls, 0),
         wallSeconds: Math.round(wallMs / 100) / 10,
     };
 }
@@ -234,6 +266,7 @@ async function main(argv: string[]): Promise<number> {
             console.log(
                 `run ${r.index}: ${r.servers} server(s), faults [${r.faults.join(", ")}], crash ${r.crash}, ${r.recoveryUps} recovery up(s)` +
                     `${r.adopted ? `, ${r.adopted} adopted` : ""}${r.forgotten ? `, ${r.forgotten} forgotten` : ""}, ${r.orders} order(s), ` +
+                    `${r.alerts} alert(s) with ${r.hookCalls} hooks/set, ` +
                     `${(r.durationMs / 1000).toFixed(1)} s${r.violations.length ? `\n  VIOLATIONS: ${r.violations.join("\n  ")}` : ""}`,
             ),
     });

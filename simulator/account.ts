@@ -381,7 +381,13 @@ export class Account {
     cancelService(s: SimService, type: string): void {
         const at = this.now();
         this.state.cancellations.push({ serviceId: s.serviceId, type, at });
-        if (type === "Immediate") s.status = "Cancelled";
+        if (type === "Immediate") {
+            s.status = "Cancelled";
+            // The server is gone, and what its Management API had set up with it.
+            delete s.vnc;
+            s.hooks = [];
+            s.ptr = {};
+        }
         s.cancellation = { type, at };
     }
 

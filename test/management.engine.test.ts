@@ -258,6 +258,8 @@ describe("TrafficAlert", () => {
 
         expect((await run(stack.destroy())).errors).toEqual([]);
         expect(sim.calls("hooks/del")).toHaveLength(3);
+        // As the engine orders a destroy: the alert (which depends on the server) first, then the cancel.
+        expect(Math.max(...sim.calls("hooks/del").map((c) => c.seq))).toBeLessThan(sim.calls("cancel/product")[0].seq);
     });
 
     test("a lost hooks/set answer: an error that says a hook may exist, no second hooks/set until the user forgets it", async () => {

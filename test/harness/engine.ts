@@ -46,6 +46,8 @@ export interface ResourceState {
     pendingDelete?: boolean;
     /** Inputs and outputs kept encrypted in the state file: secret inputs, and additionalSecretOutputs. */
     secrets?: string[];
+    /** URNs this resource depends on: a delete waits until every resource that depends on it is deleted. */
+    dependencies?: string[];
 }
 
 export interface StackState {
@@ -324,7 +326,7 @@ export class TestStack {
                 if (msg.id) {
                     const read = await op.host.read(urn, msg.id, {}, msg.inputs);
                     if (!read.id) throw new Error(`${urn}: resource '${msg.id}' does not exist`);
-                    put({ urn, type: msg.type, name: msg.name, id: read.id, inputs: msg.inputs, outputs: read.outputs, external: true, secrets: msg.secrets });
+                    put({ urn, type: msg.type, name: msg.name, id: read.id, inputs: msg.inputs, outputs: read.outputs, external: true, secrets: msg.secrets, dependencies: this.urnsOf(msg.dependencies) });
                     op.step({ ...base, op: "read" });
                     return { id: read.id, state: read.outputs };
                 }
@@ -342,7 +344,7 @@ export class TestStack {
                 const inputs = checked.inputs;
                 if (!old) {
                     op.step({ ...base, op: "create" });
-                    return preview ? {} : this.createResource(op, state, put, { urn, type: msg.type, name: msg.name, secrets: msg.secrets }, inputs);
+                    return preview ? {} : this.createResource(op, state, put, { urn, type: msg.type, name: msg.name, secrets: msg.secrets, dependencies: this.urnsOf(msg.dependencies) }, inputs);
                 }
                 const diff = await op.host.diff(urn, old.id, old.outputs, inputs, old.inputs);
                 // replaceOnChanges turns a change of a listed input into a replacement.
@@ -352,21 +354,21 @@ export class TestStack {
                     if (preview) return {};
                     old.pendingDelete = true;
                     replaced.push(old);
-                    return this.createResource(op, state, put, { urn, type: msg.type, name: msg.name, secrets: msg.secrets }, inputs);
+                    return this.createResource(op, state, put, { urn, type: msg.type, name: msg.name, secrets: msg.secrets, dependencies: this.urnsOf(msg.dependencies) }, inputs);
                 }
                 if (!diff.changes && !old.initErrors?.length) {
                     op.step({ ...base, op: "same" });
-                    if (!preview) put({ ...old, inputs, secrets: msg.secrets });
+                    if (!preview) put({ ...old, inputs, secrets: msg.secrets, dependencies: this.urnsOf(msg.dependencies) });
                     return { id: old.id, state: old.outputs };
                 }
                 op.step({ ...base, op: "update", changed: differingKeys(old.inputs, inputs) });
                 if (preview) return { id: old.id, state: old.outputs };
                 try {
                     const updated = await op.host.update(urn, old.id, old.outputs, inputs, old.inputs);
-                    put({ ...old, inputs, outputs: updated.outputs, initErrors: undefined, secrets: msg.secrets });
+                    put({ ...old, inputs, outputs: updated.outputs, initErrors: undefined, secrets: msg.secrets, dependencies: this.urnsOf(msg.dependencies) });
                     return { id: old.id, state: updated.outputs };
                 } catch (e) {
-                    if (e instanceof InitFailedError) put({ ...old, inputs, outputs: e.properties, initErrors: e.reasons, secrets: msg.secrets });
+                    if (e instanceof InitFailedError) put({ ...old, inputs, outputs: e.properties, initErrors: e.reasons, secrets: msg.secrets, dependencies: this.urnsOf(msg.dependencies) });
                     throw e;
                 }
             });
@@ -391,24 +393,42 @@ export class TestStack {
         this.writeState(state);
     }
 
-    /** Deletes each resource (up to the parallelism) and drops it from state; a failure keeps it there. */
+    /**
+     * Deletes each resource (up to the parallelism) and drops it from state; a failure keeps it there, and
+     * keeps what it depends on too. As the engine does, a resource is deleted only after every resource being
+     * deleted that depends on it (a TrafficAlert before its KvmServer).
+     */
     private async deleteResources(op: Operation, state: StackState, resources: ResourceState[]): Promise<void> {
-        await this.parallel(resources, async (r) => {
-            try {
-                await op.host.delete(r.urn, r.id, r.outputs, r.inputs);
-                state.resources = state.resources.filter((x) => x !== r);
-                op.step({ urn: r.urn, name: r.name, op: "delete" });
-            } catch (e) {
-                op.fail({ urn: r.urn, name: r.name, op: "delete" }, e);
-            }
-        });
+        let pending = [...resources];
+        const failed = new Set<string>();
+        while (pending.length) {
+            const blockedBy = (r: ResourceState) => pending.some((d) => d !== r && d.dependencies?.includes(r.urn));
+            const wave = pending.filter((r) => !blockedBy(r));
+            if (wave.length === 0) throw new Error(`a dependency cycle among ${pending.map((r) => r.urn).join(", ")}`);
+            pending = pending.filter((r) => !wave.includes(r));
+            await this.parallel(wave, async (r) => {
+                // A dependent that could not be deleted keeps what it depends on (the engine stops there too).
+                if ([...failed].some((u) => resources.find((x) => x.urn === u)?.dependencies?.includes(r.urn))) {
+                    failed.add(r.urn);
+                    return;
+                }
+                try {
+                    await op.host.delete(r.urn, r.id, r.outputs, r.inputs);
+                    state.resources = state.resources.filter((x) => x !== r);
+                    op.step({ urn: r.urn, name: r.name, op: "delete" });
+                } catch (e) {
+                    failed.add(r.urn);
+                    op.fail({ urn: r.urn, name: r.name, op: "delete" }, e);
+                }
+            });
+        }
     }
 
     private async createResource(
         op: Operation,
         state: StackState,
         put: (r: ResourceState) => void,
-        res: { urn: string; type: string; name: string; secrets?: string[] },
+        res: { urn: string; type: string; name: string; secrets?: string[]; dependencies?: string[] },
         inputs: Props,
     ): Promise<{ id: string; state: Props }> {
         state.pendingCreates.push({ urn: res.urn, inputs });
@@ -483,6 +503,17 @@ export class TestStack {
     private async parallel<T>(items: T[], fn: (item: T) => Promise<void>): Promise<void> {
         const gate = new Semaphore(this.parallelism);
         await Promise.all(items.map((item) => gate.run(() => fn(item))));
+    }
+
+    /**
+     * The SDK names dependencies by their full URN, whose type carries the parent chain
+     * (`pulumi:pulumi:Stack$pulumi-nodejs:dynamic/edis:KvmServer`); the harness's URNs carry the type alone.
+     */
+    private urnsOf(dependencies: string[]): string[] {
+        return dependencies.map((urn) => {
+            const [type, name] = urn.split("::").slice(-2);
+            return `urn:pulumi:${this.stack}::${this.project.name}::${type.split("$").pop()}::${name}`;
+        });
     }
 
     private writeState(state: StackState): void {

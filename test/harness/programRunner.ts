@@ -35,6 +35,8 @@ export type RunnerMessage =
           replaceOnChanges: string[];
           /** Inputs the program passed as secrets, and the resource's additionalSecretOutputs: the engine encrypts these in state. */
           secrets: string[];
+          /** URNs of the resources this one depends on (its inputs' resources and dependsOn): the engine deletes it first. */
+          dependencies: string[];
       }
     | { kind: "done"; outputs?: Record<string, unknown>; error?: string };
 
@@ -78,7 +80,7 @@ async function main(): Promise<void> {
     // The program's own @pulumi/pulumi, resolved from the project as the program will resolve it.
     const pulumi = require(require.resolve("@pulumi/pulumi", { paths: [job.projectDir] })) as typeof import("@pulumi/pulumi");
 
-    const options = new Map<string, { ignoreChanges: string[]; replaceOnChanges: string[]; secrets: string[] }>();
+    const options = new Map<string, { ignoreChanges: string[]; replaceOnChanges: string[]; secrets: string[]; dependencies: string[] }>();
     let nextReq = 0;
     const waiting = new Map<number, (answer: EngineAnswer) => void>();
     process.on("message", (answer: EngineAnswer) => waiting.get(answer.reqId)?.(answer));
@@ -100,7 +102,7 @@ async function main(): Promise<void> {
                     inputs: unwrapSecrets(args.inputs) as Record<string, unknown>,
                     custom: !!args.custom,
                     id: args.id || undefined,
-                    ...(options.get(args.name) ?? { ignoreChanges: [], replaceOnChanges: [], secrets: [] }),
+                    ...(options.get(args.name) ?? { ignoreChanges: [], replaceOnChanges: [], secrets: [], dependencies: [] }),
                 });
                 if (answer.error) throw new Error(answer.error);
                 return { id: answer.id, state: answer.state ?? {} };
@@ -125,6 +127,7 @@ async function main(): Promise<void> {
             ignoreChanges: req.getIgnorechangesList(),
             replaceOnChanges: req.getReplaceonchangesList(),
             secrets: [...secretInputs, ...req.getAdditionalsecretoutputsList()],
+            dependencies: req.getDependenciesList(),
         });
         return register(req, cb);
     };

@@ -10,6 +10,12 @@ const adopted = config.getObject<Record<string, string>>("read") ?? {};
 const resources = Object.fromEntries(Object.entries(servers).map(([name, args]) => [name, new edis.KvmServer(name, args)]));
 const reads = Object.fromEntries(Object.entries(adopted).map(([name, id]) => [name, edis.KvmServer.get(name, id)]));
 
+// Traffic alerts by server name (trigger percent): what the chaos campaign adds to test hooks/set's once-only rule.
+const alerts = config.getObject<Record<string, number>>("alerts") ?? {};
+for (const [name, triggerPercent] of Object.entries(alerts)) {
+    new edis.TrafficAlert(`${name}-traffic`, { kvmId: resources[name].kvmId, callbackUrl: `https://hooks.example.com/${name}`, triggerPercent });
+}
+
 export const kvmIds = Object.fromEntries(Object.entries(resources).map(([name, s]) => [name, s.kvmId]));
 export const serviceIds = Object.fromEntries(Object.entries(resources).map(([name, s]) => [name, s.serviceId]));
 export const readHosts = Object.fromEntries(Object.entries(reads).map(([name, s]) => [name, s.apiHost]));
