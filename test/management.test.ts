@@ -111,6 +111,27 @@ describe("sessions", () => {
         expect(sim.calls("hooks/set")).toHaveLength(1);
     });
 
+    test("an entry without valid_until is sent back without one: no made-up expiry goes to EDIS", async () => {
+        const undated = await startSimulator({
+            provisioningDelayMs: 0,
+            onAnswer: (answer) => {
+                if (answer.endpoint !== "get/auth") return;
+                for (const entry of Object.values((answer.body as { data: Record<string, Record<string, unknown>> }).data)) delete entry.valid_until;
+            },
+        });
+        try {
+            const undatedClient = clientFor(undated);
+            const ids = await orderProvisioned(undatedClient);
+            undated.clearLog();
+            // The simulator binds signatures to valid_until, so it refuses these; what matters is what was sent.
+            await failure(new ManagementClient(undatedClient, { urlTemplate: undated.managementUrl }).getPower(ids.kvmId));
+            const sent = undated.calls("get/power").map((c) => c.fields.valid_until);
+            expect(sent).toEqual(["", ""]);
+        } finally {
+            await undated.stop();
+        }
+    });
+
     test("a KVM without a session entry is not_found from get/auth", async () => {
         expect(await failure(management.getPower("kvm_999_999"))).toMatchObject({ endpoint: "get/auth", kind: "not_found" });
     });

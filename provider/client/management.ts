@@ -68,8 +68,13 @@ export interface ManagementClientOptions {
     now?: () => number;
 }
 
+/** A session entry in memory, with when to stop using it (its own `valid_until` is sent back untouched). */
+interface HeldSession extends KvmSession {
+    renewAfter: number;
+}
+
 export class ManagementClient {
-    private readonly sessions = new Map<string, Promise<KvmSession>>();
+    private readonly sessions = new Map<string, Promise<HeldSession>>();
     private readonly urlTemplate: string;
     private readonly now: () => number;
 
@@ -151,16 +156,25 @@ export class ManagementClient {
      * servers does not ask get/auth once per server. Kept only while it is valid.
      */
     remember(session: KvmSession): void {
-        if (this.fresh(session)) this.sessions.set(session.kvmId, Promise.resolve(session));
+        const held = this.hold(session);
+        if (this.fresh(held)) this.sessions.set(session.kvmId, Promise.resolve(held));
     }
 
-    private fresh(session: KvmSession): boolean {
-        const validUntil = session.validUntil ?? Infinity;
-        return validUntil - SESSION_RENEW_MARGIN_SECONDS > this.now() / 1000;
+    /**
+     * An entry without a time limit is renewed after a few minutes rather than never; the limit is kept beside
+     * the entry, not written into it, because `valid_until` goes back to EDIS exactly as get/auth gave it.
+     */
+    private hold(session: KvmSession): HeldSession {
+        const nowSeconds = Math.floor(this.now() / 1000);
+        return { ...session, renewAfter: (session.validUntil ?? nowSeconds + SESSION_DEFAULT_LIFETIME_SECONDS) - SESSION_RENEW_MARGIN_SECONDS };
+    }
+
+    private fresh(session: HeldSession): boolean {
+        return session.renewAfter > this.now() / 1000;
     }
 
     /** The KVM's session: the one in memory while it is valid, else a new one from get/auth. */
-    private async session(kvmId: string, renew = false): Promise<KvmSession> {
+    private async session(kvmId: string, renew = false): Promise<HeldSession> {
         const held = renew ? undefined : await this.sessions.get(kvmId)?.catch(() => undefined);
         if (held && this.fresh(held)) return held;
         const pending = this.edis.getAuth(kvmId).then((entries) => {
@@ -168,8 +182,7 @@ export class ManagementClient {
             if (!entry) {
                 throw new EdisApiError({ endpoint: "get/auth", kind: "not_found", detail: `EDIS gave no session for KVM ${kvmId}` });
             }
-            // An entry without a time limit is renewed after a few minutes rather than never.
-            return entry.validUntil === undefined ? { ...entry, validUntil: Math.floor(this.now() / 1000) + SESSION_DEFAULT_LIFETIME_SECONDS } : entry;
+            return this.hold(entry);
         });
         this.sessions.set(kvmId, pending);
         pending.catch(() => this.sessions.get(kvmId) === pending && this.sessions.delete(kvmId));
