@@ -111,24 +111,49 @@ describe("sessions", () => {
         expect(sim.calls("hooks/set")).toHaveLength(1);
     });
 
-    test("an entry without valid_until is sent back without one: no made-up expiry goes to EDIS", async () => {
-        const undated = await startSimulator({
+    test.each([
+        ["absent", undefined, ""],
+        ["an ISO date (as the vendor's pages show)", "2031-01-12T15:30:00Z", "2031-01-12T15:30:00Z"],
+        ["a numeric string", "1790000000", "1790000000"],
+    ])("valid_until %s in get/auth goes back exactly as EDIS wrote it, never a made-up one", async (_case, given, sent) => {
+        const rewritten = await startSimulator({
             provisioningDelayMs: 0,
             onAnswer: (answer) => {
                 if (answer.endpoint !== "get/auth") return;
-                for (const entry of Object.values((answer.body as { data: Record<string, Record<string, unknown>> }).data)) delete entry.valid_until;
+                for (const entry of Object.values((answer.body as { data: Record<string, Record<string, unknown>> }).data)) {
+                    if (given === undefined) delete entry.valid_until;
+                    else entry.valid_until = given;
+                }
             },
         });
         try {
-            const undatedClient = clientFor(undated);
-            const ids = await orderProvisioned(undatedClient);
-            undated.clearLog();
-            // The simulator binds signatures to valid_until, so it refuses these; what matters is what was sent.
-            await failure(new ManagementClient(undatedClient, { urlTemplate: undated.managementUrl }).getPower(ids.kvmId));
-            const sent = undated.calls("get/power").map((c) => c.fields.valid_until);
-            expect(sent).toEqual(["", ""]);
+            const rewrittenClient = clientFor(rewritten);
+            const ids = await orderProvisioned(rewrittenClient);
+            rewritten.clearLog();
+            // The simulator binds signatures to its own valid_until, so it refuses these; what matters is what was sent.
+            await failure(new ManagementClient(rewrittenClient, { urlTemplate: rewritten.managementUrl }).getPower(ids.kvmId));
+            expect(rewritten.calls("get/power").map((c) => c.fields.valid_until)).toEqual([sent, sent]);
         } finally {
-            await undated.stop();
+            await rewritten.stop();
+        }
+    });
+
+    test("an ISO-date valid_until is read as the session's expiry", async () => {
+        const iso = await startSimulator({
+            provisioningDelayMs: 0,
+            onAnswer: (answer) => {
+                if (answer.endpoint !== "get/auth") return;
+                for (const entry of Object.values((answer.body as { data: Record<string, Record<string, unknown>> }).data)) entry.valid_until = "2031-01-12T15:30:00Z";
+            },
+        });
+        try {
+            const isoClient = clientFor(iso);
+            const ids = await orderProvisioned(isoClient);
+            expect(await isoClient.getAuth(ids.kvmId)).toEqual([
+                expect.objectContaining({ kvmId: ids.kvmId, validUntil: Date.parse("2031-01-12T15:30:00Z") / 1000, validUntilText: "2031-01-12T15:30:00Z" }),
+            ]);
+        } finally {
+            await iso.stop();
         }
     });
 

@@ -161,8 +161,8 @@ export class ManagementClient {
     }
 
     /**
-     * An entry without a time limit is renewed after a few minutes rather than never; the limit is kept beside
-     * the entry, not written into it, because `valid_until` goes back to EDIS exactly as get/auth gave it.
+     * An entry without a time limit (or with one that cannot be read) is renewed after a few minutes rather than
+     * never; the limit is kept beside the entry, not written into it: `valid_until` goes back as EDIS wrote it.
      */
     private hold(session: KvmSession): HeldSession {
         const nowSeconds = Math.floor(this.now() / 1000);
@@ -229,7 +229,7 @@ export class ManagementClient {
             fields: {
                 signature: session.signature,
                 kvm_id: session.kvmId,
-                valid_until: session.validUntil ?? "",
+                valid_until: session.validUntilText ?? "",
                 // The reverse-DNS API is told which server host the records belong to (the vendor's example).
                 ...(endpoint.host === "rdns" ? { api_host: session.apiHost } : {}),
                 ...fields,

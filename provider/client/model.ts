@@ -150,6 +150,11 @@ export interface KvmSession {
     apiRdns?: string;
     /** When the session expires, in Unix seconds. */
     validUntil?: number;
+    /**
+     * `valid_until` exactly as EDIS wrote it ("1737476000"; the vendor's pages also show "2025-01-12T15:30:00Z"):
+     * what goes back with every Management API call, since the signature may be bound to that text.
+     */
+    validUntilText?: string;
     /** The session signature for the management API: a credential. */
     signature: string;
     /** True when EDIS has suspended the server (the answer's `suspended` is a letter other than "n"). */

@@ -314,13 +314,25 @@ const wireSession = z.object({
     api_host: z.string(),
     api_rdns: z.string().nullish(),
     kvm_id: z.string().optional(),
-    valid_until: wireId.optional(),
+    valid_until: z.union([z.number().int().nonnegative(), z.string().trim().min(1)]).optional(),
     signature: z.string(),
     suspended: z.union([z.string(), z.boolean()]).optional(),
     description: z.string().nullish(),
     lps: optionalText,
     lps_ispremium: wireBool.optional(),
 });
+
+/**
+ * A session's expiry in Unix seconds. The specification gives an integer; the vendor's Management API pages
+ * also show ISO dates, which are read too. Anything else is no known expiry (the
+ * management client then renews the session after a few minutes).
+ */
+function unixSeconds(v: number | string | undefined): number | undefined {
+    if (v === undefined) return undefined;
+    if (typeof v === "number" || /^\d+$/.test(v)) return Number(v);
+    const ms = Date.parse(v);
+    return Number.isNaN(ms) ? undefined : Math.floor(ms / 1000);
+}
 
 /** get/auth: `data` keyed by KVM id. */
 export const authAnswer = z
@@ -330,7 +342,8 @@ export const authAnswer = z
             kvmId: s.kvm_id ?? key,
             apiHost: s.api_host,
             apiRdns: s.api_rdns ?? undefined,
-            validUntil: s.valid_until,
+            validUntil: unixSeconds(s.valid_until),
+            validUntilText: s.valid_until === undefined ? undefined : String(s.valid_until).trim(),
             signature: s.signature,
             // The seed documents "n" for not suspended and "another letter" otherwise.
             suspended: typeof s.suspended === "boolean" ? s.suspended : !!s.suspended && !/^n/i.test(s.suspended),

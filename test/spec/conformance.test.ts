@@ -214,6 +214,7 @@ describe("the client reads each shape of the specification", () => {
             apiHost: "api-1.example.net",
             apiRdns: "dns-api.example.net",
             validUntil: 1790000000,
+            validUntilText: "1790000000",
             signature: fixtures.SESSION_SIGNATURE,
             suspended: false,
             description: "KVM M web-1.example.com",
