@@ -314,7 +314,8 @@ const wireSession = z.object({
     api_host: z.string(),
     api_rdns: z.string().nullish(),
     kvm_id: z.string().optional(),
-    valid_until: z.union([z.number().int().nonnegative(), z.string().trim().min(1)]).optional(),
+    // Kept as text: it goes back to the Management API exactly as written (see unixSeconds for reading it).
+    valid_until: z.union([z.number().int().nonnegative().transform(String), z.string().trim().min(1)]).optional(),
     signature: z.string(),
     suspended: z.union([z.string(), z.boolean()]).optional(),
     description: z.string().nullish(),
@@ -324,12 +325,12 @@ const wireSession = z.object({
 
 /**
  * A session's expiry in Unix seconds. The specification gives an integer; the vendor's Management API pages
- * also show ISO dates, which are read too. Anything else is no known expiry (the
- * management client then renews the session after a few minutes).
+ * also show ISO dates, which are read too. Anything else is no known expiry (the management client then
+ * renews the session after a few minutes).
  */
-function unixSeconds(v: number | string | undefined): number | undefined {
+function unixSeconds(v: string | undefined): number | undefined {
     if (v === undefined) return undefined;
-    if (typeof v === "number" || /^\d+$/.test(v)) return Number(v);
+    if (/^\d+$/.test(v)) return Number(v);
     const ms = Date.parse(v);
     return Number.isNaN(ms) ? undefined : Math.floor(ms / 1000);
 }
@@ -343,7 +344,7 @@ export const authAnswer = z
             apiHost: s.api_host,
             apiRdns: s.api_rdns ?? undefined,
             validUntil: unixSeconds(s.valid_until),
-            validUntilText: s.valid_until === undefined ? undefined : String(s.valid_until).trim(),
+            validUntilText: s.valid_until,
             signature: s.signature,
             // The seed documents "n" for not suspended and "another letter" otherwise.
             suspended: typeof s.suspended === "boolean" ? s.suspended : !!s.suspended && !/^n/i.test(s.suspended),
