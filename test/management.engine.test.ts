@@ -262,6 +262,21 @@ describe("TrafficAlert", () => {
         expect(Math.max(...sim.calls("hooks/del").map((c) => c.seq))).toBeLessThan(sim.calls("cancel/product")[0].seq);
     });
 
+    test("destroy: a hook that cannot be deleted keeps its server (no cancel) in state; the next destroy finishes both", async () => {
+        declare({ alert: ALERT });
+        expect((await run(stack.up())).errors).toEqual([]);
+        sim.inject({ endpoint: "hooks/del", status: 400, message: "hook is locked", times: 1 });
+        const failed = await run(stack.destroy());
+        expect(failed.errors.join("\n")).toContain("hook is locked");
+        expect(sim.calls("cancel/product")).toHaveLength(0);
+        expect(stack.resource("web")).toBeDefined();
+        expect(stack.resource("web-traffic")).toBeDefined();
+
+        expect((await run(stack.destroy())).errors).toEqual([]);
+        expect(sim.calls("cancel/product")).toHaveLength(1);
+        expect(stack.state().resources).toEqual([]);
+    });
+
     test("a lost hooks/set answer: an error that says a hook may exist, no second hooks/set until the user forgets it", async () => {
         declare({});
         expect((await run(stack.up())).errors).toEqual([]);

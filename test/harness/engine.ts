@@ -318,15 +318,17 @@ export class TestStack {
 
         const register = async (msg: Extract<RunnerMessage, { kind: "register" }>): Promise<Omit<EngineAnswer, "kind" | "reqId">> => {
             if (!msg.type.startsWith("pulumi-nodejs:dynamic")) return { state: msg.custom ? {} : msg.inputs };
-            const urn = `urn:pulumi:${this.stack}::${this.project.name}::${msg.type}::${msg.name}`;
+            const urn = this.urnOf(msg.type, msg.name);
             if (registered.has(urn)) throw new Error(`Duplicate resource URN '${urn}'; try giving it a unique name`);
             registered.add(urn);
             const base = { urn, name: msg.name };
+            // What state keeps of the registration itself, whatever the step.
+            const recorded = { urn, type: msg.type, name: msg.name, secrets: msg.secrets, dependencies: this.urnsOf(msg.dependencies) };
             return gate.run(async () => {
                 if (msg.id) {
                     const read = await op.host.read(urn, msg.id, {}, msg.inputs);
                     if (!read.id) throw new Error(`${urn}: resource '${msg.id}' does not exist`);
-                    put({ urn, type: msg.type, name: msg.name, id: read.id, inputs: msg.inputs, outputs: read.outputs, external: true, secrets: msg.secrets, dependencies: this.urnsOf(msg.dependencies) });
+                    put({ ...recorded, id: read.id, inputs: msg.inputs, outputs: read.outputs, external: true });
                     op.step({ ...base, op: "read" });
                     return { id: read.id, state: read.outputs };
                 }
@@ -344,7 +346,7 @@ export class TestStack {
                 const inputs = checked.inputs;
                 if (!old) {
                     op.step({ ...base, op: "create" });
-                    return preview ? {} : this.createResource(op, state, put, { urn, type: msg.type, name: msg.name, secrets: msg.secrets, dependencies: this.urnsOf(msg.dependencies) }, inputs);
+                    return preview ? {} : this.createResource(op, state, put, recorded, inputs);
                 }
                 const diff = await op.host.diff(urn, old.id, old.outputs, inputs, old.inputs);
                 // replaceOnChanges turns a change of a listed input into a replacement.
@@ -354,21 +356,21 @@ export class TestStack {
                     if (preview) return {};
                     old.pendingDelete = true;
                     replaced.push(old);
-                    return this.createResource(op, state, put, { urn, type: msg.type, name: msg.name, secrets: msg.secrets, dependencies: this.urnsOf(msg.dependencies) }, inputs);
+                    return this.createResource(op, state, put, recorded, inputs);
                 }
                 if (!diff.changes && !old.initErrors?.length) {
                     op.step({ ...base, op: "same" });
-                    if (!preview) put({ ...old, inputs, secrets: msg.secrets, dependencies: this.urnsOf(msg.dependencies) });
+                    if (!preview) put({ ...old, ...recorded, inputs });
                     return { id: old.id, state: old.outputs };
                 }
                 op.step({ ...base, op: "update", changed: differingKeys(old.inputs, inputs) });
                 if (preview) return { id: old.id, state: old.outputs };
                 try {
                     const updated = await op.host.update(urn, old.id, old.outputs, inputs, old.inputs);
-                    put({ ...old, inputs, outputs: updated.outputs, initErrors: undefined, secrets: msg.secrets, dependencies: this.urnsOf(msg.dependencies) });
+                    put({ ...old, ...recorded, inputs, outputs: updated.outputs, initErrors: undefined });
                     return { id: old.id, state: updated.outputs };
                 } catch (e) {
-                    if (e instanceof InitFailedError) put({ ...old, inputs, outputs: e.properties, initErrors: e.reasons, secrets: msg.secrets, dependencies: this.urnsOf(msg.dependencies) });
+                    if (e instanceof InitFailedError) put({ ...old, ...recorded, inputs, outputs: e.properties, initErrors: e.reasons });
                     throw e;
                 }
             });
@@ -408,7 +410,7 @@ export class TestStack {
             pending = pending.filter((r) => !wave.includes(r));
             await this.parallel(wave, async (r) => {
                 // A dependent that could not be deleted keeps what it depends on (the engine stops there too).
-                if ([...failed].some((u) => resources.find((x) => x.urn === u)?.dependencies?.includes(r.urn))) {
+                if (resources.some((d) => failed.has(d.urn) && d.dependencies?.includes(r.urn))) {
                     failed.add(r.urn);
                     return;
                 }
@@ -512,8 +514,12 @@ export class TestStack {
     private urnsOf(dependencies: string[]): string[] {
         return dependencies.map((urn) => {
             const [type, name] = urn.split("::").slice(-2);
-            return `urn:pulumi:${this.stack}::${this.project.name}::${type.split("$").pop()}::${name}`;
+            return this.urnOf(type.split("$").pop()!, name);
         });
+    }
+
+    private urnOf(type: string, name: string): string {
+        return `urn:pulumi:${this.stack}::${this.project.name}::${type}::${name}`;
     }
 
     private writeState(state: StackState): void {
