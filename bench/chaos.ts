@@ -96,7 +96,7 @@ export async function chaosRun(seed: number, index: number): Promise<RunReport> 
             "edis-servers:servers": JSON.stringify(servers),
             "edis-servers:alerts": JSON.stringify(alerts),
         },
-        secretKeys: ["edis:password"],
+        secretKeys: ["edis:email", "edis:password"],
     });
     const report: RunReport = { index, servers: count, faults: [], crash: pick(CRASHES), recoveryUps: 0, adopted: 0, forgotten: 0, orders: 0, alerts: Object.keys(alerts).length, hookCalls: 0, violations: [], durationMs: 0 };
     const results: OperationResult[] = [];

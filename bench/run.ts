@@ -72,7 +72,7 @@ async function benchSize(n: number, latencyMs: number, parallelism: number): Pro
             "edis:provisioningPollSeconds": "0.2",
             "edis-servers:servers": JSON.stringify(fleet(n)),
         },
-        secretKeys: ["edis:password"],
+        secretKeys: ["edis:email", "edis:password"],
     });
     sim.account.state.credit = 1_000_000;
     try {

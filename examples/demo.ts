@@ -52,7 +52,7 @@ function stackConfig(sim: EdisSimulator): Record<string, string> {
 // ---- the harness way -------------------------------------------------------------------------------
 
 function harnessDriver(sim: EdisSimulator): Driver {
-    const stack = TestStack.create({ programDir: EXAMPLE, stack: "demo", config: stackConfig(sim), secretKeys: ["edis:password"] });
+    const stack = TestStack.create({ programDir: EXAMPLE, stack: "demo", config: stackConfig(sim), secretKeys: ["edis:email", "edis:password"] });
     const describe = (r: OperationResult, verb: string): string[] => {
         // A refresh that changed nothing is not worth a line; one that did shows what drifted.
         const lines = r.steps

@@ -1,4 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
+import { registration } from "./options";
 import { INPUT_NAMES, OUTPUT_ONLY_NAMES } from "../provider/kvm/inputs";
 import { kvmServerShim } from "./providerShim";
 
@@ -13,7 +14,10 @@ export type CancellationType = "Immediate" | "End of Billing Period";
 
 /** The arguments of a {@link KvmServer}. */
 export interface KvmServerArgs {
-    /** Product id (`pid`) of the plan to order, from `edis.getPlan()`. Changing it resizes in place (same location only). */
+    /**
+     * Product id (`pid`) of the plan to order, from `edis.getPlan()`. Changing it resizes the server in place
+     * through an upgrade order (EDIS does so only within a location), or replaces it with `replaceOnPlanChange`.
+     */
     planId: pulumi.Input<number>;
     /** Operating-system add-on id of that plan, from `edis.getOperatingSystem()`. Changing it replaces the server. */
     osId: pulumi.Input<number>;
@@ -59,6 +63,13 @@ export interface KvmServerArgs {
      * enabled once in the KVM portal of any of your servers. A powered-off server is still billed.
      */
     powerState?: pulumi.Input<PowerState>;
+    /**
+     * When true, a change of `planId` replaces the server (a new one is ordered with the new plan, at the new
+     * plan's location, then this one is cancelled with its data) instead of resizing it in place. Set it to move
+     * a server to another location. Use this rather than the `replaceOnChanges` resource option, which the
+     * engine does not apply to dynamic resources. Default false; changing it alone changes nothing at EDIS.
+     */
+    replaceOnPlanChange?: pulumi.Input<boolean>;
 }
 
 
@@ -107,6 +118,8 @@ export class KvmServer extends pulumi.dynamic.Resource {
      * Access is off). With `powerState` set, a refresh that finds another state shows an update that switches it back.
      */
     declare public readonly powerState: pulumi.Output<PowerState | undefined>;
+    /** Whether a change of planId replaces the server, when it was given as an input. */
+    declare public readonly replaceOnPlanChange: pulumi.Output<boolean | undefined>;
 
     /** EDIS service id (also the resource id). */
     declare public readonly serviceId: pulumi.Output<number>;
@@ -144,7 +157,7 @@ export class KvmServer extends pulumi.dynamic.Resource {
         Object.assign(props, args ?? {});
         // The order journal's key (see provider/journal.ts): the provider never sees the URN.
         if (!opts?.id) props.__resourceKey = `${pulumi.getProject()}/${pulumi.getStack()}/${name}`;
-        super(kvmServerShim, name, props, opts, "edis", "KvmServer");
+        super(kvmServerShim, name, props, registration("KvmServer", opts), "edis", "KvmServer");
     }
 
     /** Reads an existing server, by its service id, into the program without managing it. */

@@ -1,6 +1,37 @@
-import type * as pulumi from "@pulumi/pulumi";
+import * as pulumi from "@pulumi/pulumi";
 
 /** The options with outputs added to `additionalSecretOutputs`, so that the engine encrypts them in state. */
 export function secretOutputs(opts: pulumi.CustomResourceOptions | undefined, names: string[]): pulumi.CustomResourceOptions {
     return { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...names] };
+}
+
+/** The account's credentials as config keys, with their environment fallbacks. */
+export const CREDENTIAL_CONFIG_KEYS = { "edis:email": "EDIS_EMAIL", "edis:password": "EDIS_PASSWORD" } as const;
+
+/**
+ * Refuses to register a pulumi-edis resource while a credential is plain-text stack config. The engine records
+ * the whole stack config as the inputs of the provider that serves dynamic resources
+ * (`pulumi:providers:pulumi-nodejs::default` in every checkpoint, `pulumi stack export` and the backups), in
+ * plain text unless the key is a secret; it also configures refresh and destroy from that record. So a plain
+ * `edis:email` or `edis:password` would be stored readable in the state, and the program stops here, before
+ * anything is ordered, in preview too.
+ */
+export function requireSecretCredentials(resource: string): void {
+    const runtime = pulumi.runtime as unknown as { isConfigSecret?: (key: string) => boolean };
+    // Only SDKs that can tell (isConfigSecret, in every @pulumi/pulumi the peer range allows) check.
+    if (typeof runtime.isConfigSecret !== "function") return;
+    for (const [key, variable] of Object.entries(CREDENTIAL_CONFIG_KEYS)) {
+        if (pulumi.runtime.getConfig(key) === undefined || runtime.isConfigSecret(key)) continue;
+        throw new Error(
+            `config ${key} is set in plain text, so the engine would store it unencrypted in the stack's state (it records ` +
+                `the stack config with the provider of every ${resource}). Set it as a secret: \`pulumi config set --secret ${key} <value>\` ` +
+                `(the value stays the same), or remove it (\`pulumi config rm ${key}\`) and set ${variable} in the environment instead.`,
+        );
+    }
+}
+
+/** The options of every pulumi-edis resource registration: checks the credentials first (see above). */
+export function registration(resource: string, opts: pulumi.CustomResourceOptions | undefined, secret: string[] = []): pulumi.CustomResourceOptions {
+    requireSecretCredentials(resource);
+    return secret.length ? secretOutputs(opts, secret) : { ...opts };
 }

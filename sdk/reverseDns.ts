@@ -1,4 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
+import { registration } from "./options";
 import { reverseDnsShim } from "./providerShim";
 
 /** The arguments of a {@link ReverseDns}. */
@@ -33,6 +34,6 @@ export class ReverseDns extends pulumi.dynamic.Resource {
 
     /** Sets the record. */
     constructor(name: string, args: ReverseDnsArgs, opts?: pulumi.CustomResourceOptions) {
-        super(reverseDnsShim, name, { kvmId: args.kvmId, ipAddress: args.ipAddress, dnsPtr: args.dnsPtr }, opts, "edis", "ReverseDns");
+        super(reverseDnsShim, name, { kvmId: args.kvmId, ipAddress: args.ipAddress, dnsPtr: args.dnsPtr }, registration("ReverseDns", opts), "edis", "ReverseDns");
     }
 }

@@ -25,6 +25,7 @@
  * ```
  */
 import * as pulumi from "@pulumi/pulumi";
+import { CREDENTIAL_CONFIG_KEYS } from "./options";
 import { EdisSimulator, SimulatorOptions } from "../simulator/server";
 
 /** A simulated EDIS account that the program's lookups use. */
@@ -51,7 +52,11 @@ export const TRAFFIC_ALERT_TYPE = "pulumi-nodejs:dynamic/edis:TrafficAlert";
 export async function startTestAccount(options: SimulatorOptions = {}): Promise<TestAccount> {
     const simulator = await EdisSimulator.start({ provisioningDelayMs: 0, ...options });
     const config = { ...simulator.stackConfig(), "edis:paymentMethod": "credit" };
-    for (const [key, value] of Object.entries(config)) pulumi.runtime.setConfig(key, value);
+    // As a stack holds them: the credentials as secrets (KvmServer refuses plain-text ones), other keys kept.
+    const runtime = pulumi.runtime as unknown as { isConfigSecret?: (key: string) => boolean };
+    const existing = pulumi.runtime.allConfig();
+    const secretKeys = Object.keys(existing).filter((k) => runtime.isConfigSecret?.(k));
+    pulumi.runtime.setAllConfig({ ...existing, ...config }, [...new Set([...secretKeys, ...Object.keys(CREDENTIAL_CONFIG_KEYS)])]);
     return { simulator, config, stop: () => simulator.stop() };
 }
 

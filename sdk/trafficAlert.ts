@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { trafficAlertShim } from "./providerShim";
-import { secretOutputs } from "./options";
+import { registration } from "./options";
 
 /** The arguments of a {@link TrafficAlert}. Every one replaces the alert when changed: EDIS cannot edit a hook. */
 export interface TrafficAlertArgs {
@@ -56,6 +56,6 @@ export class TrafficAlert extends pulumi.dynamic.Resource {
             // The order journal's key (see provider/journal.ts): hooks/set is never sent twice for one intent.
             __resourceKey: `${pulumi.getProject()}/${pulumi.getStack()}/${name}`,
         };
-        super(trafficAlertShim, name, props, secretOutputs(opts, ["callbackPasswordDigest"]), "edis", "TrafficAlert");
+        super(trafficAlertShim, name, props, registration("TrafficAlert", opts, ["callbackPasswordDigest"]), "edis", "TrafficAlert");
     }
 }

@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { secretOutputs } from "./options";
+import { registration } from "./options";
 import { vncAccessShim } from "./providerShim";
 
 /** The arguments of a {@link VncAccess}. */
@@ -46,6 +46,6 @@ export class VncAccess extends pulumi.dynamic.Resource {
             novncPort: undefined,
             passwordDigest: undefined,
         };
-        super(vncAccessShim, name, props, secretOutputs(opts, ["passwordDigest"]), "edis", "VncAccess");
+        super(vncAccessShim, name, props, registration("VncAccess", opts, ["passwordDigest"]), "edis", "VncAccess");
     }
 }

@@ -14,7 +14,7 @@ let stack: TestStack;
 
 beforeEach(async () => {
     sim = await startSimulator({ provisioningDelayMs: 200 });
-    stack = TestStack.create({ programDir: EXAMPLE, config: stackConfigFor(sim), secretKeys: ["edis:password"] });
+    stack = TestStack.create({ programDir: EXAMPLE, config: stackConfigFor(sim), secretKeys: ["edis:email", "edis:password"] });
     const up = await stack.up();
     expect(up.errors).toEqual([]);
     sim.clearLog();

@@ -27,7 +27,7 @@ function programCalls(): Record<string, number> {
 }
 
 test("examples/basic: up exports the chosen server; refresh sees no drift; destroy cancels it", async () => {
-    stack = TestStack.create({ programDir: join(EXAMPLES, "basic"), config: stackConfigFor(sim), secretKeys: ["edis:password"] });
+    stack = TestStack.create({ programDir: join(EXAMPLES, "basic"), config: stackConfigFor(sim), secretKeys: ["edis:email", "edis:password"] });
     const up = await stack.up();
     expect(up.errors).toEqual([]);
     expect(up.outputs).toEqual({
@@ -51,7 +51,7 @@ test("examples/basic: up exports the chosen server; refresh sees no drift; destr
 });
 
 test("examples/basic as written: the catalogue gaining a newer Debian and a cheaper plan replaces nothing and bills nothing", async () => {
-    stack = TestStack.create({ programDir: join(EXAMPLES, "basic"), config: stackConfigFor(sim), secretKeys: ["edis:password"] });
+    stack = TestStack.create({ programDir: join(EXAMPLES, "basic"), config: stackConfigFor(sim), secretKeys: ["edis:email", "edis:password"] });
     expect((await stack.up()).errors).toEqual([]);
     const ordered = stack.resource("web")!;
 
@@ -71,7 +71,7 @@ test("examples/basic as written: the catalogue gaining a newer Debian and a chea
 });
 
 test("examples/fleet: three servers over two locations with one SSH key, each catalogue answer fetched once, cancelled immediately", async () => {
-    stack = TestStack.create({ programDir: join(EXAMPLES, "fleet"), config: stackConfigFor(sim), secretKeys: ["edis:password"] });
+    stack = TestStack.create({ programDir: join(EXAMPLES, "fleet"), config: stackConfigFor(sim), secretKeys: ["edis:email", "edis:password"] });
     const without = await stack.up();
     expect(without.errors.join("\n")).toContain("Missing required configuration variable 'edis-fleet:sshPublicKey'");
     expect(sim.calls("add/order")).toEqual([]);
@@ -101,7 +101,7 @@ test("examples/fleet: three servers over two locations with one SSH key, each ca
 });
 
 test("examples/day-two: power, VNC, reverse DNS and a traffic alert on one server; a plain preview sees no change; destroy removes each", async () => {
-    stack = TestStack.create({ programDir: join(EXAMPLES, "day-two"), config: stackConfigFor(sim), secretKeys: ["edis:password"] });
+    stack = TestStack.create({ programDir: join(EXAMPLES, "day-two"), config: stackConfigFor(sim), secretKeys: ["edis:email", "edis:password"] });
     stack.setConfig("edis-day-two:sshPublicKey", "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAINrWGRolS8WmRbi62V96xA7WjSOMTE/l86PC+sXZS5SN ops@example");
     stack.setConfig("edis-day-two:vncPassword", "Abcd1234", true);
     const up = await stack.up();

@@ -70,10 +70,23 @@ describe("diff", () => {
     });
 
     test.each([...UPGRADE_IN_PLACE, ...METADATA_IN_PLACE, ...POWER_IN_PLACE].map((k) => [k]))("%s is in place", (key) => {
-        const value = { planId: 102, billingCycle: "annually", paymentMethod: "paypal", applyCredit: false, cancellationType: "Immediate", provisioningTimeoutSeconds: 60, powerState: "off" }[key];
+        const value = { planId: 102, billingCycle: "annually", paymentMethod: "paypal", applyCredit: false, cancellationType: "Immediate", provisioningTimeoutSeconds: 60, powerState: "off", replaceOnPlanChange: true }[key];
         const d = diffKvmServer(old, { ...old, [key]: value });
         expect(d).toMatchObject({ changes: true, replaces: [] });
         expect(needsUpgrade(old, { ...old, [key]: value })).toBe((UPGRADE_IN_PLACE as readonly string[]).includes(key));
+    });
+
+    test("replaceOnPlanChange: true makes a planId change a replacement; a billing cycle still changes in place", () => {
+        const asked = { ...old, replaceOnPlanChange: true };
+        expect(diffKvmServer(old, { ...asked, planId: 102 })).toMatchObject({ changes: true, replaces: ["planId"] });
+        expect(diffKvmServer(asked, { ...asked, planId: 102 })).toMatchObject({ changes: true, replaces: ["planId"] });
+        expect(diffKvmServer(asked, { ...asked, billingCycle: "annually" })).toMatchObject({ changes: true, replaces: [] });
+        expect(diffKvmServer(asked, { ...asked, planId: 102, replaceOnPlanChange: false })).toMatchObject({ changes: true, replaces: [] });
+    });
+
+    test("a server ordered but not provisioned (service id, no KVM id) is a change in place, so that the update resumes it", () => {
+        const { kvmId, ...unfinished } = old;
+        expect(diffKvmServer(unfinished, unfinished)).toMatchObject({ changes: true, replaces: [], changed: ["provisioning"] });
     });
 
     test("powerState: unset is not managed (any reported state is the same); set, a reported or unknown other state is a change", () => {

@@ -72,7 +72,7 @@ test("npm pack, then npm install in examples/basic as its README says: one @pulu
     expect(unit).toEqual({ kvmId: expect.stringMatching(/^kvm_\d+_000000$/), orders: 0 });
 
     const sim = await startSimulator();
-    const stack = TestStack.create({ programDir: project, installed: true, config: stackConfigFor(sim), secretKeys: ["edis:password"] });
+    const stack = TestStack.create({ programDir: project, installed: true, config: stackConfigFor(sim), secretKeys: ["edis:email", "edis:password"] });
     try {
         const up = await stack.up();
         expect(up.errors).toEqual([]);

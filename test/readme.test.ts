@@ -43,7 +43,7 @@ test("the Quick start, as written, orders one server through the engine path and
     const stack = TestStack.create({
         programDir: dir,
         config: { ...stackConfigFor(sim), "edis:paymentMethod": "paypal", "quickstart:sshPublicKey": KEY },
-        secretKeys: ["edis:password"],
+        secretKeys: ["edis:email", "edis:password"],
     });
     try {
         const up = await stack.up();

@@ -17,7 +17,7 @@ beforeAll(async () => {
     stack = TestStack.create({
         programDir: join(__dirname, "programs", "servers"),
         config: { ...stackConfigFor(sim), "edis-servers:servers": JSON.stringify(servers) },
-        secretKeys: ["edis:password"],
+        secretKeys: ["edis:email", "edis:password"],
     });
     const up = await stack.up();
     expect(up.errors).toEqual([]);

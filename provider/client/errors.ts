@@ -56,7 +56,10 @@ const KIND_TEXT: Record<EdisErrorKind, string> = {
 
 /** What to check, for the kinds whose cause is usually the configuration; the provider's own words. */
 const KIND_HINT: Partial<Record<EdisErrorKind, string>> = {
-    credentials: "check config `edis:email` and `edis:password` (or EDIS_EMAIL and EDIS_PASSWORD)",
+    credentials:
+        "check config `edis:email` and `edis:password` (or EDIS_EMAIL and EDIS_PASSWORD). `pulumi refresh`, `pulumi destroy` " +
+        "and the refresh before `pulumi up` and `preview` use the credentials recorded in the stack's state at the last " +
+        "`pulumi up`, not the current config: after changing them, run `pulumi up --refresh=false` once to record them",
     network: "check config `edis:baseUrl` and `edis:authUrl` (or EDIS_BASE_URL and EDIS_AUTH_URL) and the network",
     session:
         "enable API Access in the KVM portal of any of your servers (it applies to the whole account), then run the " +

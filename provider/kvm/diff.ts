@@ -25,7 +25,16 @@ export const UPGRADE_IN_PLACE = ["planId", "billingCycle"] as const;
 export const POWER_IN_PLACE = ["powerState"] as const;
 
 /** Only matter at order or cancel time: recorded in state, no API call, never a replacement. */
-export const METADATA_IN_PLACE = ["paymentMethod", "applyCredit", "cancellationType", "provisioningTimeoutSeconds"] as const;
+export const METADATA_IN_PLACE = ["paymentMethod", "applyCredit", "cancellationType", "provisioningTimeoutSeconds", "replaceOnPlanChange"] as const;
+
+/**
+ * The replacement choice a user has: with `replaceOnPlanChange: true`, a change of planId replaces the server
+ * (a new order at the plan's location, then the old one cancelled) instead of an in-place add/upgrade, which
+ * EDIS makes only within a location. This is an input, not the `replaceOnChanges` resource option, because the
+ * engine applies that option only to keys that the provider's own Diff reports, and the dynamic-provider host
+ * reports none: for a dynamic resource `replaceOnChanges: ["planId"]` does nothing.
+ */
+export const REPLACE_WHEN_ASKED = ["planId"] as const;
 
 /**
  * Live state that differs from what every program declares (a running server), reported as an in-place
@@ -35,6 +44,14 @@ export const METADATA_IN_PLACE = ["paymentMethod", "applyCredit", "cancellationT
  * update it leads to re-reads the server and says what to do; it cannot resume it.
  */
 export const STATUS_DRIFT = ["suspended"] as const;
+
+/**
+ * A server whose create stopped after its order (unpaid invoice, provisioning time limit, a lost answer of
+ * get/kvmid): it has a service id but no KVM yet. The engine forces an update of such a resource only while
+ * it carries init errors, and a successful refresh clears them (`options.refresh: always` refreshes before every
+ * up), so the diff itself must say that it is unfinished; the update resumes the wait, it never orders again.
+ */
+export const UNFINISHED = "provisioning";
 
 export interface DiffResult {
     changes: boolean;
@@ -72,10 +89,12 @@ function same(name: string, a: unknown, b: unknown): boolean {
 export function diffKvmServer(olds: Record<string, unknown>, news: Record<string, unknown>): DiffResult {
     const changed: string[] = INPUT_NAMES.filter((name) => news[name] === UNKNOWN || !same(name, olds[name], news[name]));
     if (olds.suspended === true) changed.push("suspended");
+    if (olds.serviceId != null && !olds.kvmId) changed.push(UNFINISHED);
     // A state without a recorded location (adopted, or ordered by an older version) learns it in place: the
     // update checks that the plan is there, and refuses if it is not.
     const learnsLocation = olds.locationId == null && news.locationId !== UNKNOWN;
-    const replaces = changed.filter((name) => (REPLACE_ON_CHANGE as readonly string[]).includes(name) && !(name === "locationId" && learnsLocation));
+    const replacing: readonly string[] = news.replaceOnPlanChange === true ? [...REPLACE_ON_CHANGE, ...REPLACE_WHEN_ASKED] : REPLACE_ON_CHANGE;
+    const replaces = changed.filter((name) => replacing.includes(name) && !(name === "locationId" && learnsLocation));
     return { changes: changed.length > 0, replaces, changed, deleteBeforeReplace: false };
 }
 

@@ -28,6 +28,8 @@ export interface KvmServerInputs {
     adoptKvmId?: string;
     /** Wanted power state; unset = not managed. As an output: the state EDIS last reported. */
     powerState?: PowerState;
+    /** A change of planId orders a new server (create, then cancel the old) instead of an in-place add/upgrade. */
+    replaceOnPlanChange?: boolean;
 }
 
 export interface KvmServerOutputs extends KvmServerInputs {
@@ -65,6 +67,7 @@ export const INPUT_NAMES = [
     "provisioningTimeoutSeconds",
     "adoptKvmId",
     "powerState",
+    "replaceOnPlanChange",
 ] as const satisfies ReadonlyArray<keyof KvmServerInputs>;
 
 /** Outputs that are not inputs. */
@@ -186,6 +189,7 @@ const RULES: Record<(typeof INPUT_NAMES)[number], FieldRule> = {
     provisioningTimeoutSeconds: { validate: timeoutSeconds },
     adoptKvmId: { validate: kvmId },
     powerState: { validate: powerState },
+    replaceOnPlanChange: { validate: bool },
 };
 
 /** Validates and normalizes inputs (see fields.ts); defaults that do not depend on config are filled in. */

@@ -72,8 +72,8 @@ export async function checkLocation(ctx: Context, outs: KvmServerOutputs): Promi
     if (home && home.location.id !== outs.locationId) {
         throw new Error(
             `${outs.hostname} (service ${outs.serviceId}) is at ${home.location.name} (locationId ${home.location.id}), not at ` +
-                `locationId ${outs.locationId}; nothing was changed. To move it, replace it: add \`replaceOnChanges: ["locationId"]\` ` +
-                `to its resource options (a new server is ordered, then this one is cancelled).`,
+                `locationId ${outs.locationId}; nothing was changed. Leave locationId out to keep it where it is; to move it, set ` +
+                `\`replaceOnPlanChange: true\` and a planId of the new location (a new server is ordered there, then this one is cancelled).`,
         );
     }
 }
@@ -103,8 +103,8 @@ export async function recheckSuspension(ctx: Context, outs: KvmServerOutputs): P
 export async function upgradeServer(ctx: Context, olds: KvmServerOutputs, news: KvmServerInputs, key?: string): Promise<void> {
     const name = `${olds.hostname} (service ${olds.serviceId})`;
     const replaceHint =
-        `To move it instead, replace the server: add \`replaceOnChanges: ["planId"]\` to its resource options ` +
-        `(a new server is ordered, then this one is cancelled).`;
+        `To move it instead, replace the server: set \`replaceOnPlanChange: true\` on it (a new server is ordered, then ` +
+        `this one is cancelled; the \`replaceOnChanges\` resource option does nothing for this resource).`;
     if (!olds.kvmId) throw new Error(`cannot change the plan of ${name}: it is not provisioned yet. Run \`pulumi up\` again once it is.`);
     const paymentMethod = resolvePaymentMethod(news.paymentMethod, ctx.config, `changing the plan of ${name}`);
     const [from, to, methods] = await Promise.all([

@@ -10,6 +10,7 @@
  *
  * The password is never an output: state keeps a salted scrypt digest (an additionalSecretOutput) to see changes.
  */
+import { isEdisApiError } from "../client/errors";
 import { VncStatus } from "../client/model";
 import { FieldRule, UNKNOWN, compact } from "../fields";
 import { ctx } from "../runtime";
@@ -64,7 +65,12 @@ export const vncAccess = {
             return { id, props: compact({ ...props, kvmId, enabled: status.enabled, host: status.host, port: status.port, novncPort: status.novncPort }) };
         } catch (e) {
             if (serverGone(e)) return { id: "", props: {} };
-            throw e;
+            // A refresh that throws stops the whole command (up, preview and destroy included) before anything
+            // else happens, so a management host that cannot answer now must not block them: what state says stays,
+            // and the log says that it was not checked. Only an error of our own (a bug) is thrown.
+            if (!isEdisApiError(e)) throw e;
+            ctx().log(`warning: the VNC access of ${kvmId} could not be read, so it was not checked: ${e.message}`);
+            return { id, props };
         }
     },
 

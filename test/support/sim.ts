@@ -47,7 +47,7 @@ export function stackConfigFor(sim: EdisSimulator, extra: Record<string, string>
 /** A simulator and a stack of `programDir` pointed at it: the set-up of every engine-path test. */
 export async function simulatorAndStack(programDir: string, options: SimulatorOptions = {}): Promise<{ sim: EdisSimulator; stack: TestStack }> {
     const sim = await startSimulator(options);
-    const stack = TestStack.create({ programDir, config: stackConfigFor(sim), secretKeys: ["edis:password"] });
+    const stack = TestStack.create({ programDir, config: stackConfigFor(sim), secretKeys: ["edis:email", "edis:password"] });
     return { sim, stack };
 }
 

@@ -1,0 +1,135 @@
+#!/usr/bin/env node
+/*
+ * A stand-in for Pulumi's Node.js language host, installed by install-pulumi.sh only when the Go module proxy
+ * refuses the real one (github.com/pulumi/pulumi/sdk/nodejs/cmd/pulumi-language-nodejs/v3 has no tags, and the
+ * proxy here answers "403 This module version is not available" for its pseudo-version).
+ *
+ * The language host does not decide anything the engine does: the engine (pulumi) plans and runs every step,
+ * and the program is run by @pulumi/pulumi's own `cmd/run`, which talks to the engine's resource monitor. The
+ * real host's Run (sdk/nodejs/cmd/pulumi-language-nodejs/main.go at v3.259.0) finds that script from the
+ * program's directory and starts it with node, the monitor and engine addresses, the project, stack,
+ * organization, directories, dry-run flag, parallelism and entry point as arguments, and the config as
+ * PULUMI_CONFIG (keys as `<namespace>:config:<name>`) and PULUMI_CONFIG_SECRET_KEYS. This does the same. What
+ * it leaves out: the monitor proxy and the synchronous-invoke pipes (the program reaches the engine's monitor
+ * directly, and current SDKs make no synchronous invokes), GetRequiredPackages (the engine falls back to
+ * GetRequiredPlugins, answered with none: the only plugin a pulumi-edis program needs is the bundled
+ * pulumi-nodejs), `pulumi new`/`install`/`about` support, and the debugger.
+ *
+ * Started by the engine as `pulumi-language-nodejs <engine address>` in the program's directory; prints its port.
+ */
+"use strict";
+const { spawn } = require("node:child_process");
+const path = require("node:path");
+
+// The program's own @pulumi/pulumi, as the real host finds it: from the program's directory.
+function fromProgram(mod, dir) {
+    return require(require.resolve(mod, { paths: [dir || process.cwd()] }));
+}
+
+const pulumiDir = path.dirname(require.resolve("@pulumi/pulumi/package.json", { paths: [process.cwd()] }));
+const grpc = require(require.resolve("@grpc/grpc-js", { paths: [pulumiDir] }));
+const langrpc = fromProgram("@pulumi/pulumi/proto/language_grpc_pb");
+const langproto = fromProgram("@pulumi/pulumi/proto/language_pb");
+const plugproto = fromProgram("@pulumi/pulumi/proto/plugin_pb");
+
+const engineAddress = process.argv[process.argv.length - 1];
+/** cmd/run's exit code for "the user was already told what is wrong": the engine stops without more output. */
+const BAIL_EXIT_CODE = 32;
+let running;
+
+function unimplemented(callback) {
+    callback({ code: grpc.status.UNIMPLEMENTED, details: "not supported by this language host" });
+}
+
+function runProgram(req) {
+    const info = req.getInfo();
+    const programDir = info ? info.getProgramDirectory() : req.getPwd();
+    const options = info && info.getOptions() ? info.getOptions().toJavaScript() : {};
+    const runPath = require.resolve("@pulumi/pulumi/cmd/run", { paths: [programDir] });
+    const args = [runPath];
+    const add = (k, v) => v !== undefined && v !== null && v !== "" && args.push(`--${k}`, String(v));
+    add("monitor", req.getMonitorAddress());
+    add("engine", engineAddress);
+    add("organization", req.getOrganization());
+    add("project", req.getProject());
+    add("root-directory", info ? info.getRootDirectory() : undefined);
+    add("stack", req.getStack());
+    add("pwd", programDir);
+    if (req.getDryrun()) args.push("--dry-run");
+    add("parallel", req.getParallel());
+    args.push(info ? info.getEntryPoint() || "." : req.getProgram() || ".");
+    args.push(...req.getArgsList());
+
+    const config = {};
+    for (const [k, v] of req.getConfigMap().entries()) {
+        const i = k.indexOf(":");
+        config[i < 0 ? k : `${k.slice(0, i)}:config:${k.slice(i + 1)}`] = v;
+    }
+    const env = { ...process.env, PULUMI_CONFIG: JSON.stringify(config), PULUMI_CONFIG_SECRET_KEYS: JSON.stringify(req.getConfigsecretkeysList()) };
+    if (options.typescript !== false) env.PULUMI_NODEJS_TYPESCRIPT = "true";
+    if (options.tsconfig) env.PULUMI_NODEJS_TSCONFIG_PATH = options.tsconfig;
+    const nodeargs = options.nodeargs ? String(options.nodeargs).split(/\s+/).filter(Boolean) : [];
+
+    return new Promise((resolve) => {
+        const child = spawn(process.execPath, [...nodeargs, ...args], { cwd: programDir, env, stdio: ["ignore", "inherit", "inherit"] });
+        running = child;
+        child.on("error", (e) => resolve({ error: `Problem executing program (could not run language executor): ${e.message}` }));
+        child.on("exit", (code, signal) => {
+            running = undefined;
+            if (code === 0) resolve({ error: "" });
+            else if (code === BAIL_EXIT_CODE) resolve({ error: "", bail: true });
+            else resolve({ error: `Program exited with non-zero exit code: ${code === null ? signal : code}` });
+        });
+    });
+}
+
+const service = {
+    handshake: (_call, cb) => unimplemented(cb),
+    getRequiredPlugins(_call, cb) {
+        const resp = new langproto.GetRequiredPluginsResponse();
+        resp.setPluginsList([]);
+        cb(null, resp);
+    },
+    getRequiredPackages: (_call, cb) => unimplemented(cb),
+    run(call, cb) {
+        runProgram(call.request).then(({ error, bail }) => {
+            const resp = new langproto.RunResponse();
+            resp.setError(error);
+            if (bail) resp.setBail(true);
+            cb(null, resp);
+        });
+    },
+    getPluginInfo(_call, cb) {
+        const resp = new plugproto.PluginInfo();
+        resp.setVersion(require(path.join(pulumiDir, "package.json")).version);
+        cb(null, resp);
+    },
+    installDependencies: (call) => {
+        call.emit("error", { code: grpc.status.UNIMPLEMENTED, details: "not supported by this language host" });
+    },
+    runtimeOptionsPrompts: (_call, cb) => unimplemented(cb),
+    template: (_call, cb) => unimplemented(cb),
+    about: (_call, cb) => unimplemented(cb),
+    getProgramDependencies: (_call, cb) => unimplemented(cb),
+    runPlugin: (call) => call.emit("error", { code: grpc.status.UNIMPLEMENTED, details: "not supported by this language host" }),
+    generateProgram: (_call, cb) => unimplemented(cb),
+    generateProject: (_call, cb) => unimplemented(cb),
+    generatePackage: (_call, cb) => unimplemented(cb),
+    pack: (_call, cb) => unimplemented(cb),
+    link: (_call, cb) => unimplemented(cb),
+    cancel(_call, cb) {
+        if (running) running.kill("SIGINT");
+        cb(null, new (fromProgram("google-protobuf/google/protobuf/empty_pb", pulumiDir).Empty)());
+    },
+};
+
+const server = new grpc.Server();
+server.addService(langrpc.LanguageRuntimeService, service);
+server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, port) => {
+    if (err) {
+        console.error(`pulumi-language-nodejs: ${err.message}`);
+        process.exit(1);
+    }
+    // The engine reads the port from the first line of stdout.
+    process.stdout.write(`${port}\n`);
+});

@@ -1,0 +1,144 @@
+/**
+ * The examples and the README's Quick start, through the real `pulumi` CLI on a file:// backend against the
+ * simulator: what a user and a CI job run, with the simulator's record checked after every command, and no
+ * credential in the state, the export or any output.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { PACKAGE_ROOT } from "../harness/workspace";
+import { CliFixture, cliStack, expectNoCredentials, failed, ok, opsOf, paidWrites } from "./support";
+
+const EXAMPLES = join(PACKAGE_ROOT, "examples");
+const KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAINrWGRolS8WmRbi62V96xA7WjSOMTE/l86PC+sXZS5SN you@laptop";
+
+let f: CliFixture | undefined;
+afterEach(async () => {
+    await f?.dispose();
+    f = undefined;
+});
+
+test("examples/basic: up, a quiet preview, drift (suspended, then cancelled at EDIS) failing --expect-no-changes, refresh, destroy", async () => {
+    f = await cliStack(join(EXAMPLES, "basic"));
+    const { sim, stack } = f;
+
+    const up = ok(await stack.up());
+    expect(opsOf(up)).toEqual({ web: ["create"] });
+    expect(paidWrites(sim)).toEqual(["add/order"]);
+    const outputs = await stack.outputs();
+    expect(outputs).toMatchObject({ kvmId: expect.stringMatching(/^kvm_\d+_\d+$/), planName: "KVM M", osName: "Debian 12 (64bit)" });
+    const serviceId = outputs.serviceId as number;
+
+    // Nothing drifted: the preview (which refreshes first, options.refresh: always) passes and sends nothing paid.
+    sim.clearLog();
+    const quiet = ok(await stack.preview(["--expect-no-changes"]));
+    expect(opsOf(quiet)).toEqual({ web: ["refresh", "same"] });
+    expect(paidWrites(sim)).toEqual([]);
+
+    // Suspended behind Pulumi's back: a plain preview shows it, and --expect-no-changes fails.
+    sim.account.setSuspended(serviceId, true);
+    const suspended = failed(await stack.preview(["--expect-no-changes"]));
+    expect(opsOf(suspended).web).toEqual(["refresh", "update"]);
+    expect(suspended.output).toContain("is suspended at EDIS");
+    expect(paidWrites(sim)).toEqual([]);
+    sim.account.setSuspended(serviceId, false);
+    ok(await stack.preview(["--expect-no-changes"]));
+
+    // Cancelled behind Pulumi's back: the refresh finds it gone and the plan would order it again.
+    sim.account.cancelService(sim.account.state.services.find((s) => s.serviceId === serviceId)!, "Immediate");
+    const gone = failed(await stack.preview(["--expect-no-changes"]));
+    expect(opsOf(gone).web).toEqual(["refresh", "create"]);
+    expect(paidWrites(sim)).toEqual([]);
+
+    // `pulumi refresh` drops it from state, and a destroy then has nothing to cancel.
+    const refresh = ok(await stack.refresh());
+    expect(refresh.changes).toMatchObject({ delete: 1 });
+    expect(await stack.resources()).toEqual({});
+    ok(await stack.destroy());
+    expect(paidWrites(sim)).toEqual([]);
+    expect(sim.summary().orders).toBe(1);
+    await expectNoCredentials(f);
+});
+
+test("examples/fleet: three servers over two locations, unchanged on a second up, cancelled Immediate by destroy", async () => {
+    f = await cliStack(join(EXAMPLES, "fleet"), { config: { "edis-fleet:sshPublicKey": KEY } });
+    const { sim, stack } = f;
+    const up = ok(await stack.up());
+    expect(opsOf(up)).toEqual({ "web-1": ["create"], "web-2": ["create"], "db-1": ["create"] });
+    expect(sim.account.state.services.map((s) => [s.hostname, s.sshPublicKey === KEY])).toEqual(
+        expect.arrayContaining([["web-1.example.com", true], ["web-2.example.com", true], ["db-1.example.com", true]]),
+    );
+    sim.clearLog();
+    const again = ok(await stack.up(["--expect-no-changes"]));
+    expect(Object.values(opsOf(again))).toEqual([["refresh", "same"], ["refresh", "same"], ["refresh", "same"]]);
+    ok(await stack.preview(["--expect-no-changes"]));
+    ok(await stack.refresh(["--expect-no-changes"]));
+    expect(paidWrites(sim)).toEqual([]);
+
+    const down = ok(await stack.destroy());
+    expect(down.changes).toMatchObject({ delete: 4 });
+    expect(sim.calls("cancel/product").map((c) => c.fields.type)).toEqual(["Immediate", "Immediate", "Immediate"]);
+    expect(sim.summary().orders).toBe(3);
+    await expectNoCredentials(f);
+});
+
+test("examples/day-two: power, VNC and a traffic alert; a quiet preview; power switched off at EDIS shows; destroy removes all", async () => {
+    f = await cliStack(join(EXAMPLES, "day-two"), { config: { "edis-day-two:sshPublicKey": KEY, "edis-day-two:vncPassword": "Vnc12345" } });
+    const { sim, stack } = f;
+    await stack.setConfig({ "edis-day-two:vncPassword": "Vnc12345" }, ["edis-day-two:vncPassword"]);
+    ok(await stack.up());
+    const [service] = sim.account.state.services;
+    expect(service).toMatchObject({ power: "on", vnc: expect.anything(), hooks: [expect.anything()] });
+    expect(paidWrites(sim)).toEqual(["add/order"]);
+
+    sim.clearLog();
+    ok(await stack.preview(["--expect-no-changes"]));
+    sim.account.setPower(service.serviceId, "off");
+    const off = failed(await stack.preview(["--expect-no-changes"]));
+    expect(opsOf(off).web).toEqual(["refresh", "update"]);
+    ok(await stack.up());
+    expect(sim.account.state.services[0].power).toBe("on");
+    expect(sim.calls("hooks/set")).toEqual([]);
+
+    ok(await stack.destroy());
+    expect(sim.summary().services[0]).toMatchObject({ vnc: false, hooks: 0, cancellation: "End of Billing Period" });
+    expect(await stack.resources()).toEqual({});
+    await expectNoCredentials(f);
+    expect(f.outputs.join("\n")).not.toContain("Vnc12345");
+    expect(await stack.exportText()).not.toContain("Vnc12345");
+});
+
+test("the README's Quick start as written: up orders one server, preview is quiet, destroy cancels it", async () => {
+    const readme = readFileSync(join(PACKAGE_ROOT, "README.md"), "utf8");
+    const quickStart = [...readme.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((m) => m[1]).find((b) => b.includes('new edis.KvmServer("web"'))!;
+    const dir = mkdtempSync(join(tmpdir(), "edis-quickstart-"));
+    writeFileSync(join(dir, "Pulumi.yaml"), "name: quickstart\nruntime: nodejs\n");
+    writeFileSync(join(dir, "index.ts"), quickStart);
+    try {
+        f = await cliStack(dir, { config: { "edis:paymentMethod": "paypal", "quickstart:sshPublicKey": KEY } });
+        const { sim, stack } = f;
+        ok(await stack.up());
+        expect(await stack.outputs()).toEqual({ kvmId: expect.stringMatching(/^kvm_/), apiHost: expect.stringMatching(/^kvm\d+\.api\.edis-sim\.invalid$/) });
+        expect(sim.account.state.services).toEqual([expect.objectContaining({ pid: 102, os: 1012, hostname: "web-1.example.com", sshPublicKey: KEY })]);
+        ok(await stack.preview(["--expect-no-changes", "--refresh"]));
+        ok(await stack.destroy());
+        expect(sim.summary()).toMatchObject({ orders: 1, cancellations: 1 });
+        await expectNoCredentials(f);
+    } finally {
+        rmSync(dir, { recursive: true, force: true });
+    }
+});
+
+test("credentials set in plain text stop the program before anything is ordered, in preview and up, naming the key and the fix", async () => {
+    f = await cliStack(join(EXAMPLES, "basic"));
+    const { sim, stack } = f;
+    const email = sim.account.state.email;
+    await stack.setConfig({ "edis:email": email });
+    for (const r of [await stack.preview(), await stack.up()]) {
+        failed(r);
+        expect(r.output).toContain("config edis:email is set in plain text");
+        expect(r.output).toContain("pulumi config set --secret edis:email");
+    }
+    expect(paidWrites(sim)).toEqual([]);
+    expect(await stack.exportText()).not.toContain(email);
+});

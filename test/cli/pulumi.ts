@@ -1,0 +1,294 @@
+/**
+ * The real Pulumi CLI, driven as a user or a CI job drives it: `pulumi up`, `preview`, `refresh`, `destroy`,
+ * `stack export`, on a `file://` backend with the passphrase secrets provider, against the EDIS simulator on
+ * 127.0.0.1. Nothing here models the engine: every step, its order and the state it leaves are the engine's.
+ *
+ * The CLI is the one `.ci/install-pulumi.sh` builds (pinned, cached outside the repository); set
+ * PULUMI_EDIS_CLI_BIN to its bin directory to skip the cache check. Each stack has its own PULUMI_HOME and
+ * backend directory, so tests never see each other's plugins, credentials or stacks.
+ *
+ * What a test reads: the exit code, the output (stdout and stderr, as a CI log shows them), and the engine's
+ * own event log (`--event-log`), from which `steps` gives each resource's operation as the engine reported it.
+ */
+import { ChildProcess, execFileSync, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { PACKAGE_ROOT, Project, createProject } from "../harness/workspace";
+
+let cachedBin: string | undefined;
+
+/** The bin directory with `pulumi`, `pulumi-language-nodejs` and `pulumi-resource-pulumi-nodejs`. */
+export function pulumiBinDir(): string {
+    if (cachedBin) return cachedBin;
+    const given = process.env.PULUMI_EDIS_CLI_BIN;
+    if (given) {
+        if (!existsSync(join(given, "pulumi"))) throw new Error(`PULUMI_EDIS_CLI_BIN=${given} holds no pulumi executable`);
+        return (cachedBin = given);
+    }
+    // Reuses the cache when the pinned version is there; builds it otherwise (minutes, once per machine).
+    const out = execFileSync("bash", [join(PACKAGE_ROOT, ".ci", "install-pulumi.sh")], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
+    return (cachedBin = out.trim().split("\n").pop()!);
+}
+
+/** One engine event of `--event-log` (only the parts tests read). */
+export interface EngineEvent {
+    sequence: number;
+    resourcePreEvent?: { metadata: StepMetadata; planning?: boolean };
+    resOutputsEvent?: { metadata: StepMetadata; planning?: boolean };
+    resOpFailedEvent?: { metadata: StepMetadata; status: number; steps: number };
+    diagnosticEvent?: { urn?: string; message: string; severity: string; ephemeral?: boolean };
+    summaryEvent?: { resourceChanges: Record<string, number>; maybeCorrupt: boolean; durationSeconds: number };
+    cancelEvent?: object;
+}
+
+export interface StepMetadata {
+    op: string;
+    urn: string;
+    type: string;
+    old?: { inputs?: Record<string, unknown>; outputs?: Record<string, unknown>; id?: string };
+    new?: { inputs?: Record<string, unknown>; outputs?: Record<string, unknown>; id?: string };
+    keys?: string[];
+    diffs?: string[];
+    detailedDiff?: Record<string, { kind: string; inputDiff: boolean }>;
+}
+
+export interface CliResult {
+    command: string;
+    code: number | null;
+    signal: NodeJS.Signals | null;
+    stdout: string;
+    stderr: string;
+    /** stdout and stderr together, as a CI log holds them. */
+    output: string;
+    events: EngineEvent[];
+    /** Each resource's operation, by resource name, as the engine reported it (custom resources only). */
+    steps: Array<{ name: string; type: string; op: string; failed: boolean }>;
+    /** The summary line's counts (`create`, `update`, `same`, `delete`, ...), when the engine got that far. */
+    changes?: Record<string, number>;
+    durationMs: number;
+}
+
+export interface CliStackOptions {
+    /** A directory with Pulumi.yaml and the program. */
+    programDir: string;
+    stack?: string;
+    /** Stack config, keys namespaced (`edis:password`). */
+    config?: Record<string, string>;
+    secretKeys?: string[];
+    /** More environment for every command (EDIS_* fallbacks, ...). */
+    env?: NodeJS.ProcessEnv;
+    /** `programDir` is an npm-installed project: run it in place. */
+    installed?: boolean;
+}
+
+/** A stack of one project on a fresh file:// backend. */
+export class CliStack {
+    readonly project: Project;
+    readonly stack: string;
+    readonly backendDir: string;
+    readonly home: string;
+    env: NodeJS.ProcessEnv;
+    private readonly passphrase = randomBytes(16).toString("hex");
+    private running?: ChildProcess;
+
+    private constructor(
+        readonly workDir: string,
+        options: CliStackOptions,
+    ) {
+        this.project = createProject(options.programDir, workDir, options.installed);
+        this.stack = options.stack ?? "dev";
+        this.backendDir = join(workDir, "backend");
+        this.home = join(workDir, "pulumi-home");
+        mkdirSync(this.backendDir, { recursive: true });
+        mkdirSync(this.home, { recursive: true });
+        this.env = { ...options.env };
+    }
+
+    static async create(options: CliStackOptions): Promise<CliStack> {
+        const stack = new CliStack(mkdtempSync(join(tmpdir(), "edis-cli-")), options);
+        await stack.mustRun(["stack", "init"]);
+        await stack.setConfig(options.config ?? {}, options.secretKeys ?? []);
+        return stack;
+    }
+
+    /** The environment of every command: offline, this stack's home and backend, the pinned CLI first on the PATH. */
+    private environment(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+        const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("PULUMI_") && !k.startsWith("EDIS_")));
+        return {
+            ...base,
+            PATH: `${pulumiBinDir()}:${process.env.PATH}`,
+            PULUMI_HOME: this.home,
+            PULUMI_BACKEND_URL: `file://${this.backendDir}`,
+            PULUMI_CONFIG_PASSPHRASE: this.passphrase,
+            PULUMI_SKIP_UPDATE_CHECK: "true",
+            PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+            PULUMI_AUTOMATION_API_SKIP_VERSION_CHECK: "true",
+            // Makes `--event-log` available (as the Automation API does): the engine's own record of every step.
+            PULUMI_DEBUG_COMMANDS: "true",
+            // Type checking is the user's tsc's job (test/userProject); the engine's behaviour is what is tested here.
+            PULUMI_NODEJS_TRANSPILE_ONLY: "true",
+            ...this.env,
+            ...extra,
+        };
+    }
+
+    /** Sets config values; secret ones with `--secret`, as a user does. */
+    async setConfig(config: Record<string, string>, secretKeys: string[] = []): Promise<void> {
+        const args = ["config", "set-all"];
+        for (const [k, v] of Object.entries(config)) args.push(secretKeys.includes(k) ? "--secret" : "--plaintext", `${k}=${v}`);
+        if (args.length > 2) await this.mustRun(args);
+    }
+
+    async removeConfig(key: string): Promise<void> {
+        await this.mustRun(["config", "rm", key]);
+    }
+
+    /** Runs `pulumi <args> --stack <stack> --non-interactive` in the project directory. */
+    run(args: string[], options: { env?: NodeJS.ProcessEnv; onStart?: (child: ChildProcess) => void; events?: boolean } = {}): Promise<CliResult> {
+        // `pulumi stack init` takes the stack as --stack too.
+        const eventLog = options.events ? join(this.workDir, `events-${Date.now()}-${randomBytes(3).toString("hex")}.jsonl`) : undefined;
+        const full = [...args, "--stack", this.stack, "--non-interactive", ...(eventLog ? ["--event-log", eventLog] : [])];
+        const started = Date.now();
+        return new Promise((resolve, reject) => {
+            const child = spawn(join(pulumiBinDir(), "pulumi"), full, { cwd: this.project.dir, env: this.environment(options.env), stdio: ["ignore", "pipe", "pipe"] });
+            this.running = child;
+            let stdout = "";
+            let stderr = "";
+            let output = "";
+            child.stdout.on("data", (c: Buffer) => ((stdout += c), (output += c)));
+            child.stderr.on("data", (c: Buffer) => ((stderr += c), (output += c)));
+            child.on("error", reject);
+            child.on("close", (code, signal) => {
+                this.running = undefined;
+                const events = eventLog ? readEvents(eventLog) : [];
+                const summary = events.find((e) => e.summaryEvent)?.summaryEvent;
+                resolve({
+                    command: `pulumi ${args.join(" ")}`,
+                    code,
+                    signal,
+                    stdout,
+                    stderr,
+                    output,
+                    events,
+                    steps: stepsOf(events),
+                    changes: summary?.resourceChanges,
+                    durationMs: Date.now() - started,
+                });
+            });
+            options.onStart?.(child);
+        });
+    }
+
+    /** Runs a command that must succeed (set-up steps). */
+    async mustRun(args: string[]): Promise<CliResult> {
+        const r = await this.run(args);
+        if (r.code !== 0) throw new Error(`${r.command} failed (${r.code}):\n${r.output}`);
+        return r;
+    }
+
+    up(flags: string[] = [], options: { env?: NodeJS.ProcessEnv; onStart?: (child: ChildProcess) => void } = {}): Promise<CliResult> {
+        return this.run(["up", "--yes", "--skip-preview", ...flags], { ...options, events: true });
+    }
+
+    preview(flags: string[] = [], options: { env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> {
+        return this.run(["preview", "--diff", ...flags], { ...options, events: true });
+    }
+
+    refresh(flags: string[] = [], options: { env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> {
+        return this.run(["refresh", "--yes", "--skip-preview", ...flags], { ...options, events: true });
+    }
+
+    destroy(flags: string[] = [], options: { env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> {
+        return this.run(["destroy", "--yes", "--skip-preview", ...flags], { ...options, events: true });
+    }
+
+    /** `pulumi stack export` as text (secrets stay ciphertext, as in the backend). */
+    async exportText(): Promise<string> {
+        return (await this.mustRun(["stack", "export"])).stdout;
+    }
+
+    /** The stack's deployment: resources (with `pending_operations` beside them), as the engine checkpointed it. */
+    async deployment(): Promise<Deployment> {
+        return (JSON.parse(await this.exportText()) as { deployment: Deployment }).deployment;
+    }
+
+    /** The checkpoint's custom resources of pulumi-edis, by name (providers and the stack left out). */
+    async resources(): Promise<Record<string, CheckpointResource>> {
+        const d = await this.deployment();
+        return Object.fromEntries((d.resources ?? []).filter((r) => r.custom && !r.type.startsWith("pulumi:providers:")).map((r) => [nameOf(r.urn), r]));
+    }
+
+    /** Stack outputs, secrets shown as `[secret]`. */
+    async outputs(): Promise<Record<string, unknown>> {
+        const r = await this.mustRun(["stack", "output", "--json"]);
+        return JSON.parse(r.stdout) as Record<string, unknown>;
+    }
+
+    /** Kills the running command's whole process group at once, as a cancelled CI job or a lost runner does. */
+    kill(signal: NodeJS.Signals = "SIGKILL"): void {
+        this.running?.kill(signal);
+    }
+
+    /** Every file this stack wrote: the backend (checkpoints, history, backups) and the CLI's home. */
+    backendText(): string {
+        return execFileSync("bash", ["-c", `find "${this.backendDir}" -type f -print0 | xargs -0 cat`], { encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
+    }
+
+    dispose(): void {
+        rmSync(this.workDir, { recursive: true, force: true });
+    }
+}
+
+export interface CheckpointResource {
+    urn: string;
+    custom: boolean;
+    id?: string;
+    type: string;
+    inputs?: Record<string, unknown>;
+    outputs?: Record<string, unknown>;
+    initErrors?: string[];
+    delete?: boolean;
+    pendingReplacement?: boolean;
+}
+
+export interface Deployment {
+    resources?: CheckpointResource[];
+    pending_operations?: Array<{ resource: CheckpointResource; type: string }>;
+}
+
+export function nameOf(urn: string): string {
+    return urn.split("::").pop()!;
+}
+
+function readEvents(path: string): EngineEvent[] {
+    if (!existsSync(path)) return [];
+    return readFileSync(path, "utf8")
+        .split("\n")
+        .filter((l) => l.trim())
+        .flatMap((l) => {
+            try {
+                return [JSON.parse(l) as EngineEvent];
+            } catch {
+                return []; // a killed CLI may leave half a line
+            }
+        });
+}
+
+/** The engine's steps of custom resources in event order: each resource's op, and whether it failed. */
+function stepsOf(events: EngineEvent[]): CliResult["steps"] {
+    const steps: CliResult["steps"] = [];
+    for (const e of events) {
+        const pre = e.resourcePreEvent?.metadata;
+        if (pre && !pre.type.startsWith("pulumi:providers:") && pre.type !== "pulumi:pulumi:Stack") {
+            steps.push({ name: nameOf(pre.urn), type: pre.type, op: pre.op, failed: false });
+        }
+        const failed = e.resOpFailedEvent?.metadata;
+        if (failed) {
+            const step = [...steps].reverse().find((s) => s.name === nameOf(failed.urn) && s.op === failed.op);
+            if (step) step.failed = true;
+        }
+    }
+    return steps;
+}

@@ -1,0 +1,87 @@
+/**
+ * What the real-CLI tests share: a simulator and a stack of a program pointed at it, the witnesses (the
+ * simulator's record of paid writes), and the check that no credential reached anything the user can read.
+ */
+import { EdisSimulator, SimulatorOptions } from "../../simulator/server";
+import { stackConfigFor, startSimulator } from "../support/sim";
+import { CliResult, CliStack } from "./pulumi";
+
+/** Keys a user sets with `--secret` (README, Configuration). */
+export const SECRET_KEYS = ["edis:email", "edis:password"];
+
+export const PAID_WRITES = ["add/order", "add/upgrade", "cancel/product"];
+
+export interface CliFixture {
+    sim: EdisSimulator;
+    stack: CliStack;
+    /** Every command's output so far, for the credential check. */
+    outputs: string[];
+    dispose(): Promise<void>;
+}
+
+/** A simulator and a stack of `programDir` configured as the README says, pointed at it. */
+export async function cliStack(
+    programDir: string,
+    options: { sim?: SimulatorOptions; config?: Record<string, string>; stack?: string } = {},
+): Promise<CliFixture> {
+    const sim = await startSimulator({ provisioningDelayMs: 300, ...options.sim });
+    const stack = await CliStack.create({ programDir, stack: options.stack, config: { ...stackConfigFor(sim), ...options.config }, secretKeys: SECRET_KEYS });
+    const outputs: string[] = [];
+    // Keep every command's output for the credential check at the end.
+    const run = stack.run.bind(stack);
+    stack.run = async (...args: Parameters<CliStack["run"]>) => {
+        const r = await run(...args);
+        outputs.push(r.output);
+        return r;
+    };
+    return {
+        sim,
+        stack,
+        outputs,
+        async dispose() {
+            stack.dispose();
+            await sim.stop();
+        },
+    };
+}
+
+/** The paid writes the simulator received, in order. */
+export function paidWrites(sim: EdisSimulator): string[] {
+    return sim.log.filter((e) => PAID_WRITES.includes(e.endpoint)).map((e) => e.endpoint);
+}
+
+/** A command that must have succeeded; fails the test with its output otherwise. */
+export function ok(r: CliResult): CliResult {
+    if (r.code !== 0) throw new Error(`${r.command} exited ${r.code}:\n${r.output}`);
+    return r;
+}
+
+/** A command that must have failed. */
+export function failed(r: CliResult): CliResult {
+    if (r.code === 0) throw new Error(`${r.command} was expected to fail:\n${r.output}`);
+    return r;
+}
+
+/** Each custom resource's operations, by name, refresh steps included, in the engine's order. */
+export function opsOf(r: CliResult): Record<string, string[]> {
+    const ops: Record<string, string[]> = {};
+    for (const s of r.steps) (ops[s.name] ??= []).push(s.failed ? `${s.op}!` : s.op);
+    return ops;
+}
+
+/**
+ * No byte of the account's password, its e-mail or any session signature the simulator issued, in any of the
+ * encodings an echo may use, in the stack's state (the backend's every file: checkpoint, history, backups),
+ * `pulumi stack export`, or any command's output.
+ */
+export async function expectNoCredentials(f: CliFixture): Promise<void> {
+    const { email, password } = f.sim.account.state;
+    const secrets = [password, email, ...f.sim.account.issuedSignatures];
+    const forms = secrets.flatMap((s) => [s, encodeURIComponent(s), JSON.stringify(s).slice(1, -1), Buffer.from(s).toString("base64")]);
+    const texts = { export: await f.stack.exportText(), backend: f.stack.backendText(), output: f.outputs.join("\n") };
+    for (const [where, text] of Object.entries(texts)) {
+        for (const form of forms) {
+            if (text.toLowerCase().includes(form.toLowerCase())) throw new Error(`a credential (${form.slice(0, 3)}...) is in the ${where}`);
+        }
+    }
+}
