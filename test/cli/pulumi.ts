@@ -152,7 +152,7 @@ export class CliStack {
         const full = [...args, "--stack", this.stack, "--non-interactive", ...(eventLog ? ["--event-log", eventLog] : [])];
         const started = Date.now();
         return new Promise((resolve, reject) => {
-            const child = spawn(join(pulumiBinDir(), "pulumi"), full, { cwd: this.project.dir, env: this.environment(options.env), stdio: ["ignore", "pipe", "pipe"] });
+            const child = spawn(join(pulumiBinDir(), "pulumi"), full, { cwd: this.project.dir, env: this.environment(options.env), stdio: ["ignore", "pipe", "pipe"], detached: true });
             this.running = child;
             let stdout = "";
             let stderr = "";
@@ -226,9 +226,12 @@ export class CliStack {
         return JSON.parse(r.stdout) as Record<string, unknown>;
     }
 
-    /** Kills the running command's whole process group at once, as a cancelled CI job or a lost runner does. */
+    /**
+     * Kills the running command's whole process group at once (pulumi, the language host, the program and the
+     * provider host), as a cancelled CI job or a lost runner does. Each command runs in a group of its own.
+     */
     kill(signal: NodeJS.Signals = "SIGKILL"): void {
-        this.running?.kill(signal);
+        if (this.running?.pid) process.kill(-this.running.pid, signal);
     }
 
     /** Every file this stack wrote: the backend (checkpoints, history, backups) and the CLI's home. */

@@ -7,7 +7,10 @@ const config = new pulumi.Config();
 const servers = config.requireObject<Record<string, edis.KvmServerArgs>>("servers");
 const adopted = config.getObject<Record<string, string>>("read") ?? {};
 
-const resources = Object.fromEntries(Object.entries(servers).map(([name, args]) => [name, new edis.KvmServer(name, args)]));
+// Resource options by server name (replaceOnChanges, ignoreChanges, deleteBeforeReplace, protect, aliases).
+const options = config.getObject<Record<string, pulumi.CustomResourceOptions>>("options") ?? {};
+
+const resources = Object.fromEntries(Object.entries(servers).map(([name, args]) => [name, new edis.KvmServer(name, args, options[name])]));
 const reads = Object.fromEntries(Object.entries(adopted).map(([name, id]) => [name, edis.KvmServer.get(name, id)]));
 
 // Traffic alerts by server name (trigger percent): what the chaos campaign adds to test hooks/set's once-only rule.

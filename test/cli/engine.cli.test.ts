@@ -1,0 +1,76 @@
+/**
+ * Engine behaviour that the provider must live with, shown with the real `pulumi` CLI: a refresh that fails
+ * stops the whole command (so no Read may throw for an optional reading), refresh and destroy configure the
+ * provider from what state recorded (a changed password), and preview plans deletes.
+ */
+import { join } from "node:path";
+import { PACKAGE_ROOT } from "../harness/workspace";
+import { CliFixture, cliStack, expectNoCredentials, failed, ok, opsOf, paidWrites } from "./support";
+
+const SERVERS = join(PACKAGE_ROOT, "test", "programs", "servers");
+const KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAINrWGRolS8WmRbi62V96xA7WjSOMTE/l86PC+sXZS5SN you@laptop";
+
+let f: CliFixture | undefined;
+afterEach(async () => {
+    await f?.dispose();
+    f = undefined;
+});
+
+test("a VNC reading that fails (management host answering 503) does not stop preview, up or destroy, which refresh first", async () => {
+    f = await cliStack(join(PACKAGE_ROOT, "examples", "day-two"), { config: { "edis-day-two:sshPublicKey": KEY } });
+    const { sim, stack } = f;
+    await stack.setConfig({ "edis-day-two:vncPassword": "Vnc12345" }, ["edis-day-two:vncPassword"]);
+    ok(await stack.up());
+    sim.inject({ endpoint: "get/vnc/status", status: 503, times: 1000 });
+
+    const preview = ok(await stack.preview(["--expect-no-changes"]));
+    expect(preview.output).toContain("could not be read, so it was not checked");
+    ok(await stack.up());
+    const down = ok(await stack.destroy());
+    expect(opsOf(down)["web-vnc"]).toEqual(["refresh", "delete"]);
+    expect(sim.summary().services[0]).toMatchObject({ vnc: false, cancellation: "End of Billing Period" });
+});
+
+test("a changed edis:password: refresh and destroy use the one recorded at the last up; the error says how to record the new one", async () => {
+    f = await cliStack(SERVERS);
+    const { sim, stack } = f;
+    await stack.setConfig({ "edis-servers:servers": JSON.stringify({ web: { planId: 101, osId: 1012, hostname: "web1.example.com" } }) });
+    ok(await stack.up());
+
+    // The password is changed at EDIS and in the stack config, as a user rotating it does.
+    sim.account.setPassword("rotated-Passw0rd");
+    await stack.setConfig({ "edis:password": "rotated-Passw0rd" }, ["edis:password"]);
+    for (const r of [await stack.refresh(), await stack.destroy(), await stack.preview(["--refresh"])]) {
+        failed(r);
+        expect(r.output).toContain("the e-mail or password was refused");
+        expect(r.output).toContain("run `pulumi up --refresh=false` once to record them");
+    }
+    // The destroy's cancel/product went out with the recorded password and was refused: nothing was cancelled.
+    expect(sim.summary()).toMatchObject({ orders: 1, cancellations: 0 });
+
+    // Following the error: an up without refresh records the new config (nothing at EDIS changes), then all works.
+    const record = ok(await stack.up(["--refresh=false"]));
+    expect(opsOf(record).web).toEqual(["same"]);
+    ok(await stack.refresh(["--expect-no-changes"]));
+    ok(await stack.destroy());
+    expect(sim.summary()).toMatchObject({ orders: 1, cancellations: 1 });
+    await expectNoCredentials(f);
+    expect(f.outputs.join("\n")).not.toContain("rotated-Passw0rd");
+});
+
+test("preview plans the delete of a server dropped from the program and --expect-no-changes counts it; only up cancels it", async () => {
+    f = await cliStack(SERVERS);
+    const { sim, stack } = f;
+    const a = { planId: 101, osId: 1012, hostname: "a.example.com" };
+    const b = { planId: 101, osId: 1012, hostname: "b.example.com" };
+    await stack.setConfig({ "edis-servers:servers": JSON.stringify({ a, b }) });
+    ok(await stack.up());
+    await stack.setConfig({ "edis-servers:servers": JSON.stringify({ a }) });
+
+    const preview = failed(await stack.preview(["--expect-no-changes"]));
+    expect(opsOf(preview)).toEqual({ a: ["same"], b: ["delete"] });
+    expect(paidWrites(sim)).toEqual(["add/order", "add/order"]);
+    const up = ok(await stack.up());
+    expect(opsOf(up)).toEqual({ a: ["same"], b: ["delete"] });
+    expect(paidWrites(sim)).toEqual(["add/order", "add/order", "cancel/product"]);
+});

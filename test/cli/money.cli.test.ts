@@ -1,0 +1,211 @@
+/**
+ * The money cases that the real engine decides, through the real `pulumi` CLI against the simulator: a create
+ * that stops on an unpaid invoice (with and without `options.refresh: always`), the CLI killed with SIGKILL
+ * after add/order answered, a lost add/order answer, replacement, and what `pulumi import` and
+ * `--import-pending-creates` do. The simulator's record of paid writes is the witness every time.
+ */
+import { appendFileSync } from "node:fs";
+import { join } from "node:path";
+import { PACKAGE_ROOT } from "../harness/workspace";
+import { CliStack } from "./pulumi";
+import { CliFixture, cliStack, expectNoCredentials, failed, ok, opsOf, paidWrites, runPrintedCommand } from "./support";
+
+const SERVERS = join(PACKAGE_ROOT, "test", "programs", "servers");
+const URN = "urn:pulumi:dev::edis-servers::pulumi-nodejs:dynamic/edis:KvmServer::web";
+const web = { planId: 101, osId: 1012, hostname: "web1.example.com" };
+
+let f: CliFixture | undefined;
+afterEach(async () => {
+    await f?.dispose();
+    f = undefined;
+});
+
+/** What test/programs/servers declares on its next run: servers by name, and their resource options. */
+async function declare(stack: CliStack, servers: Record<string, object>, options: Record<string, object> = {}): Promise<void> {
+    await stack.setConfig({ "edis-servers:servers": JSON.stringify(servers), "edis-servers:options": JSON.stringify(options) });
+}
+
+/** Sets `options: refresh: always` in the project's Pulumi.yaml, as every example does. */
+function refreshAlways(stack: CliStack): void {
+    appendFileSync(join(stack.project.dir, "Pulumi.yaml"), "options:\n  refresh: always\n");
+}
+
+describe.each([
+    ["without options.refresh", false],
+    ["with options.refresh: always", true],
+])("an unpaid invoice stops the create %s; once it is paid, `pulumi up` finishes it without a second order", (_title, always) => {
+    test("init error, pay, up", async () => {
+        // Provisioning takes 4 s after payment, so the refresh of the resuming up still finds no KVM.
+        f = await cliStack(SERVERS, { sim: { unpaidInvoices: true, provisioningDelayMs: 4000 } });
+        const { sim, stack } = f;
+        if (always) refreshAlways(stack);
+        await declare(stack, { web });
+
+        const first = failed(await stack.up());
+        expect(first.output).toContain("is unpaid");
+        const stalled = (await stack.resources()).web;
+        expect(stalled).toMatchObject({ id: "1003", initErrors: [expect.stringContaining("unpaid")] });
+        expect(stalled.outputs!.kvmId).toBeUndefined();
+        expect(paidWrites(sim)).toEqual(["add/order"]);
+
+        // Until it is paid, every preview shows it as unfinished (an update), and --expect-no-changes fails.
+        failed(await stack.preview(["--expect-no-changes"]));
+
+        sim.account.payInvoice(sim.account.state.invoices[0].invoiceId);
+        const resumed = ok(await stack.up());
+        expect(opsOf(resumed).web).toEqual(always ? ["refresh", "update"] : ["update"]);
+        expect(resumed.output).toContain("not ordering again");
+        const done = (await stack.resources()).web;
+        expect(done.outputs).toMatchObject({ serviceId: 1003, kvmId: expect.stringMatching(/^kvm_/) });
+        expect(done.initErrors ?? []).toEqual([]);
+        expect(paidWrites(sim)).toEqual(["add/order"]);
+
+        ok(await stack.preview(["--expect-no-changes"]));
+        ok(await stack.destroy());
+        expect(paidWrites(sim)).toEqual(["add/order", "cancel/product"]);
+        await expectNoCredentials(f);
+    });
+});
+
+describe.each([
+    ["`pulumi up`", false],
+    ["`pulumi refresh --import-pending-creates <urn> <id>`, then `pulumi up`", true],
+])("pulumi killed with SIGKILL after add/order answered, while it waits for provisioning: `pulumi cancel`, then %s orders nothing", (_title, importPending) => {
+    test("kill, cancel, recover", async () => {
+        f = await cliStack(SERVERS, { sim: { provisioningDelayMs: 5000 } });
+        const { sim, stack } = f;
+        await declare(stack, { web });
+        const killed = await stack.up([], {
+            onStart: () => {
+                const poll = setInterval(() => {
+                    if (sim.calls("get/kvmid").length > 0) {
+                        clearInterval(poll);
+                        stack.kill("SIGKILL");
+                    }
+                }, 20);
+            },
+        });
+        expect(killed.signal).toBe("SIGKILL");
+        expect(paidWrites(sim)).toEqual(["add/order"]);
+        // The engine checkpointed a pending create and no resource; the file backend keeps the dead run's lock.
+        const d = await stack.deployment();
+        expect(d.pending_operations).toEqual([expect.objectContaining({ type: "creating", resource: expect.objectContaining({ urn: URN }) })]);
+        expect((d.resources ?? []).filter((r) => r.urn === URN)).toEqual([]);
+        expect(failed(await stack.up()).output).toContain("the stack is currently locked");
+        ok(await stack.run(["cancel", "--yes"]));
+
+        if (importPending) {
+            // The engine drops the pending create but imports nothing: a dynamic resource cannot be read without the
+            // __provider that only a create or an update stores.
+            const refreshed = ok(await stack.refresh(["--import-pending-creates", URN, "--import-pending-creates", "1003"]));
+            expect(refreshed.steps).toEqual([]);
+            expect((await stack.deployment()).pending_operations ?? []).toEqual([]);
+            expect(await stack.resources()).toEqual({});
+        }
+
+        // The next up (it warns about a pending create still there) creates the resource again: the journal resumes the order.
+        const again = ok(await stack.up());
+        if (!importPending) expect(again.output).toContain("pending operations from previous deployment");
+        expect(again.output).toContain("it is in the order journal, so it is waited for, not ordered again");
+        expect(opsOf(again).web).toEqual(["create"]);
+        expect((await stack.resources()).web.outputs).toMatchObject({ serviceId: 1003, kvmId: expect.stringMatching(/^kvm_/) });
+        expect(paidWrites(sim)).toEqual(["add/order"]);
+        if (!importPending) {
+            // The engine keeps the stale pending create (and warns on each up) until it is cleared explicitly.
+            expect((await stack.deployment()).pending_operations).toHaveLength(1);
+            const cleared = ok(await stack.refresh(["--clear-pending-creates"]));
+            expect(opsOf(cleared).web).toEqual(["refresh"]);
+        }
+        expect((await stack.deployment()).pending_operations ?? []).toEqual([]);
+        expect(paidWrites(sim)).toEqual(["add/order"]);
+
+        ok(await stack.destroy());
+        expect(paidWrites(sim)).toEqual(["add/order", "cancel/product"]);
+    });
+});
+
+test("a lost add/order answer blocks every later up until the user adopts the server the error names", async () => {
+    f = await cliStack(SERVERS, { sim: { faults: [{ endpoint: "add/order", drop: "after" }] } });
+    const { sim, stack } = f;
+    await declare(stack, { web });
+    const lost = failed(await stack.up());
+    expect(lost.output).toContain("may or may not have been placed");
+    expect(failed(await stack.up()).output).toContain("may or may not have been placed");
+    expect(paidWrites(sim)).toEqual(["add/order"]);
+
+    // What the error says: find the server by its description (the host name), adopt it.
+    await new Promise((r) => setTimeout(r, 400)); // provisioned by now (300 ms)
+    sim.account.advance();
+    const server = sim.account.state.services.find((s) => s.hostname === web.hostname)!;
+    expect(server.kvmId).toBeDefined();
+    await declare(stack, { web: { ...web, adoptKvmId: server.kvmId } });
+    ok(await stack.up());
+    expect((await stack.resources()).web.outputs).toMatchObject({ serviceId: server.serviceId });
+    expect(paidWrites(sim)).toEqual(["add/order"]);
+    ok(await stack.destroy());
+    expect(paidWrites(sim)).toEqual(["add/order", "cancel/product"]);
+});
+
+test("a lost add/order answer, no server at EDIS: the printed forget command, run as printed in the project, lets one order through", async () => {
+    f = await cliStack(SERVERS, { sim: { faults: [{ endpoint: "add/order", drop: "before" }] } });
+    const { sim, stack } = f;
+    await declare(stack, { web });
+    const lost = failed(await stack.up());
+    expect(sim.account.state.orders).toEqual([]);
+    runPrintedCommand(lost.output, "forget", stack.project.dir);
+    ok(await stack.up());
+    expect(sim.account.state.orders).toHaveLength(1);
+    ok(await stack.destroy());
+});
+
+test("replacement: `replaceOnChanges: [\"planId\"]` does nothing for a dynamic resource (an in-place upgrade); `replaceOnPlanChange: true` replaces", async () => {
+    f = await cliStack(SERVERS);
+    const { sim, stack } = f;
+    await declare(stack, { web }, { web: { replaceOnChanges: ["planId"] } });
+    ok(await stack.up());
+
+    // The engine's fact: the option applies only to keys the provider's Diff reports, and the dynamic host reports none.
+    await declare(stack, { web: { ...web, planId: 102 } }, { web: { replaceOnChanges: ["planId"] } });
+    expect(opsOf(ok(await stack.preview())).web).toEqual(["update"]);
+    ok(await stack.up());
+    expect(paidWrites(sim)).toEqual(["add/order", "add/upgrade"]);
+
+    // The input the provider's Diff honours: a new server at the new plan's location, then the old one cancelled.
+    sim.clearLog();
+    await declare(stack, { web: { ...web, planId: 201, replaceOnPlanChange: true } });
+    const preview = ok(await stack.preview());
+    expect(opsOf(preview).web).toEqual(["create-replacement", "replace", "delete-replaced"]);
+    expect(paidWrites(sim)).toEqual([]);
+    const replaced = ok(await stack.up());
+    expect(opsOf(replaced).web).toEqual(["create-replacement", "replace", "delete-replaced"]);
+    expect(paidWrites(sim)).toEqual(["add/order", "cancel/product"]);
+    const [old, now] = sim.account.state.services;
+    expect(sim.calls("cancel/product")[0].fields.serviceid).toBe(String(old.serviceId));
+    expect((await stack.resources()).web.outputs).toMatchObject({ serviceId: now.serviceId, planId: 201, locationId: 2 });
+    ok(await stack.preview(["--expect-no-changes"]));
+    ok(await stack.destroy());
+});
+
+test("catalogue drift under the examples' ignoreChanges: a newer Debian and a cheaper plan change nothing and bill nothing", async () => {
+    f = await cliStack(join(PACKAGE_ROOT, "examples", "basic"));
+    const { sim, stack } = f;
+    ok(await stack.up());
+    for (const plan of sim.account.plans.filter((p) => p.locationId === 1)) plan.addons["operating system"]!.push({ id: 1013, description: "Debian 13 (64bit)" });
+    sim.account.plans.push({ ...sim.account.plans.find((p) => p.pid === 102)!, pid: 150, name: "KVM M2", monthly: 6 });
+    sim.clearLog();
+    ok(await stack.preview(["--expect-no-changes"]));
+    const up = ok(await stack.up(["--expect-no-changes"]));
+    expect(opsOf(up).web).toEqual(["refresh", "same"]);
+    expect(paidWrites(sim)).toEqual([]);
+});
+
+test("`pulumi import` of a KvmServer: the engine cannot import a dynamic resource, and nothing is ordered", async () => {
+    f = await cliStack(SERVERS);
+    const { sim, stack } = f;
+    await declare(stack, { web });
+    ok(await stack.up());
+    const imported = failed(await stack.run(["import", "pulumi-nodejs:dynamic/edis:KvmServer", "other", "1003", "--yes"]));
+    expect(imported.output).toContain("code must be a string, not undefined");
+    expect(Object.keys(await stack.resources())).toEqual(["web"]);
+    expect(paidWrites(sim)).toEqual(["add/order"]);
+});
