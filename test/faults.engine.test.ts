@@ -147,7 +147,9 @@ describe("a deployment killed after add/order answered (a killed CI job): the ne
         expect(rerun.warnings).toEqual([expect.stringContaining("1 pending create operation(s)")]);
         expect(rerun.errors).toEqual([]);
         expect(rerun.hostLog.join("\n")).toContain(`resuming web1.example.com: order ${sim.account.state.orders[0].orderId} (service ${serviceId})`);
-        expect(finalState()).toEqual({ orders: 1, active: ["web1.example.com"], inState: [`web1=${serviceId}`], pending: 0, cancellations: [] });
+        // The engine keeps the dead run's pending create until `pulumi refresh --clear-pending-creates` (test/cli shows it).
+        expect(finalState()).toEqual({ orders: 1, active: ["web1.example.com"], inState: [`web1=${serviceId}`], pending: 1, cancellations: [] });
+        expect(stack.clearPendingCreates()).toHaveLength(1);
         expect(stack.resource("web1")!.outputs.kvmId).toMatch(/^kvm_/);
 
         // The engine has it now: the next operation settles the journal, and destroy cancels the server.
@@ -207,7 +209,8 @@ describe("an order whose outcome is unknown blocks a second order until the user
         const kvmId = (await pulumiSessions()).find((s) => s.description === "web1.example.com")!.kvmId;
         declare({ web1: { ...web1, adoptKvmId: kvmId } });
         expect((await stack.up()).errors).toEqual([]);
-        expect(finalState()).toEqual({ orders: 1, active: ["web1.example.com"], inState: [`web1=${serviceOf("web1.example.com")}`], pending: 0, cancellations: [] });
+        // The killed run's pending create stays until the user clears it (`pulumi refresh --clear-pending-creates`).
+        expect(finalState()).toEqual({ orders: 1, active: ["web1.example.com"], inState: [`web1=${serviceOf("web1.example.com")}`], pending: 1, cancellations: [] });
         expect(readdirSync(journalDir())).toEqual([]);
     });
 
@@ -249,7 +252,12 @@ describe("destroy when the world moved", () => {
         expect(stale.errors.join("\n")).not.toContain("n3w&p+ss");
         expect(finalState().inState).toEqual([`web1=${id}`]);
 
+        // Destroy configures the provider from the config recorded at the last up, so the new password set in the
+        // config alone is not used: the error says to record it with `pulumi up --refresh=false`, which works.
         stack.setConfig("edis:password", "n3w&p+ss word", true);
+        const stillStale = await stack.destroy();
+        expect(stillStale.errors.join("\n")).toContain("run `pulumi up --refresh=false` once to record them");
+        expect((await stack.up({ refresh: false })).errors).toEqual([]);
         const down = await stack.destroy();
         expect(down.errors).toEqual([]);
         expect(finalState()).toEqual({ orders: 1, active: ["web1.example.com"], inState: [], pending: 0, cancellations: ["End of Billing Period"] });

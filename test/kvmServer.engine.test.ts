@@ -236,7 +236,7 @@ describe("scenario 2: what a change does", () => {
         const up = await stack.up();
         expect(up.ok).toBe(false);
         expect(up.errors.join("\n")).toContain("EDIS changes plans only within a location");
-        expect(up.errors.join("\n")).toContain('replaceOnChanges: ["planId"]');
+        expect(up.errors.join("\n")).toContain("replaceOnPlanChange: true");
         expect(writes()).toEqual([]);
         expect(stack.resource("web1")!.outputs.planId).toBe(101);
     });

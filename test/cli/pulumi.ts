@@ -292,6 +292,12 @@ function stepsOf(events: EngineEvent[]): CliResult["steps"] {
             const step = [...steps].reverse().find((s) => s.name === nameOf(failed.urn) && s.op === failed.op);
             if (step) step.failed = true;
         }
+        // A preview reports a failed step only as an error diagnostic on the resource.
+        const diagnostic = e.diagnosticEvent;
+        if (diagnostic?.urn && diagnostic.severity === "error") {
+            const step = [...steps].reverse().find((s) => s.name === nameOf(diagnostic.urn!));
+            if (step) step.failed = true;
+        }
     }
     return steps;
 }

@@ -7,20 +7,36 @@
  * real dynamic-provider host (providerHost.ts) in the engine's call order. State is kept in a JSON file
  * between operations, outputs exactly as the host returned them, as the engine's checkpoint does.
  *
- * What it models of the engine: the `ignoreChanges` and `replaceOnChanges` resource options; secrets (inputs
+ * What it models of the engine (each point calibrated against the real CLI, test/cli/calibration.cli.test.ts):
+ * the `ignoreChanges` resource option (and not `replaceOnChanges`, which the engine applies only to keys a
+ * provider's Diff reports, and the dynamic host reports none); `deleteBeforeReplace`, asked by the option or
+ * by the provider's Diff; secrets (inputs
  * the program passed as secrets, outputs of the same name, and `additionalSecretOutputs`) kept only as
  * ciphertext in the state file, as a checkpoint keeps them; Check before
- * Diff/Create; Diff with old outputs and old inputs; update of a
- * resource with init errors even without changes; create-before-delete replacement with the old one deleted
- * at the end; deletion of resources the program dropped (not after a failure); empty id from Read = gone;
- * a parallelism limit; pending creates, written before each Create and cleared when it ends (also when it
- * fails), which survive only when the whole deployment dies (`crash()`, a killed CI job); the next up
- * warns about them and creates those resources again, as the engine does. Refresh as the CLI does it: before preview, up and destroy when asked or when
+ * Diff/Create, one resource at a time (step generation is serial), then the steps in parallel; Diff with old
+ * outputs and old inputs; update of a resource with init errors even without changes; a failed update keeps
+ * the old inputs; create-before-delete replacement, the new half checked again without old inputs, the old
+ * half marked for deletion only once the new create returned and deleted at the end; deletion of resources the
+ * program dropped, planned by preview too (and counted by --expect-no-changes); no further step once one has
+ * failed; empty id from Read = gone; `Resource.get` reads with the given state as both properties and inputs;
+ * in a preview, an updated resource's outputs that are not among its inputs are unknown to its dependents; a
+ * parallelism limit; pending creates, written before each Create and cleared when it ends (also when it
+ * fails), which survive only when the whole deployment dies (`crash()`, a killed CI job) and then stay until
+ * `refresh --clear-pending-creates` (`clearPendingCreates()`); the next up warns about them (only when it
+ * neither previews nor refreshes) and creates those resources again. The stack config recorded at the last up
+ * (as the engine records it with the default provider): refresh, destroy and the refresh before up and
+ * preview configure the provider from it, the program's registrations from the current config. Refresh as the
+ * CLI does it: a refresh that fails stops up, preview and destroy before the program runs and before any
+ * delete; a successful one clears init errors; before preview, up and destroy when asked or when
  * Pulumi.yaml sets `options: refresh: always` (pkg/cmd/pulumi/operations/io.go, getRefreshOption); each
  * refreshed resource's result (same, update or delete) decided by the provider's Diff of the refreshed state
  * against the stored inputs, inverted (pkg/resource/deploy/step.go, RefreshStep.Apply and ResultOp); and the
  * change count behind `--expect-no-changes` (pkg/engine/update.go, HasChanges), which counts a refresh's
  * results only in `pulumi refresh`.
+ *
+ * What it does not model: the engine's checkpoint format, locks (`pulumi cancel`), provider plugins other than
+ * the dynamic host, invokes, components' own registrations, aliases, `protect`, targets, and the display.
+ * For those, and to settle any doubt about what the engine does, use the real CLI (test/cli/pulumi.ts).
  */
 import { ChildProcess, fork } from "node:child_process";
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
@@ -55,6 +71,11 @@ export interface StackState {
     outputs: Props;
     /** Creates that were under way when the engine lost contact (a crashed host). */
     pendingCreates: Array<{ urn: string; inputs: Props }>;
+    /**
+     * The stack config as the last up registered the default provider with it (the engine keeps it as that
+     * provider's inputs): what refresh, destroy and the refresh before up and preview configure the provider from.
+     */
+    providerConfig?: { config: Record<string, string>; secretKeys: string[] };
 }
 
 export type StepOp = "create" | "update" | "same" | "replace" | "delete" | "read" | "refresh";
@@ -149,6 +170,7 @@ export class TestStack {
     state(): StackState {
         const state = JSON.parse(readFileSync(this.statePath, "utf8")) as StackState;
         for (const r of state.resources) mapSecrets(r, (v) => this.secretsProvider.decrypt(v));
+        if (state.providerConfig) mapConfigSecrets(state.providerConfig, (v) => this.secretsProvider.decrypt(v) as string);
         return state;
     }
 
@@ -198,15 +220,17 @@ export class TestStack {
     up(options: { refresh?: boolean } = {}): Promise<OperationResult> {
         return this.operation("up", async (op) => {
             const state = this.state();
-            if (state.pendingCreates.length) {
-                // The engine only warns (deployment_executor.go, printPendingOperationsWarning) and runs the program,
-                // which creates those resources again: only the provider can keep that from ordering twice.
+            const refresh = this.refreshFirst(options);
+            if (state.pendingCreates.length && !refresh) {
+                // The engine only warns (deployment_executor.go, printPendingOperationsWarning; not when it previews or
+                // refreshes) and runs the program, which creates those resources again: only the provider can keep
+                // that from ordering twice.
                 op.warnings.push(
                     `the stack has ${state.pendingCreates.length} pending create operation(s) from an interrupted deployment ` +
                         `(${state.pendingCreates.map((p) => p.urn).join(", ")}); these resources may exist without being in state`,
                 );
             }
-            if (this.refreshFirst(options)) await this.refreshResources(op, state);
+            if (refresh && !(await this.refreshResources(op, state))) return;
             await this.deploy(op, state, false);
         });
     }
@@ -215,7 +239,7 @@ export class TestStack {
     preview(options: { refresh?: boolean } = {}): Promise<OperationResult> {
         return this.operation("preview", async (op) => {
             const state = this.state();
-            if (this.refreshFirst(options)) await this.refreshResources(op, state);
+            if (this.refreshFirst(options) && !(await this.refreshResources(op, state))) return;
             await this.deploy(op, state, true);
         });
     }
@@ -231,7 +255,7 @@ export class TestStack {
     destroy(options: { refresh?: boolean } = {}): Promise<OperationResult> {
         return this.operation("destroy", async (op) => {
             const state = this.state();
-            if (this.refreshFirst(options)) await this.refreshResources(op, state);
+            if (this.refreshFirst(options) && !(await this.refreshResources(op, state))) return;
             await this.deleteResources(op, state, state.resources.filter((r) => !r.external).reverse());
             state.resources = state.resources.filter((r) => !r.external || op.errors.length > 0);
             if (op.errors.length === 0) state.outputs = {};
@@ -251,15 +275,30 @@ export class TestStack {
         const host = await ProviderHost.start({ cwd: this.project.dir, env: this.env });
         const op = new Operation(kind, host);
         this.running = { op };
+        // Refresh and destroy configure the provider from the config recorded at the last up; the program's
+        // registrations (up, preview) from the current config. When the two differ, the refresh before an up or a
+        // preview runs in a provider of its own, as the engine's old and new default providers are two plugins.
+        const current = { config: this.config, secretKeys: this.secretKeys };
+        const recorded = this.state().providerConfig ?? current;
+        const same = JSON.stringify(recorded.config) === JSON.stringify(current.config);
         try {
             this.onHostStarted?.(host);
-            await host.configure(this.config, this.secretKeys);
+            const main = kind === "refresh" || kind === "destroy" ? recorded : current;
+            await host.configure(main.config, main.secretKeys);
+            op.refreshHost = async () => {
+                if (kind === "refresh" || kind === "destroy" || same) return host;
+                const old = await ProviderHost.start({ cwd: this.project.dir, env: this.env });
+                op.extraHosts.push(old);
+                await old.configure(recorded.config, recorded.secretKeys);
+                return old;
+            };
             await body(op);
         } catch (e) {
             op.errors.push(e instanceof Error ? e.message : String(e));
         } finally {
             op.result.host = { spawnMs: host.spawnMs, coldStartMs: host.coldStartMs, coldStartCall: host.coldStartCall, peakRssKb: host.peakRssKb() };
             await host.stop();
+            for (const h of op.extraHosts) await h.stop();
             this.running = undefined;
         }
         if (op.crashed) op.errors.unshift("the deployment was killed");
@@ -277,10 +316,16 @@ export class TestStack {
         };
     }
 
-    private async refreshResources(op: Operation, state: StackState): Promise<void> {
+    /**
+     * Reads every resource; false when a read failed, which stops an up, a preview or a destroy before the
+     * program runs and before any delete (the engine ends the command there). A successful read clears init errors.
+     */
+    private async refreshResources(op: Operation, state: StackState): Promise<boolean> {
+        const host = await op.refreshHost();
+        let failed = false;
         await this.parallel([...state.resources], async (r) => {
             try {
-                const read = await op.host.read(r.urn, r.id, r.outputs, r.inputs);
+                const read = await host.read(r.urn, r.id, r.outputs, r.inputs);
                 if (!read.id) {
                     state.resources = state.resources.filter((x) => x.urn !== r.urn);
                     op.step({ urn: r.urn, name: r.name, op: "refresh", result: "delete", changed: ["(gone)"] });
@@ -293,15 +338,19 @@ export class TestStack {
                 // (Diff with the refreshed state as old and the stored inputs as new; outputs-only for external ones.)
                 const changed = r.external
                     ? Object.keys(drift).length > 0
-                    : (await op.host.diff(r.urn, read.id, read.outputs, r.inputs, inputs)).changes;
+                    : (await host.diff(r.urn, read.id, read.outputs, r.inputs, inputs)).changes;
                 r.id = read.id;
                 r.outputs = read.outputs;
                 r.inputs = inputs;
+                // RefreshStep.Apply: a successful refresh clears the init errors of a create that stopped half way.
+                r.initErrors = undefined;
                 op.step({ urn: r.urn, name: r.name, op: "refresh", result: changed ? "update" : "same", changed: Object.keys(drift) });
             } catch (e) {
+                failed = true;
                 op.fail({ urn: r.urn, name: r.name, op: "refresh" }, e);
             }
         });
+        return !failed;
     }
 
     /** Runs the program and performs (or, in preview, plans) each registration; then deletes what it dropped. */
@@ -310,11 +359,20 @@ export class TestStack {
         const registered = new Set<string>();
         const replaced: ResourceState[] = state.resources.filter((r) => r.pendingDelete);
         const gate = new Semaphore(this.parallelism);
+        // The engine generates steps (Check, Diff) one registration at a time; only the steps run in parallel.
+        const planning = new Semaphore(1);
         const save = () => !preview && this.writeState(state);
+        // The old halves of replacements under way: they stay in state beside their new halves.
+        const replacing = new Set<ResourceState>();
         const put = (r: ResourceState) => {
-            state.resources = [...state.resources.filter((x) => x.urn !== r.urn || x.pendingDelete), r];
+            state.resources = [...state.resources.filter((x) => x.urn !== r.urn || x.pendingDelete || replacing.has(x)), r];
             save();
         };
+        // The program's run registers the default provider with the current config: the engine records it.
+        if (!preview) {
+            state.providerConfig = { config: { ...this.config }, secretKeys: [...this.secretKeys] };
+            save();
+        }
 
         const register = async (msg: Extract<RunnerMessage, { kind: "register" }>): Promise<Omit<EngineAnswer, "kind" | "reqId">> => {
             if (!msg.type.startsWith("pulumi-nodejs:dynamic")) return { state: msg.custom ? {} : msg.inputs };
@@ -324,9 +382,15 @@ export class TestStack {
             const base = { urn, name: msg.name };
             // What state keeps of the registration itself, whatever the step.
             const recorded = { urn, type: msg.type, name: msg.name, secrets: msg.secrets, dependencies: this.urnsOf(msg.dependencies) };
-            return gate.run(async () => {
+            // After a step has failed the engine starts no further step (no --continue-on-error).
+            const stopped = () => {
+                if (op.errors.length) throw new Error(`${urn}: not started, an earlier step failed`);
+            };
+            const step = async (): Promise<Omit<EngineAnswer, "kind" | "reqId">> => {
+                stopped();
                 if (msg.id) {
-                    const read = await op.host.read(urn, msg.id, {}, msg.inputs);
+                    // ReadStep: the given state goes as both the properties and the inputs of Read.
+                    const read = await op.host.read(urn, msg.id, msg.inputs, msg.inputs);
                     if (!read.id) throw new Error(`${urn}: resource '${msg.id}' does not exist`);
                     put({ ...recorded, id: read.id, inputs: msg.inputs, outputs: read.outputs, external: true });
                     op.step({ ...base, op: "read" });
@@ -339,24 +403,54 @@ export class TestStack {
                     if (key in old!.inputs) news[key] = old!.inputs[key];
                     else delete news[key];
                 }
-                const checked = await op.host.check(urn, old?.inputs ?? {}, news);
-                if (checked.failures.length) {
-                    throw new Error(`${urn} has a problem: ${checked.failures.map((f) => f.reason).join("; ")}`);
-                }
-                const inputs = checked.inputs;
-                if (!old) {
+                const { inputs, diff } = await planning.run(async () => {
+                    stopped();
+                    const checked = await op.host.check(urn, old?.inputs ?? {}, news);
+                    if (checked.failures.length) {
+                        throw new Error(`${urn} has a problem: ${checked.failures.map((f) => f.reason).join("; ")}`);
+                    }
+                    return { inputs: checked.inputs, diff: old ? await op.host.diff(urn, old.id, old.outputs, checked.inputs, old.inputs) : undefined };
+                });
+                if (!old || !diff) {
                     op.step({ ...base, op: "create" });
                     return preview ? {} : this.createResource(op, state, put, recorded, inputs);
                 }
-                const diff = await op.host.diff(urn, old.id, old.outputs, inputs, old.inputs);
-                // replaceOnChanges turns a change of a listed input into a replacement.
-                const replaces = [...diff.replaces, ...differingKeys(old.inputs, inputs).filter((k) => msg.replaceOnChanges.includes(k) && !diff.replaces.includes(k))];
-                if (diff.changes && replaces.length) {
-                    op.step({ ...base, op: "replace", changed: replaces });
-                    if (preview) return {};
-                    old.pendingDelete = true;
-                    replaced.push(old);
-                    return this.createResource(op, state, put, recorded, inputs);
+                // Replacement comes only from the provider's Diff: `replaceOnChanges` applies to the keys a Diff
+                // reports as changed, and the dynamic host reports none, so the option changes nothing here.
+                if (diff.changes && diff.replaces.length) {
+                    op.step({ ...base, op: "replace", changed: diff.replaces });
+                    if (preview) {
+                        if (!diff.deleteBeforeReplace && !msg.deleteBeforeReplace) replaced.push(old);
+                        return {};
+                    }
+                    // The new half is checked again, without old inputs.
+                    const rechecked = await op.host.check(urn, {}, news);
+                    if (rechecked.failures.length) {
+                        throw new Error(`${urn} has a problem: ${rechecked.failures.map((f) => f.reason).join("; ")}`);
+                    }
+                    if (diff.deleteBeforeReplace || msg.deleteBeforeReplace) {
+                        await op.host.delete(urn, old.id, old.outputs, old.inputs);
+                        state.resources = state.resources.filter((x) => x !== old);
+                        save();
+                        return this.createResource(op, state, put, recorded, rechecked.inputs);
+                    }
+                    // The old half is marked for deletion only once the new create has returned (done or init error).
+                    const markOld = () => {
+                        old.pendingDelete = true;
+                        replaced.push(old);
+                        save();
+                    };
+                    replacing.add(old);
+                    try {
+                        const created = await this.createResource(op, state, put, recorded, rechecked.inputs);
+                        markOld();
+                        return created;
+                    } catch (e) {
+                        if (e instanceof InitFailedError) markOld();
+                        throw e;
+                    } finally {
+                        replacing.delete(old);
+                    }
                 }
                 if (!diff.changes && !old.initErrors?.length) {
                     op.step({ ...base, op: "same" });
@@ -364,13 +458,29 @@ export class TestStack {
                     return { id: old.id, state: old.outputs };
                 }
                 op.step({ ...base, op: "update", changed: differingKeys(old.inputs, inputs) });
-                if (preview) return { id: old.id, state: old.outputs };
+                if (preview) {
+                    // The engine previews an update with the new inputs as outputs: the rest is unknown to dependents.
+                    const planned: Props = { ...inputs };
+                    for (const key of Object.keys(old.outputs)) if (!(key in planned)) planned[key] = UNKNOWN;
+                    return { id: old.id, state: planned };
+                }
                 try {
                     const updated = await op.host.update(urn, old.id, old.outputs, inputs, old.inputs);
                     put({ ...old, ...recorded, inputs, outputs: updated.outputs, initErrors: undefined });
                     return { id: old.id, state: updated.outputs };
                 } catch (e) {
-                    if (e instanceof InitFailedError) put({ ...old, ...recorded, inputs, outputs: e.properties, initErrors: e.reasons });
+                    // A failed update keeps the old inputs; an init failure stores the outputs it carries.
+                    if (e instanceof InitFailedError) put({ ...old, ...recorded, inputs: old.inputs, outputs: e.properties, initErrors: e.reasons });
+                    throw e;
+                }
+            };
+            return gate.run(async () => {
+                try {
+                    return await step();
+                } catch (e) {
+                    // The step this registration started failed: the engine reports it as failed.
+                    const started = [...op.result.steps].reverse().find((s) => s.urn === urn);
+                    if (started && !started.error) started.error = e instanceof Error ? e.message : String(e);
                     throw e;
                 }
             });
@@ -380,19 +490,23 @@ export class TestStack {
             try {
                 return await register(msg);
             } catch (e) {
-                op.errors.push(e instanceof Error ? e.message : String(e));
-                return { error: e instanceof Error ? e.message : String(e) };
+                const message = e instanceof Error ? e.message : String(e);
+                if (!/not started, an earlier step failed/.test(message)) op.errors.push(message);
+                return { error: message };
             }
         });
         op.result.outputs = outputs;
-        if (preview) return;
         if (op.errors.length === 0) {
-            // Replaced resources and those the program no longer declares go last, newest first.
+            // Replaced resources and those the program no longer declares go last, newest first. Preview plans them.
             const dropped = state.resources.filter((r) => !registered.has(r.urn) && prior.has(r.urn)).reverse();
+            if (preview) {
+                for (const r of [...replaced, ...dropped]) op.step({ urn: r.urn, name: r.name, op: "delete" });
+                return;
+            }
             await this.deleteResources(op, state, [...replaced, ...dropped]);
             state.outputs = outputs ?? {};
         }
-        this.writeState(state);
+        if (!preview) this.writeState(state);
     }
 
     /**
@@ -433,9 +547,12 @@ export class TestStack {
         res: { urn: string; type: string; name: string; secrets?: string[]; dependencies?: string[] },
         inputs: Props,
     ): Promise<{ id: string; state: Props }> {
-        state.pendingCreates.push({ urn: res.urn, inputs });
+        // Only this create's own entry is settled: one that a killed deployment left stays until
+        // `refresh --clear-pending-creates`, whatever happens to the resource since.
+        const pending = { urn: res.urn, inputs };
+        state.pendingCreates.push(pending);
         this.writeState(state);
-        const settle = () => (state.pendingCreates = state.pendingCreates.filter((p) => p.urn !== res.urn));
+        const settle = () => (state.pendingCreates = state.pendingCreates.filter((p) => p !== pending));
         try {
             const created = await op.host.create(res.urn, inputs);
             settle();
@@ -526,9 +643,13 @@ export class TestStack {
         if (this.running?.op.crashed) return;
         const stored = structuredClone(state);
         for (const r of stored.resources) mapSecrets(r, (v) => this.secretsProvider.encrypt(v));
+        if (stored.providerConfig) mapConfigSecrets(stored.providerConfig, (v) => this.secretsProvider.encrypt(v) as string);
         writeFileSync(this.statePath, JSON.stringify(stored, null, 2));
     }
 }
+
+/** Pulumi's unknown value in the wire format (sdk/nodejs/runtime/rpc.ts, unknownValue). */
+const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
 /** Pulumi's marker of a secret value in a checkpoint. */
 const SIG_KEY = "4dabf18193072939515e22adb298388d";
@@ -566,12 +687,20 @@ function mapSecrets(r: ResourceState, f: (value: unknown) => unknown): void {
     }
 }
 
+function mapConfigSecrets(recorded: { config: Record<string, unknown>; secretKeys: string[] }, f: (value: unknown) => unknown): void {
+    for (const key of recorded.secretKeys) if (recorded.config[key] !== undefined) recorded.config[key] = f(recorded.config[key]);
+}
+
 /** One operation's running record. */
 class Operation {
     readonly errors: string[] = [];
     readonly warnings: string[] = [];
     /** Set by TestStack.crash(): the engine is dead and writes no more state. */
     crashed = false;
+    /** The provider that refreshes: configured from the config recorded in state (see operation()). */
+    refreshHost: () => Promise<ProviderHost> = async () => this.host;
+    /** Hosts started besides the main one, stopped with it. */
+    readonly extraHosts: ProviderHost[] = [];
     readonly result: Omit<OperationResult, "ok" | "hasChanges" | "errors" | "warnings" | "hostLog" | "durationMs">;
 
     constructor(

@@ -32,7 +32,9 @@ export type RunnerMessage =
           id?: string;
           /** The resource options the engine acts on in a diff (setMocks does not pass them to newResource). */
           ignoreChanges: string[];
+          /** Passed on to show that the engine ignores it for dynamic resources (see engine.ts). */
           replaceOnChanges: string[];
+          deleteBeforeReplace: boolean;
           /** Inputs the program passed as secrets, and the resource's additionalSecretOutputs: the engine encrypts these in state. */
           secrets: string[];
           /** URNs of the resources this one depends on (its inputs' resources and dependsOn): the engine deletes it first. */
@@ -80,7 +82,7 @@ async function main(): Promise<void> {
     // The program's own @pulumi/pulumi, resolved from the project as the program will resolve it.
     const pulumi = require(require.resolve("@pulumi/pulumi", { paths: [job.projectDir] })) as typeof import("@pulumi/pulumi");
 
-    const options = new Map<string, { ignoreChanges: string[]; replaceOnChanges: string[]; secrets: string[]; dependencies: string[] }>();
+    const options = new Map<string, { ignoreChanges: string[]; replaceOnChanges: string[]; deleteBeforeReplace: boolean; secrets: string[]; dependencies: string[] }>();
     let nextReq = 0;
     const waiting = new Map<number, (answer: EngineAnswer) => void>();
     process.on("message", (answer: EngineAnswer) => waiting.get(answer.reqId)?.(answer));
@@ -102,7 +104,7 @@ async function main(): Promise<void> {
                     inputs: unwrapSecrets(args.inputs) as Record<string, unknown>,
                     custom: !!args.custom,
                     id: args.id || undefined,
-                    ...(options.get(args.name) ?? { ignoreChanges: [], replaceOnChanges: [], secrets: [], dependencies: [] }),
+                    ...(options.get(args.name) ?? { ignoreChanges: [], replaceOnChanges: [], deleteBeforeReplace: false, secrets: [], dependencies: [] }),
                 });
                 if (answer.error) throw new Error(answer.error);
                 return { id: answer.id, state: answer.state ?? {} };
@@ -126,6 +128,7 @@ async function main(): Promise<void> {
         options.set(req.getName(), {
             ignoreChanges: req.getIgnorechangesList(),
             replaceOnChanges: req.getReplaceonchangesList(),
+            deleteBeforeReplace: req.getDeletebeforereplace(),
             secrets: [...secretInputs, ...req.getAdditionalsecretoutputsList()],
             dependencies: req.getDependenciesList(),
         });

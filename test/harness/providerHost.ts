@@ -151,7 +151,7 @@ export class ProviderHost {
         };
     }
 
-    async diff(urn: string, id: string, olds: Props, news: Props, oldInputs: Props): Promise<{ changes: boolean; replaces: string[] }> {
+    async diff(urn: string, id: string, olds: Props, news: Props, oldInputs: Props): Promise<{ changes: boolean; replaces: string[]; deleteBeforeReplace: boolean }> {
         const req = new provproto.DiffRequest();
         req.setUrn(urn);
         req.setId(id);
@@ -160,7 +160,7 @@ export class ProviderHost {
         req.setOldInputs(structproto.Struct.fromJavaScript(oldInputs));
         const resp = await this.call("diff", req);
         const changes = resp.getChanges() === provproto.DiffResponse.DiffChanges.DIFF_SOME;
-        return { changes, replaces: resp.getReplacesList() };
+        return { changes, replaces: resp.getReplacesList(), deleteBeforeReplace: resp.getDeletebeforereplace() };
     }
 
     async create(urn: string, props: Props): Promise<{ id: string; outputs: Props }> {

@@ -1,0 +1,204 @@
+/**
+ * The harness calibrated against the engine: the same scenarios run through the engine-path harness
+ * (test/harness) and through the real `pulumi` CLI, each against a fresh simulator, and compared command by
+ * command: whether it succeeded, each resource's steps in the engine's order (failed ones marked), the
+ * resulting state (ids, whether KVM ids are known, init errors, pending creates) and the paid writes EDIS
+ * received. Where they differ, the harness is wrong (DESIGN.md section 7): this test fails until it is fixed.
+ */
+import { appendFileSync } from "node:fs";
+import { join } from "node:path";
+import { EdisSimulator } from "../../simulator/server";
+import { OperationResult, TestStack } from "../harness";
+import { PACKAGE_ROOT } from "../harness/workspace";
+import { stackConfigFor, startSimulator } from "../support/sim";
+import { CliResult, CliStack } from "./pulumi";
+import { SECRET_KEYS, paidWrites } from "./support";
+
+const SERVERS = join(PACKAGE_ROOT, "test", "programs", "servers");
+
+/** What both ways of running a command must agree on. */
+interface Observed {
+    ok: boolean;
+    /** Each resource's steps in order: refresh, create, same, update, replace, delete, read; failed ones end in "!". */
+    steps: Record<string, string[]>;
+    paid: string[];
+    /** Each resource's service, named by what EDIS holds for its id (host name and plan: ids depend on the order of parallel creates). */
+    state: Record<string, { service: string; kvmId: boolean; initErrors: boolean }>;
+    pendingCreates: number;
+}
+
+interface Runner {
+    sim: EdisSimulator;
+    run(command: "up" | "preview" | "refresh" | "destroy", flags?: string[]): Promise<Observed>;
+    declare(servers: Record<string, object>, options?: Record<string, object>): Promise<void>;
+    setConfig(key: string, value: string, secret?: boolean): Promise<void>;
+    refreshAlways(): void;
+    dispose(): Promise<void>;
+}
+
+/**
+ * The CLI's steps as the harness names them: a replacement is one "replace" step (the engine's
+ * create-replacement; its "replace" step only swaps the two halves in state) and the old half's "delete".
+ */
+function cliSteps(r: CliResult): Record<string, string[]> {
+    const steps: Record<string, string[]> = {};
+    for (const s of r.steps) {
+        if (s.op === "replace") continue;
+        const op = s.op === "delete-replaced" ? "delete" : s.op === "create-replacement" ? "replace" : s.op;
+        (steps[s.name] ??= []).push(s.failed ? `${op}!` : op);
+    }
+    return steps;
+}
+
+function harnessSteps(r: OperationResult): Record<string, string[]> {
+    const steps: Record<string, string[]> = {};
+    for (const s of r.steps) (steps[s.name] ??= []).push(s.error ? `${s.op}!` : s.op);
+    return steps;
+}
+
+async function cliRunner(): Promise<Runner> {
+    const sim = await startSimulator({ provisioningDelayMs: 300, unpaidInvoices: true });
+    const stack = await CliStack.create({ programDir: SERVERS, config: stackConfigFor(sim), secretKeys: SECRET_KEYS });
+    return {
+        sim,
+        async run(command, flags = []) {
+            const r = await stack[command](flags);
+            const d = await stack.deployment();
+            const resources = (d.resources ?? []).filter((x) => x.custom && !x.type.startsWith("pulumi:providers:") && !x.delete);
+            return {
+                ok: r.code === 0,
+                steps: cliSteps(r),
+                paid: paidWrites(sim),
+                state: Object.fromEntries(
+                    resources.map((x) => [x.urn.split("::").pop()!, { service: serviceOf(sim, x.id!), kvmId: typeof x.outputs?.kvmId === "string", initErrors: (x.initErrors ?? []).length > 0 }]),
+                ),
+                pendingCreates: (d.pending_operations ?? []).length,
+            };
+        },
+        declare: (servers, options = {}) => stack.setConfig({ "edis-servers:servers": JSON.stringify(servers), "edis-servers:options": JSON.stringify(options) }),
+        setConfig: (key, value, secret = false) => stack.setConfig({ [key]: value }, secret ? [key] : []),
+        refreshAlways: () => appendFileSync(join(stack.project.dir, "Pulumi.yaml"), "options:\n  refresh: always\n"),
+        async dispose() {
+            stack.dispose();
+            await sim.stop();
+        },
+    };
+}
+
+async function harnessRunner(): Promise<Runner> {
+    const sim = await startSimulator({ provisioningDelayMs: 300, unpaidInvoices: true });
+    const stack = TestStack.create({ programDir: SERVERS, config: stackConfigFor(sim), secretKeys: SECRET_KEYS });
+    return {
+        sim,
+        async run(command, flags = []) {
+            const refresh = flags.includes("--refresh=false") ? false : flags.includes("--refresh") ? true : undefined;
+            const r = command === "refresh" ? await stack.refresh() : await stack[command]({ refresh });
+            const state = stack.state();
+            return {
+                ok: r.ok,
+                steps: harnessSteps(r),
+                paid: paidWrites(sim),
+                state: Object.fromEntries(
+                    state.resources.filter((x) => !x.pendingDelete).map((x) => [x.name, { service: serviceOf(sim, x.id), kvmId: typeof x.outputs.kvmId === "string", initErrors: (x.initErrors ?? []).length > 0 }]),
+                ),
+                pendingCreates: state.pendingCreates.length,
+            };
+        },
+        async declare(servers, options = {}) {
+            stack.setConfig("edis-servers:servers", JSON.stringify(servers));
+            stack.setConfig("edis-servers:options", JSON.stringify(options));
+        },
+        async setConfig(key, value, secret = false) {
+            stack.setConfig(key, value, secret);
+        },
+        refreshAlways: () => (stack.project.refreshAlways = true),
+        async dispose() {
+            stack.dispose();
+            await sim.stop();
+        },
+    };
+}
+
+/** JSON with object keys sorted: resources step and land in state in the order their parallel steps finish. */
+function canonical(value: unknown): string {
+    return JSON.stringify(value, (_k, v) => (v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([x], [y]) => x.localeCompare(y))) : v));
+}
+
+/** A service id as EDIS knows it: `host name@plan`. */
+function serviceOf(sim: EdisSimulator, id: string): string {
+    const service = sim.account.state.services.find((s) => String(s.serviceId) === id);
+    return service ? `${service.hostname}@${service.pid}` : `unknown ${id}`;
+}
+
+/** Runs one scenario through both and compares after every command. */
+async function calibrate(scenario: (r: Runner, step: (label: string, o: Observed) => void) => Promise<void>): Promise<void> {
+    const seen: Record<"cli" | "harness", Array<[string, Observed]>> = { cli: [], harness: [] };
+    for (const [name, make] of [["cli", cliRunner], ["harness", harnessRunner]] as const) {
+        const runner = await make();
+        try {
+            await scenario(runner, (label, o) => seen[name].push([label, o]));
+        } finally {
+            await runner.dispose();
+        }
+    }
+    expect(seen.harness.map(([l]) => l)).toEqual(seen.cli.map(([l]) => l));
+    // Each difference as `command: field: cli=... harness=...`, field by field.
+    const differences = seen.cli.flatMap(([command, cli], i) => {
+        const harness = seen.harness[i][1];
+        return (Object.keys(cli) as Array<keyof Observed>)
+            .filter((k) => canonical(cli[k]) !== canonical(harness[k]))
+            .map((k) => `${command}: ${k}: cli=${canonical(cli[k])} harness=${canonical(harness[k])}`);
+    });
+    expect(differences).toEqual([]);
+}
+
+const a = { planId: 101, osId: 1012, hostname: "a.example.com" };
+const b = { planId: 101, osId: 1012, hostname: "b.example.com" };
+
+/** Pays every open invoice of the simulated account, as the user does in the client area. */
+function payAll(sim: EdisSimulator): void {
+    for (const invoice of sim.account.state.invoices) sim.account.payInvoice(invoice.invoiceId);
+}
+
+test("calibration: up, no-change up, an in-place upgrade, a replacement (and replaceOnChanges doing nothing), a planned and a real delete, destroy", async () => {
+    await calibrate(async (r, step) => {
+        await r.declare({ a, b });
+        step("up (unpaid)", await r.run("up"));
+        payAll(r.sim);
+        await new Promise((res) => setTimeout(res, 400));
+        step("up (resumes)", await r.run("up"));
+        step("up (nothing changed)", await r.run("up"));
+        await r.declare({ a: { ...a, planId: 102 }, b }, { a: { replaceOnChanges: ["planId"] } });
+        step("preview (replaceOnChanges)", await r.run("preview"));
+        step("up (replaceOnChanges: an upgrade)", await r.run("up"));
+        await r.declare({ a: { ...a, planId: 201, replaceOnPlanChange: true }, b });
+        step("preview (replaceOnPlanChange)", await r.run("preview"));
+        step("up (replaceOnPlanChange, unpaid)", await r.run("up"));
+        payAll(r.sim);
+        await new Promise((res) => setTimeout(res, 400));
+        step("up (replacement resumes)", await r.run("up"));
+        await r.declare({ a: { ...a, planId: 201, replaceOnPlanChange: true } });
+        step("preview (b dropped)", await r.run("preview"));
+        step("up (b dropped)", await r.run("up"));
+        step("destroy", await r.run("destroy"));
+    });
+});
+
+test("calibration: refresh always clears init errors; a failing refresh stops up, preview and destroy; refresh and destroy use the recorded config", async () => {
+    await calibrate(async (r, step) => {
+        r.refreshAlways();
+        await r.declare({ a });
+        step("up (unpaid)", await r.run("up"));
+        step("preview (unfinished)", await r.run("preview"));
+        payAll(r.sim);
+        step("up (refresh, then resume)", await r.run("up"));
+        r.sim.account.setPassword("rotated-Passw0rd");
+        await r.setConfig("edis:password", "rotated-Passw0rd", true);
+        step("refresh (recorded password)", await r.run("refresh"));
+        step("preview (refresh fails)", await r.run("preview"));
+        step("destroy (refresh fails)", await r.run("destroy"));
+        step("up --refresh=false (records the config)", await r.run("up", ["--refresh=false"]));
+        step("refresh", await r.run("refresh"));
+        step("destroy", await r.run("destroy"));
+    });
+});
