@@ -114,7 +114,7 @@ async function cliDriver(sim: EdisSimulator): Promise<Driver> {
     const envVars = { PULUMI_BACKEND_URL: `file://${backend}`, PULUMI_CONFIG_PASSPHRASE: randomBytes(16).toString("hex") };
     const stack = await auto.LocalWorkspace.createOrSelectStack({ stackName: "demo", workDir: project.dir }, { envVars });
     const config = stackConfig(sim);
-    await stack.setAllConfig(Object.fromEntries(Object.entries(config).map(([k, v]) => [k, { value: v, secret: k === "edis:password" }])));
+    await stack.setAllConfig(Object.fromEntries(Object.entries(config).map(([k, v]) => [k, { value: v, secret: k === "edis:password" || k === "edis:email" }])));
     const summarize = (changes: Record<string, number> | undefined) =>
         Object.entries(changes ?? {}).filter(([op]) => op !== "same").map(([op, n]) => `${n} ${op}`).join(", ") || "no changes";
     return {

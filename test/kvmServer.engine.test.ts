@@ -36,7 +36,9 @@ function writes(): string[] {
 
 /** The plan: each resource's step, refresh steps left out. */
 function ops(result: { steps: Array<{ name: string; op: string }> }): Record<string, string> {
-    return Object.fromEntries(result.steps.filter((s) => s.op !== "refresh").map((s) => [s.name, s.op]));
+    // A replacement's planned or real delete of the old half is part of its "replace".
+    const replaced = new Set(result.steps.filter((s) => s.op === "replace").map((s) => s.name));
+    return Object.fromEntries(result.steps.filter((s) => s.op !== "refresh" && !(s.op === "delete" && replaced.has(s.name))).map((s) => [s.name, s.op]));
 }
 
 /** Each refreshed resource's result, as the engine reports it. */
