@@ -3,10 +3,12 @@
  * simulator: what a user and a CI job run, with the simulator's record checked after every command, and no
  * credential in the state, the export or any output.
  */
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PACKAGE_ROOT } from "../harness/workspace";
+import { pulumiBinDir } from "./pulumi";
 import { CliFixture, cliStack, expectNoCredentials, failed, ok, opsOf, paidWrites } from "./support";
 
 const EXAMPLES = join(PACKAGE_ROOT, "examples");
@@ -141,4 +143,21 @@ test("credentials set in plain text stop the program before anything is ordered,
     }
     expect(paidWrites(sim)).toEqual([]);
     expect(await stack.exportText()).not.toContain(email);
+});
+
+test("npm run demo takes the Pulumi CLI path when pulumi is on the PATH, and its record ends with one order and one cancellation", () => {
+    const home = mkdtempSync(join(tmpdir(), "edis-demo-home-"));
+    try {
+        const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("PULUMI_") && !k.startsWith("EDIS_")));
+        const demo = spawnSync(process.execPath, [join(PACKAGE_ROOT, "dist", "examples", "demo.js")], {
+            encoding: "utf8",
+            env: { ...env, PATH: `${pulumiBinDir()}:${process.env.PATH}`, PULUMI_HOME: home, PULUMI_SKIP_UPDATE_CHECK: "true", PULUMI_NODEJS_TRANSPILE_ONLY: "true" },
+        });
+        const lines = demo.stdout.trim().split("\n");
+        expect({ status: demo.status, first: lines[0] }).toEqual({ status: 0, first: "Pulumi CLI found: deploying examples/basic with the Automation API and a local file:// backend." });
+        expect(demo.stdout).toMatch(/suspended\s*: false => true/);
+        expect(lines[lines.length - 1]).toBe("== simulator record: 1 order(s) placed, 1 service(s) cancelled (End of Billing Period), 0 running without a cancellation");
+    } finally {
+        rmSync(home, { recursive: true, force: true });
+    }
 });
