@@ -29,7 +29,10 @@ fi
 
 command -v go >/dev/null || { echo "install-pulumi: Go is needed to build the Pulumi CLI (go not on PATH)" >&2; exit 1; }
 
-export GOTOOLCHAIN=local CGO_ENABLED=0 GOFLAGS="-mod=mod"
+# pkg/v3.259.0 needs Go 1.25.11 or later. An older local Go fetches that toolchain from the Go module proxy
+# (GOTOOLCHAIN=auto, a module like any other); a recent one is used as it is.
+echo "install-pulumi: building with $(go env GOVERSION)" >&2
+export GOTOOLCHAIN=auto CGO_ENABLED=0 GOFLAGS="-mod=mod"
 build_flags=(-trimpath -tags osusergo,grpcnotrace
     -ldflags "-w -s -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=$PULUMI_VERSION")
 

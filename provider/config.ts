@@ -160,7 +160,7 @@ export function requireCredentials(config: ProviderConfig): { email: string; pas
     if (missing.length) {
         throw new Error(
             `pulumi-edis needs EDIS credentials: set ${missing.join(" and ")}. ` +
-                `For example: pulumi config set edis:email you@example.com && pulumi config set --secret edis:password`,
+                `For example: pulumi config set --secret edis:email you@example.com && pulumi config set --secret edis:password`,
         );
     }
     return { email: config.email!, password: config.password! };

@@ -54,7 +54,8 @@ export interface KvmServerArgs {
     provisioningTimeoutSeconds?: pulumi.Input<number>;
     /**
      * Take over an existing server by its KVM id instead of ordering one: the stand-in for `pulumi import`,
-     * which the engine does not offer for dynamic resources. Changing it replaces the resource.
+     * which the engine does not offer for dynamic resources. Adoption happens once: removing it afterwards
+     * changes nothing, and changing it to another KVM replaces the resource (that KVM is adopted, this one cancelled).
      */
     adoptKvmId?: pulumi.Input<string>;
     /**

@@ -17,18 +17,32 @@ export const CREDENTIAL_CONFIG_KEYS = { "edis:email": "EDIS_EMAIL", "edis:passwo
  * anything is ordered, in preview too.
  */
 export function requireSecretCredentials(resource: string): void {
-    const runtime = pulumi.runtime as unknown as { isConfigSecret?: (key: string) => boolean };
-    // Only SDKs that can tell (isConfigSecret, in every @pulumi/pulumi the peer range allows) check, and only where
-    // there is a state to protect: unit tests under setMocks have none (and Pulumi's documented
+    // Only where there is a state to protect: unit tests under setMocks have none (and Pulumi's documented
     // `pulumi.runtime.setConfig` in a test marks every key plain).
-    if (typeof runtime.isConfigSecret !== "function" || underMocks()) return;
+    if (underMocks()) return;
     for (const [key, variable] of Object.entries(CREDENTIAL_CONFIG_KEYS)) {
-        if (pulumi.runtime.getConfig(key) === undefined || runtime.isConfigSecret(key)) continue;
+        if (pulumi.runtime.getConfig(key) === undefined || isSecretConfig(key)) continue;
         throw new Error(
             `config ${key} is set in plain text, so the engine would store it unencrypted in the stack's state (it records ` +
                 `the stack config with the provider of every ${resource}). Set it as a secret: \`pulumi config set --secret ${key} <value>\` ` +
-                `(the value stays the same), or remove it (\`pulumi config rm ${key}\`) and set ${variable} in the environment instead.`,
+                `(the value stays the same), or remove it (\`pulumi config rm ${key}\`) and set ${variable} in the environment instead. ` +
+                `If an earlier \`pulumi up\` ran with it in plain text, the stack's history and backups hold it: change it at EDIS.`,
         );
+    }
+}
+
+/**
+ * Whether a config key is a secret: the SDK's own answer (`isConfigSecret`, internal but present in every
+ * @pulumi/pulumi the peer range allows), else the list the language host passes the program.
+ */
+function isSecretConfig(key: string): boolean {
+    const runtime = pulumi.runtime as unknown as { isConfigSecret?: (key: string) => boolean };
+    if (typeof runtime.isConfigSecret === "function") return runtime.isConfigSecret(key);
+    try {
+        const keys = JSON.parse(process.env.PULUMI_CONFIG_SECRET_KEYS ?? "[]") as unknown;
+        return Array.isArray(keys) && keys.includes(key);
+    } catch {
+        return false;
     }
 }
 
@@ -38,11 +52,17 @@ export function registration(resource: string, opts: pulumi.CustomResourceOption
     return secret.length ? secretOutputs(opts, secret) : { ...opts };
 }
 
-/** True when the program runs under `pulumi.runtime.setMocks` (a unit test), not against an engine. */
+/**
+ * True when the program runs under `pulumi.runtime.setMocks` (a unit test), not against an engine. Told by the
+ * monitor's class name as well as by identity, so that a second copy of @pulumi/pulumi cannot hide it.
+ */
 function underMocks(): boolean {
+    const monitor = pulumi.runtime.getMonitor() as object | undefined;
+    if (!monitor) return false;
+    if (monitor.constructor?.name === "MockMonitor") return true;
     try {
         const { MockMonitor } = require("@pulumi/pulumi/runtime/mocks") as { MockMonitor?: new (...args: never[]) => unknown };
-        return MockMonitor !== undefined && pulumi.runtime.getMonitor() instanceof MockMonitor;
+        return MockMonitor !== undefined && monitor instanceof MockMonitor;
     } catch {
         return false;
     }

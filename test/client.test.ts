@@ -114,7 +114,7 @@ describe("error kinds", () => {
         const wrong = clientFor(sim, { password: "not-it" });
         const e = await failure(wrong.getLocations());
         expect(e).toMatchObject({ kind: "credentials", status: 401, endpoint: "get/locations" });
-        expect(e.message).toMatch(/; check config `edis:email` and `edis:password` \(or EDIS_EMAIL and EDIS_PASSWORD\)\. .*run `pulumi up --refresh=false` once to record them$/);
+        expect(e.message).toMatch(/; check config `edis:email` and `edis:password` \(or EDIS_EMAIL and EDIS_PASSWORD\)\. .*record them with one `pulumi up --refresh=false` \(check first with `pulumi preview --refresh=false` that it changes nothing else\)$/);
         expect(sim.calls("get/locations")).toHaveLength(1);
     });
 

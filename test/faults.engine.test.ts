@@ -256,7 +256,7 @@ describe("destroy when the world moved", () => {
         // config alone is not used: the error says to record it with `pulumi up --refresh=false`, which works.
         stack.setConfig("edis:password", "n3w&p+ss word", true);
         const stillStale = await stack.destroy();
-        expect(stillStale.errors.join("\n")).toContain("run `pulumi up --refresh=false` once to record them");
+        expect(stillStale.errors.join("\n")).toContain("record them with one `pulumi up --refresh=false`");
         expect((await stack.up({ refresh: false })).errors).toEqual([]);
         const down = await stack.destroy();
         expect(down.errors).toEqual([]);

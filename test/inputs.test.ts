@@ -84,6 +84,23 @@ describe("diff", () => {
         expect(diffKvmServer(asked, { ...asked, planId: 102, replaceOnPlanChange: false })).toMatchObject({ changes: true, replaces: [] });
     });
 
+    test("an unknown replaceOnPlanChange (preview) with a new planId plans the replacement it may be", () => {
+        expect(diffKvmServer(old, { ...old, planId: 102, replaceOnPlanChange: UNKNOWN })).toMatchObject({ changes: true, replaces: ["planId"] });
+    });
+
+    test("adoptKvmId is a one-time import: removing it once adopted is no change; another KVM replaces", () => {
+        const adopted = { ...old, adoptKvmId: "kvm_1_2" };
+        expect(diffKvmServer(adopted, { ...old })).toMatchObject({ changes: false, replaces: [] });
+        expect(diffKvmServer(adopted, { ...old, adoptKvmId: "kvm_3_4" })).toMatchObject({ changes: true, replaces: ["adoptKvmId"] });
+    });
+
+    test("a replacement whose new half would adopt the KVM the resource already is, is refused before anything happens", () => {
+        const adopted = { ...old, adoptKvmId: "kvm_1_2" };
+        expect(() => diffKvmServer(adopted, { ...adopted, planId: 201, replaceOnPlanChange: true })).toThrow(/would adopt the same server/);
+        expect(() => diffKvmServer(adopted, { ...adopted, hostname: "b.example.com" })).toThrow(/Remove adoptKvmId first/);
+        expect(diffKvmServer(adopted, { ...old, hostname: "b.example.com" })).toMatchObject({ replaces: ["hostname"] });
+    });
+
     test("a server ordered but not provisioned (service id, no KVM id) is a change in place, so that the update resumes it", () => {
         const { kvmId, ...unfinished } = old;
         expect(diffKvmServer(unfinished, unfinished)).toMatchObject({ changes: true, replaces: [], changed: ["provisioning"] });

@@ -59,7 +59,8 @@ const KIND_HINT: Partial<Record<EdisErrorKind, string>> = {
     credentials:
         "check config `edis:email` and `edis:password` (or EDIS_EMAIL and EDIS_PASSWORD). `pulumi refresh`, `pulumi destroy` " +
         "and the refresh before `pulumi up` and `preview` use the credentials recorded in the stack's state at the last " +
-        "`pulumi up`, not the current config: after changing them, run `pulumi up --refresh=false` once to record them",
+        "`pulumi up`, not the current config: after changing them, record them with one `pulumi up --refresh=false` " +
+        "(check first with `pulumi preview --refresh=false` that it changes nothing else)",
     network: "check config `edis:baseUrl` and `edis:authUrl` (or EDIS_BASE_URL and EDIS_AUTH_URL) and the network",
     session:
         "enable API Access in the KVM portal of any of your servers (it applies to the whole account), then run the " +

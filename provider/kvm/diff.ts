@@ -79,6 +79,8 @@ function same(name: string, a: unknown, b: unknown): boolean {
         if (name === "sshPublicKey") return sshKeyOf(a) === sshKeyOf(b);
     }
     if (name === "locationId" && b == null) return true;
+    // Adoption is a one-time import: once adopted, removing adoptKvmId (as one removes `import:`) changes nothing.
+    if (name === "adoptKvmId" && b == null) return true;
     // The stored value is what EDIS last reported; a program that does not manage power accepts any.
     if (name === "powerState" && b == null) return true;
     if (name === "applyCredit") return (a ?? true) === (b ?? true);
@@ -93,8 +95,20 @@ export function diffKvmServer(olds: Record<string, unknown>, news: Record<string
     // A state without a recorded location (adopted, or ordered by an older version) learns it in place: the
     // update checks that the plan is there, and refuses if it is not.
     const learnsLocation = olds.locationId == null && news.locationId !== UNKNOWN;
-    const replacing: readonly string[] = news.replaceOnPlanChange === true ? [...REPLACE_ON_CHANGE, ...REPLACE_WHEN_ASKED] : REPLACE_ON_CHANGE;
+    // An unknown flag (preview) may turn out true: the plan shows the replacement it may be, not an update.
+    const asked = news.replaceOnPlanChange === true || news.replaceOnPlanChange === UNKNOWN;
+    const replacing: readonly string[] = asked ? [...REPLACE_ON_CHANGE, ...REPLACE_WHEN_ASKED] : REPLACE_ON_CHANGE;
     const replaces = changed.filter((name) => replacing.includes(name) && !(name === "locationId" && learnsLocation));
+    // The new half of a replacement that adopts the KVM this resource already holds would take over the same
+    // service, and the old half's delete would then cancel it: the one server the stack holds. Refused here,
+    // in preview, before anything happens.
+    if (replaces.length && typeof news.adoptKvmId === "string" && news.adoptKvmId === olds.kvmId) {
+        throw new Error(
+            `${String(olds.hostname)} (service ${String(olds.serviceId)}) would be replaced (${replaces.join(", ")} changed), but its ` +
+                `adoptKvmId "${news.adoptKvmId}" is the KVM it already is: the new half would adopt the same server and the old half's ` +
+                `delete would cancel it. Remove adoptKvmId first (once adopted, that changes nothing), then make the change.`,
+        );
+    }
     return { changes: changed.length > 0, replaces, changed, deleteBeforeReplace: false };
 }
 

@@ -149,7 +149,8 @@ async function awaitServer(ctx: Context, outs: KvmServerOutputs): Promise<{ id: 
             outs,
             `ordered ${outs.hostname} (order ${outs.orderId}, service ${serviceId}) but invoice ${outs.invoiceId ?? "?"} is unpaid, ` +
                 `so EDIS will not provision it. The server is in the stack's state: pay the invoice in the EDIS client area, ` +
-                `then run \`pulumi up\` again to finish without ordering again (or \`pulumi destroy\` to cancel it).`,
+                `then run \`pulumi up\` again to finish without ordering again (or remove it from the program and run \`pulumi up\` to ` +
+                `cancel it; \`pulumi destroy\` would cancel every server of the stack).`,
         );
     }
     return { id: String(serviceId), outs: await finishProvisioning(ctx, outs) };
@@ -222,7 +223,8 @@ async function waitForKvmId(ctx: Context, outs: KvmServerOutputs): Promise<strin
                 `${outs.hostname} (service ${outs.serviceId}, order ${outs.orderId ?? "?"}) was ordered but has no KVM after ` +
                     `${limitSeconds} s and ${poll} polls (last answer: ${lastAnswer}). EDIS quotes about 5 minutes for Linux and up to 15 for Windows, and ` +
                     `nothing is provisioned while an invoice is unpaid. The server is in the stack's state: run \`pulumi up\` ` +
-                    `again to keep waiting (raise provisioningTimeoutSeconds for longer), or \`pulumi destroy\` to cancel it.`,
+                    `again to keep waiting (raise provisioningTimeoutSeconds for longer), or remove it from the program and run ` +
+                    `\`pulumi up\` to cancel it (\`pulumi destroy\` would cancel every server of the stack).`,
             );
         }
         if (poll === 1 || poll % 10 === 0) ctx.log(`waiting for ${outs.hostname} (service ${outs.serviceId}) to be provisioned`);

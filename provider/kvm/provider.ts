@@ -6,7 +6,7 @@
  */
 import { ConfigureRequest, configure, ctx, log, settleJournal } from "../runtime";
 import { ServerInitError } from "./context";
-import { diffKvmServer, needsUpgrade } from "./diff";
+import { UNFINISHED, diffKvmServer, needsUpgrade } from "./diff";
 import { RESOURCE_KEY, forgetService } from "../journal";
 import { INPUT_NAMES, KvmServerOutputs, checkInputs, compact, inputsOf, resourceKeyOf } from "./inputs";
 import { cancelServer, checkLocation, readServer, recheckSuspension, upgradeServer } from "./operations";
@@ -45,6 +45,13 @@ export const kvmServer = {
         // The host passes no list of changed properties to the engine, so say here why the plan shows an update.
         if (changed.includes("suspended")) {
             log(`${String(olds.hostname)} (service ${id}) is suspended at EDIS: the plan shows it as an update, which re-reads it`);
+        }
+        if (changed.includes(UNFINISHED)) {
+            log(`${String(olds.hostname)} (service ${id}) was ordered but is not provisioned yet: the plan shows it as an update, which waits for it (nothing is ordered)`);
+        }
+        // The dynamic host reports no per-property diff, so the plan cannot say why it replaces: the log does.
+        if (replaces.length) {
+            log(`${String(olds.hostname)} (service ${id}) is replaced because ${replaces.join(", ")} changed: a new server is ordered, then this one is cancelled`);
         }
         return { changes, replaces, deleteBeforeReplace };
     },

@@ -10,7 +10,7 @@
  *
  * The password is never an output: state keeps a salted scrypt digest (an additionalSecretOutput) to see changes.
  */
-import { isEdisApiError } from "../client/errors";
+import { EdisErrorKind, isEdisApiError } from "../client/errors";
 import { VncStatus } from "../client/model";
 import { FieldRule, UNKNOWN, compact } from "../fields";
 import { ctx } from "../runtime";
@@ -24,6 +24,8 @@ const RULES: Record<string, FieldRule> = {
     ),
 };
 const SECRETS = ["password"] as const;
+/** Errors that say the host gave no usable answer now, not that anything about the VNC access changed. */
+const UNANSWERED: readonly EdisErrorKind[] = ["network", "timeout", "server_error", "rate_limited", "unexpected_answer", "session"];
 
 function outputs(inputs: Record<string, unknown>, status: VncStatus, passwordDigest: string): Record<string, unknown> {
     return compact({
@@ -66,9 +68,10 @@ export const vncAccess = {
         } catch (e) {
             if (serverGone(e)) return { id: "", props: {} };
             // A refresh that throws stops the whole command (up, preview and destroy included) before anything
-            // else happens, so a management host that cannot answer now must not block them: what state says stays,
-            // and the log says that it was not checked. Only an error of our own (a bug) is thrown.
-            if (!isEdisApiError(e)) throw e;
+            // else happens, so a management host that cannot answer now (down, slow, overloaded, or refusing the
+            // session) must not block them: what state says stays, and the log says that it was not checked. An
+            // answer that means something (credentials refused, "not found" from the host) is still thrown.
+            if (!isEdisApiError(e) || !UNANSWERED.includes(e.kind)) throw e;
             ctx().log(`warning: the VNC access of ${kvmId} could not be read, so it was not checked: ${e.message}`);
             return { id, props };
         }

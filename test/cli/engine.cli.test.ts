@@ -43,7 +43,7 @@ test("a changed edis:password: refresh and destroy use the one recorded at the l
     for (const r of [await stack.refresh(), await stack.destroy(), await stack.preview(["--refresh"])]) {
         failed(r);
         expect(r.output).toContain("the e-mail or password was refused");
-        expect(r.output).toContain("run `pulumi up --refresh=false` once to record them");
+        expect(r.output).toContain("record them with one `pulumi up --refresh=false`");
     }
     // The destroy's cancel/product went out with the recorded password and was refused: nothing was cancelled.
     expect(sim.summary()).toMatchObject({ orders: 1, cancellations: 0 });

@@ -142,6 +142,16 @@ test("a lost add/order answer blocks every later up until the user adopts the se
     ok(await stack.up());
     expect((await stack.resources()).web.outputs).toMatchObject({ serviceId: server.serviceId });
     expect(paidWrites(sim)).toEqual(["add/order"]);
+
+    // Adoption is a one-time import: removing adoptKvmId afterwards, as one removes `import:`, changes nothing.
+    await declare(stack, { web });
+    ok(await stack.preview(["--expect-no-changes"]));
+    expect(opsOf(ok(await stack.up())).web).toEqual(["same"]);
+    // A replacement that would adopt the KVM it already is (and so cancel it) is refused in preview.
+    await declare(stack, { web: { ...web, hostname: "web2.example.com", adoptKvmId: server.kvmId } });
+    expect(failed(await stack.preview()).output).toContain("would adopt the same server");
+    expect(paidWrites(sim)).toEqual(["add/order"]);
+    await declare(stack, { web });
     ok(await stack.destroy());
     expect(paidWrites(sim)).toEqual(["add/order", "cancel/product"]);
 });

@@ -368,14 +368,17 @@ export class TestStack {
             state.resources = [...state.resources.filter((x) => x.urn !== r.urn || x.pendingDelete || replacing.has(x)), r];
             save();
         };
-        // The program's run registers the default provider with the current config: the engine records it.
-        if (!preview) {
+        // The program's first dynamic resource registers the default provider with the current config, which the
+        // engine records (a program that fails before registering one leaves the recorded config as it was).
+        const recordProviderConfig = () => {
+            if (preview) return;
             state.providerConfig = { config: { ...this.config }, secretKeys: [...this.secretKeys] };
             save();
-        }
+        };
 
         const register = async (msg: Extract<RunnerMessage, { kind: "register" }>): Promise<Omit<EngineAnswer, "kind" | "reqId">> => {
             if (!msg.type.startsWith("pulumi-nodejs:dynamic")) return { state: msg.custom ? {} : msg.inputs };
+            if (registered.size === 0) recordProviderConfig();
             const urn = this.urnOf(msg.type, msg.name);
             if (registered.has(urn)) throw new Error(`Duplicate resource URN '${urn}'; try giving it a unique name`);
             registered.add(urn);
