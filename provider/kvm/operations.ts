@@ -187,6 +187,20 @@ export async function upgradeServer(ctx: Context, olds: KvmServerOutputs, news: 
 }
 
 /**
+ * Whether a refusal of cancel/product says the service is cancelled already. Read for its meaning, not its
+ * words: "already cancelled" or "is terminated" say so; "cannot be terminated before the end of its minimum
+ * contract term", "not yet cancelled" or "termination failed" say the opposite, and a billed server must not
+ * leave state on them. "Not active" is not a cancellation either (an unpaid, unprovisioned service is that too).
+ * (A stopgap: one classifier of every EDIS answer replaces this, see issue "Money safety, second round".)
+ */
+export function saysAlreadyCancelled(message: string | undefined): boolean {
+    const text = (message ?? "").toLowerCase();
+    const affirms = /\balready\s+(been\s+)?(cancell?ed|terminated)\b|\b(is|was|has been|been)\s+(cancell?ed|terminated)\b/.test(text);
+    const denies = /\b(not|cannot|can't|can ?not|unable|never|fail(ed|s)?|failure|before|until|pending|request(ed)?|scheduled)\b/.test(text);
+    return affirms && !denies;
+}
+
+/**
  * Cancels. A server counts as cancelled only when EDIS says so: a refusal saying it is already cancelled, or
  * "not found" confirmed by both id lookups. Anything else is an error, and the engine keeps it in state.
  */
@@ -200,8 +214,7 @@ export async function cancelServer(ctx: Context, id: string, props: Record<strin
         ctx.log(`cancelled ${name}: ${type}`);
     } catch (e) {
         if (!isEdisApiError(e)) throw e;
-        // Words that say it is cancelled; "not active" is not among them (an unpaid, unprovisioned service is that too).
-        if (e.kind === "bad_request" && /already\s+(been\s+)?cancel|terminated/i.test(e.serverMessage ?? "")) {
+        if (e.kind === "bad_request" && saysAlreadyCancelled(e.serverMessage)) {
             ctx.log(`${name} is already cancelled at EDIS (${e.message}); removing it from state`);
             return;
         }
