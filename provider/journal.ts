@@ -132,7 +132,16 @@ export class OrderJournal {
 
 /** The command that resolves an entry, as the errors print it. */
 export function resolveCommand(verb: "forget" | "confirm", key: string, dir: string): string {
-    return `npx pulumi-edis orders ${verb} ${JSON.stringify(key)} --dir ${JSON.stringify(dir)}`;
+    return `npx pulumi-edis orders ${verb} ${shellQuote(key)} --dir ${shellQuote(dir)}`;
+}
+
+/**
+ * A word quoted for POSIX shells, so that a command printed for the user to paste means the same whatever a
+ * resource, project or directory name holds: inside single quotes nothing is special (no `$(...)`, no backticks,
+ * no `$VAR`), and a single quote itself is closed, escaped and reopened.
+ */
+export function shellQuote(word: string): string {
+    return `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
 /** A server is cancelled: its entries go with it (another server of the same resource keeps its own). */

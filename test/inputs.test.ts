@@ -5,6 +5,9 @@ import { checkInputs, UNKNOWN } from "../provider/kvm/inputs";
 import { diffKvmServer, needsUpgrade, REPLACE_ON_CHANGE, UPGRADE_IN_PLACE, METADATA_IN_PLACE, POWER_IN_PLACE } from "../provider/kvm/diff";
 import { INPUT_NAMES } from "../provider/kvm/inputs";
 import { saysAlreadyCancelled } from "../provider/kvm/operations";
+import { resolveCommand } from "../provider/journal";
+import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
 import { resolveConfig, requireCredentials } from "../provider/config";
 import { billingCycleProblem } from "../provider/kvm/orderCheck";
 import * as wire from "../provider/client/schemas";
@@ -210,5 +213,19 @@ describe("what a refusal of cancel/product means", () => {
         ["", false],
     ])("%j -> %s", (message, cancelled) => {
         expect(saysAlreadyCancelled(message)).toBe(cancelled);
+    });
+});
+
+describe("the commands printed for the user to paste", () => {
+    test.each([
+        ["edis-basic/dev/web", "/tmp/p/.pulumi-edis/journal"],
+        ['proj/stack/$(touch /tmp/edis-pwned)`id`"x"', "/tmp/it's here/$HOME"],
+        ["a'b/c\\d/e f", "/tmp/j\nk"],
+    ])("%j in %j reaches the CLI as exactly those words, and runs nothing", (key, dir) => {
+        const command = resolveCommand("forget", key, dir);
+        // bash parses the pasted text; the words after the command name are what the CLI would receive.
+        const words = execFileSync("bash", ["-c", `set -- ${command.replace(/^npx pulumi-edis /, "")}; printf '%s\\0' "$@"`], { encoding: "utf8" }).split("\0").slice(0, -1);
+        expect(words).toEqual(["orders", "forget", key, "--dir", dir]);
+        expect(existsSync("/tmp/edis-pwned")).toBe(false);
     });
 });

@@ -2,10 +2,8 @@
  * What the real-CLI tests share: a simulator and a stack of a program pointed at it, the witnesses (the
  * simulator's record of paid writes), and the check that no credential reached anything the user can read.
  */
-import { execFileSync } from "node:child_process";
-import { join } from "node:path";
 import { EdisSimulator, SimulatorOptions } from "../../simulator/server";
-import { PACKAGE_ROOT } from "../harness/workspace";
+import { runNamedCommand } from "../harness/journalCommand";
 import { stackConfigFor, startSimulator } from "../support/sim";
 import { CliResult, CliStack } from "./pulumi";
 
@@ -89,13 +87,7 @@ export async function expectNoCredentials(f: CliFixture): Promise<void> {
     }
 }
 
-/**
- * Runs the `npx pulumi-edis orders <verb> ...` command that an error printed, as a user pastes it into a shell in
- * the project's directory (bash parses it; `npx pulumi-edis` is this package's compiled CLI, which npx would run).
- */
+/** The printed command, run in the project's directory (see test/harness/journalCommand.ts). */
 export function runPrintedCommand(output: string, verb: "forget" | "confirm", projectDir: string): string {
-    const command = new RegExp(`\`npx pulumi-edis (orders ${verb} [^\`]+)\``).exec(output)?.[1];
-    if (!command) throw new Error(`no ${verb} command in:\n${output}`);
-    const cli = join(PACKAGE_ROOT, "dist", "provider", "cli.js");
-    return execFileSync("bash", ["-c", `"$0" "$1" ${command}`, process.execPath, cli], { cwd: projectDir, encoding: "utf8" });
+    return runNamedCommand(output, verb, projectDir);
 }
