@@ -1,12 +1,13 @@
 import * as pulumi from "@pulumi/pulumi";
+import { CONFIG_NAMESPACE, SETTINGS } from "../provider/config";
 
 /** The options with outputs added to `additionalSecretOutputs`, so that the engine encrypts them in state. */
 export function secretOutputs(opts: pulumi.CustomResourceOptions | undefined, names: string[]): pulumi.CustomResourceOptions {
     return { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...names] };
 }
 
-/** The account's credentials as config keys, with their environment fallbacks. */
-export const CREDENTIAL_CONFIG_KEYS = { "edis:email": "EDIS_EMAIL", "edis:password": "EDIS_PASSWORD" } as const;
+/** The account's credentials as namespaced config keys (`edis:email`), with their environment fallbacks. */
+export const CREDENTIAL_SETTINGS = (["email", "password"] as const).map((name) => ({ key: `${CONFIG_NAMESPACE}:${SETTINGS[name].key}`, env: SETTINGS[name].env }));
 
 /**
  * Refuses to register a pulumi-edis resource while a credential is plain-text stack config. The engine records
@@ -20,7 +21,7 @@ export function requireSecretCredentials(resource: string): void {
     // Only where there is a state to protect: unit tests under setMocks have none (and Pulumi's documented
     // `pulumi.runtime.setConfig` in a test marks every key plain).
     if (underMocks()) return;
-    for (const [key, variable] of Object.entries(CREDENTIAL_CONFIG_KEYS)) {
+    for (const { key, env: variable } of CREDENTIAL_SETTINGS) {
         if (pulumi.runtime.getConfig(key) === undefined || isSecretConfig(key)) continue;
         throw new Error(
             `config ${key} is set in plain text, so the engine would store it unencrypted in the stack's state (it records ` +

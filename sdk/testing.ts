@@ -25,7 +25,7 @@
  * ```
  */
 import * as pulumi from "@pulumi/pulumi";
-import { CREDENTIAL_CONFIG_KEYS } from "./options";
+import { CREDENTIAL_SETTINGS } from "./options";
 import { EdisSimulator, SimulatorOptions } from "../simulator/server";
 
 /** A simulated EDIS account that the program's lookups use. */
@@ -56,7 +56,7 @@ export async function startTestAccount(options: SimulatorOptions = {}): Promise<
     const runtime = pulumi.runtime as unknown as { isConfigSecret?: (key: string) => boolean };
     const existing = pulumi.runtime.allConfig();
     const secretKeys = Object.keys(existing).filter((k) => runtime.isConfigSecret?.(k));
-    pulumi.runtime.setAllConfig({ ...existing, ...config }, [...new Set([...secretKeys, ...Object.keys(CREDENTIAL_CONFIG_KEYS)])]);
+    pulumi.runtime.setAllConfig({ ...existing, ...config }, [...new Set([...secretKeys, ...CREDENTIAL_SETTINGS.map((c) => c.key)])]);
     return { simulator, config, stop: () => simulator.stop() };
 }
 

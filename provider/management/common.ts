@@ -18,6 +18,14 @@ export function serverGone(e: unknown): boolean {
     return isEdisApiError(e) && e.endpoint === "get/auth" && e.kind === "not_found";
 }
 
+/**
+ * True when the error says the host gave no usable answer now (down, slow, overloaded, an unreadable answer, or a
+ * refused session), not anything about the resource: what a read keeps state on instead of failing the refresh.
+ */
+export function noAnswerNow(e: unknown): boolean {
+    return isEdisApiError(e) && (e.transient || e.outcomeUnknown || e.kind === "session");
+}
+
 /** A secret input's rule: its errors never show the value. */
 export function secretRule(required: boolean, test: (v: string) => string | undefined): FieldRule {
     return {

@@ -10,11 +10,10 @@
  *
  * The password is never an output: state keeps a salted scrypt digest (an additionalSecretOutput) to see changes.
  */
-import { EdisErrorKind, isEdisApiError } from "../client/errors";
 import { VncStatus } from "../client/model";
 import { FieldRule, UNKNOWN, compact } from "../fields";
 import { ctx } from "../runtime";
-import { KVM_ID_RULE, configuredResource, secretRule, serverGone, withoutSecrets } from "./common";
+import { KVM_ID_RULE, configuredResource, noAnswerNow, secretRule, serverGone, withoutSecrets } from "./common";
 import { digestSecret, matchesDigest } from "./secretDigest";
 
 const RULES: Record<string, FieldRule> = {
@@ -24,8 +23,6 @@ const RULES: Record<string, FieldRule> = {
     ),
 };
 const SECRETS = ["password"] as const;
-/** Errors that say the host gave no usable answer now, not that anything about the VNC access changed. */
-const UNANSWERED: readonly EdisErrorKind[] = ["network", "timeout", "server_error", "rate_limited", "unexpected_answer", "session"];
 
 function outputs(inputs: Record<string, unknown>, status: VncStatus, passwordDigest: string): Record<string, unknown> {
     return compact({
@@ -71,8 +68,8 @@ export const vncAccess = {
             // else happens, so a management host that cannot answer now (down, slow, overloaded, or refusing the
             // session) must not block them: what state says stays, and the log says that it was not checked. An
             // answer that means something (credentials refused, "not found" from the host) is still thrown.
-            if (!isEdisApiError(e) || !UNANSWERED.includes(e.kind)) throw e;
-            ctx().log(`warning: the VNC access of ${kvmId} could not be read, so it was not checked: ${e.message}`);
+            if (!noAnswerNow(e)) throw e;
+            ctx().log(`warning: the VNC access of ${kvmId} could not be read, so it was not checked: ${(e as Error).message}`);
             return { id, props };
         }
     },

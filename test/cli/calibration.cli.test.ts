@@ -5,14 +5,13 @@
  * resulting state (ids, whether KVM ids are known, init errors, pending creates) and the paid writes EDIS
  * received. Where they differ, the harness is wrong (DESIGN.md section 7): this test fails until it is fixed.
  */
-import { appendFileSync } from "node:fs";
 import { join } from "node:path";
 import { EdisSimulator } from "../../simulator/server";
 import { OperationResult, TestStack } from "../harness";
 import { PACKAGE_ROOT } from "../harness/workspace";
-import { stackConfigFor, startSimulator } from "../support/sim";
-import { CliResult, CliStack } from "./pulumi";
-import { SECRET_KEYS, paidWrites } from "./support";
+import { declareServers, simulatorAndStack } from "../support/sim";
+import { CliResult, nameOf } from "./pulumi";
+import { cliStack, paidWrites } from "./support";
 
 const SERVERS = join(PACKAGE_ROOT, "test", "programs", "servers");
 
@@ -30,7 +29,7 @@ interface Observed {
 interface Runner {
     sim: EdisSimulator;
     run(command: "up" | "preview" | "refresh" | "destroy", flags?: string[]): Promise<Observed>;
-    declare(servers: Record<string, object>, options?: Record<string, object>): Promise<void>;
+    declare(servers: Record<string, Record<string, unknown>>, options?: Record<string, object>): Promise<void>;
     setConfig(key: string, value: string, secret?: boolean): Promise<void>;
     refreshAlways(): void;
     dispose(): Promise<void>;
@@ -57,8 +56,7 @@ function harnessSteps(r: OperationResult): Record<string, string[]> {
 }
 
 async function cliRunner(): Promise<Runner> {
-    const sim = await startSimulator({ provisioningDelayMs: 300, unpaidInvoices: true });
-    const stack = await CliStack.create({ programDir: SERVERS, config: stackConfigFor(sim), secretKeys: SECRET_KEYS });
+    const { sim, stack, dispose } = await cliStack(SERVERS, { sim: { unpaidInvoices: true } });
     return {
         sim,
         async run(command, flags = []) {
@@ -70,24 +68,20 @@ async function cliRunner(): Promise<Runner> {
                 steps: cliSteps(r),
                 paid: paidWrites(sim),
                 state: Object.fromEntries(
-                    resources.map((x) => [x.urn.split("::").pop()!, { service: serviceOf(sim, x.id!), kvmId: typeof x.outputs?.kvmId === "string", initErrors: (x.initErrors ?? []).length > 0 }]),
+                    resources.map((x) => [nameOf(x.urn), { service: serviceOf(sim, x.id!), kvmId: typeof x.outputs?.kvmId === "string", initErrors: (x.initErrors ?? []).length > 0 }]),
                 ),
                 pendingCreates: (d.pending_operations ?? []).length,
             };
         },
         declare: (servers, options = {}) => stack.setConfig({ "edis-servers:servers": JSON.stringify(servers), "edis-servers:options": JSON.stringify(options) }),
         setConfig: (key, value, secret = false) => stack.setConfig({ [key]: value }, secret ? [key] : []),
-        refreshAlways: () => appendFileSync(join(stack.project.dir, "Pulumi.yaml"), "options:\n  refresh: always\n"),
-        async dispose() {
-            stack.dispose();
-            await sim.stop();
-        },
+        refreshAlways: () => stack.refreshAlways(),
+        dispose,
     };
 }
 
 async function harnessRunner(): Promise<Runner> {
-    const sim = await startSimulator({ provisioningDelayMs: 300, unpaidInvoices: true });
-    const stack = TestStack.create({ programDir: SERVERS, config: stackConfigFor(sim), secretKeys: SECRET_KEYS });
+    const { sim, stack } = await simulatorAndStack(SERVERS, { unpaidInvoices: true });
     return {
         sim,
         async run(command, flags = []) {
@@ -105,7 +99,7 @@ async function harnessRunner(): Promise<Runner> {
             };
         },
         async declare(servers, options = {}) {
-            stack.setConfig("edis-servers:servers", JSON.stringify(servers));
+            declareServers(stack, servers);
             stack.setConfig("edis-servers:options", JSON.stringify(options));
         },
         async setConfig(key, value, secret = false) {

@@ -5,19 +5,15 @@
  */
 import { join } from "node:path";
 import { PACKAGE_ROOT } from "../harness/workspace";
-import { CliFixture, cliStack, expectNoCredentials, failed, ok, opsOf, paidWrites } from "./support";
+import { cliStacksPerTest, expectNoCredentials, failed, ok, opsOf, paidWrites } from "./support";
 
 const SERVERS = join(PACKAGE_ROOT, "test", "programs", "servers");
 const KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAINrWGRolS8WmRbi62V96xA7WjSOMTE/l86PC+sXZS5SN you@laptop";
 
-let f: CliFixture | undefined;
-afterEach(async () => {
-    await f?.dispose();
-    f = undefined;
-});
+const open = cliStacksPerTest();
 
 test("a VNC reading that fails (management host answering 503) does not stop preview, up or destroy, which refresh first", async () => {
-    f = await cliStack(join(PACKAGE_ROOT, "examples", "day-two"), { config: { "edis-day-two:sshPublicKey": KEY } });
+    const f = await open(join(PACKAGE_ROOT, "examples", "day-two"), { config: { "edis-day-two:sshPublicKey": KEY } });
     const { sim, stack } = f;
     await stack.setConfig({ "edis-day-two:vncPassword": "Vnc12345" }, ["edis-day-two:vncPassword"]);
     ok(await stack.up());
@@ -32,7 +28,7 @@ test("a VNC reading that fails (management host answering 503) does not stop pre
 });
 
 test("a changed edis:password: refresh and destroy use the one recorded at the last up; the error says how to record the new one", async () => {
-    f = await cliStack(SERVERS);
+    const f = await open(SERVERS);
     const { sim, stack } = f;
     await stack.setConfig({ "edis-servers:servers": JSON.stringify({ web: { planId: 101, osId: 1012, hostname: "web1.example.com" } }) });
     ok(await stack.up());
@@ -59,7 +55,7 @@ test("a changed edis:password: refresh and destroy use the one recorded at the l
 });
 
 test("preview plans the delete of a server dropped from the program and --expect-no-changes counts it; only up cancels it", async () => {
-    f = await cliStack(SERVERS);
+    const f = await open(SERVERS);
     const { sim, stack } = f;
     const a = { planId: 101, osId: 1012, hostname: "a.example.com" };
     const b = { planId: 101, osId: 1012, hostname: "b.example.com" };

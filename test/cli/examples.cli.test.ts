@@ -9,19 +9,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PACKAGE_ROOT } from "../harness/workspace";
 import { pulumiBinDir } from "./pulumi";
-import { CliFixture, cliStack, expectNoCredentials, failed, ok, opsOf, paidWrites } from "./support";
+import { cliStacksPerTest, expectNoCredentials, failed, ok, opsOf, paidWrites } from "./support";
 
 const EXAMPLES = join(PACKAGE_ROOT, "examples");
 const KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAINrWGRolS8WmRbi62V96xA7WjSOMTE/l86PC+sXZS5SN you@laptop";
 
-let f: CliFixture | undefined;
-afterEach(async () => {
-    await f?.dispose();
-    f = undefined;
-});
+const open = cliStacksPerTest();
 
 test("examples/basic: up, a quiet preview, drift (suspended, then cancelled at EDIS) failing --expect-no-changes, refresh, destroy", async () => {
-    f = await cliStack(join(EXAMPLES, "basic"));
+    const f = await open(join(EXAMPLES, "basic"));
     const { sim, stack } = f;
 
     const up = ok(await stack.up());
@@ -63,7 +59,7 @@ test("examples/basic: up, a quiet preview, drift (suspended, then cancelled at E
 });
 
 test("examples/fleet: three servers over two locations, unchanged on a second up, cancelled Immediate by destroy", async () => {
-    f = await cliStack(join(EXAMPLES, "fleet"), { config: { "edis-fleet:sshPublicKey": KEY } });
+    const f = await open(join(EXAMPLES, "fleet"), { config: { "edis-fleet:sshPublicKey": KEY } });
     const { sim, stack } = f;
     const up = ok(await stack.up());
     expect(opsOf(up)).toEqual({ "web-1": ["create"], "web-2": ["create"], "db-1": ["create"] });
@@ -85,7 +81,7 @@ test("examples/fleet: three servers over two locations, unchanged on a second up
 });
 
 test("examples/day-two: power, VNC and a traffic alert; a quiet preview; power switched off at EDIS shows; destroy removes all", async () => {
-    f = await cliStack(join(EXAMPLES, "day-two"), { config: { "edis-day-two:sshPublicKey": KEY, "edis-day-two:vncPassword": "Vnc12345" } });
+    const f = await open(join(EXAMPLES, "day-two"), { config: { "edis-day-two:sshPublicKey": KEY, "edis-day-two:vncPassword": "Vnc12345" } });
     const { sim, stack } = f;
     await stack.setConfig({ "edis-day-two:vncPassword": "Vnc12345" }, ["edis-day-two:vncPassword"]);
     ok(await stack.up());
@@ -117,7 +113,7 @@ test("the README's Quick start as written: up orders one server, preview is quie
     writeFileSync(join(dir, "Pulumi.yaml"), "name: quickstart\nruntime: nodejs\n");
     writeFileSync(join(dir, "index.ts"), quickStart);
     try {
-        f = await cliStack(dir, { config: { "edis:paymentMethod": "paypal", "quickstart:sshPublicKey": KEY } });
+        const f = await open(dir, { config: { "edis:paymentMethod": "paypal", "quickstart:sshPublicKey": KEY } });
         const { sim, stack } = f;
         ok(await stack.up());
         expect(await stack.outputs()).toEqual({ kvmId: expect.stringMatching(/^kvm_/), apiHost: expect.stringMatching(/^kvm\d+\.api\.edis-sim\.invalid$/) });
@@ -132,7 +128,7 @@ test("the README's Quick start as written: up orders one server, preview is quie
 });
 
 test("credentials set in plain text stop the program before anything is ordered, in preview and up, naming the key and the fix", async () => {
-    f = await cliStack(join(EXAMPLES, "basic"));
+    const f = await open(join(EXAMPLES, "basic"));
     const { sim, stack } = f;
     const email = sim.account.state.email;
     await stack.setConfig({ "edis:email": email });

@@ -4,30 +4,30 @@
  * after add/order answered, a lost add/order answer, replacement, and what `pulumi import` and
  * `--import-pending-creates` do. The simulator's record of paid writes is the witness every time.
  */
-import { appendFileSync } from "node:fs";
 import { join } from "node:path";
 import { PACKAGE_ROOT } from "../harness/workspace";
 import { CliStack } from "./pulumi";
-import { CliFixture, cliStack, expectNoCredentials, failed, ok, opsOf, paidWrites, runPrintedCommand } from "./support";
+import { cliStacksPerTest, expectNoCredentials, failed, ok, opsOf, paidWrites } from "./support";
+import { runNamedCommand } from "../harness/journalCommand";
 
 const SERVERS = join(PACKAGE_ROOT, "test", "programs", "servers");
 const URN = "urn:pulumi:dev::edis-servers::pulumi-nodejs:dynamic/edis:KvmServer::web";
 const web = { planId: 101, osId: 1012, hostname: "web1.example.com" };
 
-let f: CliFixture | undefined;
-afterEach(async () => {
-    await f?.dispose();
-    f = undefined;
-});
+const open = cliStacksPerTest();
 
 /** What test/programs/servers declares on its next run: servers by name, and their resource options. */
 async function declare(stack: CliStack, servers: Record<string, object>, options: Record<string, object> = {}): Promise<void> {
     await stack.setConfig({ "edis-servers:servers": JSON.stringify(servers), "edis-servers:options": JSON.stringify(options) });
 }
 
-/** Sets `options: refresh: always` in the project's Pulumi.yaml, as every example does. */
-function refreshAlways(stack: CliStack): void {
-    appendFileSync(join(stack.project.dir, "Pulumi.yaml"), "options:\n  refresh: always\n");
+/** An up whose add/order answer is lost: dropped before EDIS handled it (nothing ordered) or after (ordered). */
+async function lostOrder(drop: "before" | "after") {
+    const f = await open(SERVERS, { sim: { faults: [{ endpoint: "add/order", drop }] } });
+    await declare(f.stack, { web });
+    const lost = failed(await f.stack.up());
+    expect(lost.output).toContain("may or may not have been placed");
+    return { ...f, lost };
 }
 
 describe.each([
@@ -36,9 +36,9 @@ describe.each([
 ])("an unpaid invoice stops the create %s; once it is paid, `pulumi up` finishes it without a second order", (_title, always) => {
     test("init error, pay, up", async () => {
         // Provisioning takes 4 s after payment, so the refresh of the resuming up still finds no KVM.
-        f = await cliStack(SERVERS, { sim: { unpaidInvoices: true, provisioningDelayMs: 4000 } });
+        const f = await open(SERVERS, { sim: { unpaidInvoices: true, provisioningDelayMs: 4000 } });
         const { sim, stack } = f;
-        if (always) refreshAlways(stack);
+        if (always) stack.refreshAlways();
         await declare(stack, { web });
 
         const first = failed(await stack.up());
@@ -72,7 +72,7 @@ describe.each([
     ["`pulumi refresh --import-pending-creates <urn> <id>`, then `pulumi up`", true],
 ])("pulumi killed with SIGKILL after add/order answered, while it waits for provisioning: `pulumi cancel`, then %s orders nothing", (_title, importPending) => {
     test("kill, cancel, recover", async () => {
-        f = await cliStack(SERVERS, { sim: { provisioningDelayMs: 5000 } });
+        const f = await open(SERVERS, { sim: { provisioningDelayMs: 5000 } });
         const { sim, stack } = f;
         await declare(stack, { web });
         const killed = await stack.up([], {
@@ -125,11 +125,7 @@ describe.each([
 });
 
 test("a lost add/order answer blocks every later up until the user adopts the server the error names", async () => {
-    f = await cliStack(SERVERS, { sim: { faults: [{ endpoint: "add/order", drop: "after" }] } });
-    const { sim, stack } = f;
-    await declare(stack, { web });
-    const lost = failed(await stack.up());
-    expect(lost.output).toContain("may or may not have been placed");
+    const { sim, stack } = await lostOrder("after");
     expect(failed(await stack.up()).output).toContain("may or may not have been placed");
     expect(paidWrites(sim)).toEqual(["add/order"]);
 
@@ -157,19 +153,16 @@ test("a lost add/order answer blocks every later up until the user adopts the se
 });
 
 test("a lost add/order answer, no server at EDIS: the printed forget command, run as printed in the project, lets one order through", async () => {
-    f = await cliStack(SERVERS, { sim: { faults: [{ endpoint: "add/order", drop: "before" }] } });
-    const { sim, stack } = f;
-    await declare(stack, { web });
-    const lost = failed(await stack.up());
+    const { sim, stack, lost } = await lostOrder("before");
     expect(sim.account.state.orders).toEqual([]);
-    runPrintedCommand(lost.output, "forget", stack.project.dir);
+    runNamedCommand(lost.output, "forget", stack.project.dir);
     ok(await stack.up());
     expect(sim.account.state.orders).toHaveLength(1);
     ok(await stack.destroy());
 });
 
 test("replacement: `replaceOnChanges: [\"planId\"]` does nothing for a dynamic resource (an in-place upgrade); `replaceOnPlanChange: true` replaces", async () => {
-    f = await cliStack(SERVERS);
+    const f = await open(SERVERS);
     const { sim, stack } = f;
     await declare(stack, { web }, { web: { replaceOnChanges: ["planId"] } });
     ok(await stack.up());
@@ -197,7 +190,7 @@ test("replacement: `replaceOnChanges: [\"planId\"]` does nothing for a dynamic r
 });
 
 test("catalogue drift under the examples' ignoreChanges: a newer Debian and a cheaper plan change nothing and bill nothing", async () => {
-    f = await cliStack(join(PACKAGE_ROOT, "examples", "basic"));
+    const f = await open(join(PACKAGE_ROOT, "examples", "basic"));
     const { sim, stack } = f;
     ok(await stack.up());
     for (const plan of sim.account.plans.filter((p) => p.locationId === 1)) plan.addons["operating system"]!.push({ id: 1013, description: "Debian 13 (64bit)" });
@@ -210,7 +203,7 @@ test("catalogue drift under the examples' ignoreChanges: a newer Debian and a ch
 });
 
 test("`pulumi import` of a KvmServer: the engine cannot import a dynamic resource, and nothing is ordered", async () => {
-    f = await cliStack(SERVERS);
+    const f = await open(SERVERS);
     const { sim, stack } = f;
     await declare(stack, { web });
     ok(await stack.up());

@@ -12,7 +12,7 @@
  */
 import { ChildProcess, execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PACKAGE_ROOT, Project, createProject } from "../harness/workspace";
@@ -40,7 +40,6 @@ export interface EngineEvent {
     resOpFailedEvent?: { metadata: StepMetadata; status: number; steps: number };
     diagnosticEvent?: { urn?: string; message: string; severity: string; ephemeral?: boolean };
     summaryEvent?: { resourceChanges: Record<string, number>; maybeCorrupt: boolean; durationSeconds: number };
-    cancelEvent?: object;
 }
 
 export interface StepMetadata {
@@ -141,8 +140,9 @@ export class CliStack {
         if (args.length > 2) await this.mustRun(args);
     }
 
-    async removeConfig(key: string): Promise<void> {
-        await this.mustRun(["config", "rm", key]);
+    /** Sets `options: refresh: always` in the project's Pulumi.yaml, as every example does. */
+    refreshAlways(): void {
+        appendFileSync(join(this.project.dir, "Pulumi.yaml"), "options:\n  refresh: always\n");
     }
 
     /** Runs `pulumi <args> --stack <stack> --non-interactive` in the project directory. */
@@ -253,7 +253,6 @@ export interface CheckpointResource {
     outputs?: Record<string, unknown>;
     initErrors?: string[];
     delete?: boolean;
-    pendingReplacement?: boolean;
 }
 
 export interface Deployment {

@@ -3,7 +3,6 @@
  * simulator's record of paid writes), and the check that no credential reached anything the user can read.
  */
 import { EdisSimulator, SimulatorOptions } from "../../simulator/server";
-import { runNamedCommand } from "../harness/journalCommand";
 import { stackConfigFor, startSimulator } from "../support/sim";
 import { CliResult, CliStack } from "./pulumi";
 
@@ -46,6 +45,22 @@ export async function cliStack(
     };
 }
 
+/**
+ * Opens fixtures that are disposed after each test: `const open = cliStacksPerTest();` at the top of a file,
+ * then `const { sim, stack } = await open(dir, options)` in a test.
+ */
+export function cliStacksPerTest(): typeof cliStack {
+    const opened: CliFixture[] = [];
+    afterEach(async () => {
+        for (const f of opened.splice(0)) await f.dispose();
+    });
+    return async (...args) => {
+        const f = await cliStack(...args);
+        opened.push(f);
+        return f;
+    };
+}
+
 /** The paid writes the simulator received, in order. */
 export function paidWrites(sim: EdisSimulator): string[] {
     return sim.log.filter((e) => PAID_WRITES.includes(e.endpoint)).map((e) => e.endpoint);
@@ -85,9 +100,4 @@ export async function expectNoCredentials(f: CliFixture): Promise<void> {
             if (text.toLowerCase().includes(form.toLowerCase())) throw new Error(`a credential (${form.slice(0, 3)}...) is in the ${where}`);
         }
     }
-}
-
-/** The printed command, run in the project's directory (see test/harness/journalCommand.ts). */
-export function runPrintedCommand(output: string, verb: "forget" | "confirm", projectDir: string): string {
-    return runNamedCommand(output, verb, projectDir);
 }

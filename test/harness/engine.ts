@@ -433,6 +433,7 @@ export class TestStack {
                     }
                     if (diff.deleteBeforeReplace || msg.deleteBeforeReplace) {
                         await op.host.delete(urn, old.id, old.outputs, old.inputs);
+                        op.step({ ...base, op: "delete" });
                         state.resources = state.resources.filter((x) => x !== old);
                         save();
                         return this.createResource(op, state, put, recorded, rechecked.inputs);

@@ -32,8 +32,6 @@ export type RunnerMessage =
           id?: string;
           /** The resource options the engine acts on in a diff (setMocks does not pass them to newResource). */
           ignoreChanges: string[];
-          /** Passed on to show that the engine ignores it for dynamic resources (see engine.ts). */
-          replaceOnChanges: string[];
           deleteBeforeReplace: boolean;
           /** Inputs the program passed as secrets, and the resource's additionalSecretOutputs: the engine encrypts these in state. */
           secrets: string[];
@@ -82,7 +80,7 @@ async function main(): Promise<void> {
     // The program's own @pulumi/pulumi, resolved from the project as the program will resolve it.
     const pulumi = require(require.resolve("@pulumi/pulumi", { paths: [job.projectDir] })) as typeof import("@pulumi/pulumi");
 
-    const options = new Map<string, { ignoreChanges: string[]; replaceOnChanges: string[]; deleteBeforeReplace: boolean; secrets: string[]; dependencies: string[] }>();
+    const options = new Map<string, { ignoreChanges: string[]; deleteBeforeReplace: boolean; secrets: string[]; dependencies: string[] }>();
     let nextReq = 0;
     const waiting = new Map<number, (answer: EngineAnswer) => void>();
     process.on("message", (answer: EngineAnswer) => waiting.get(answer.reqId)?.(answer));
@@ -104,7 +102,7 @@ async function main(): Promise<void> {
                     inputs: unwrapSecrets(args.inputs) as Record<string, unknown>,
                     custom: !!args.custom,
                     id: args.id || undefined,
-                    ...(options.get(args.name) ?? { ignoreChanges: [], replaceOnChanges: [], deleteBeforeReplace: false, secrets: [], dependencies: [] }),
+                    ...(options.get(args.name) ?? { ignoreChanges: [], deleteBeforeReplace: false, secrets: [], dependencies: [] }),
                 });
                 if (answer.error) throw new Error(answer.error);
                 return { id: answer.id, state: answer.state ?? {} };
@@ -118,7 +116,7 @@ async function main(): Promise<void> {
         job.preview,
     );
     pulumi.runtime.setAllConfig(job.config, job.secretKeys);
-    // The mock monitor hands newResource no resource options; read the two the engine's diff uses from the request.
+    // The mock monitor hands newResource no resource options; read those the harness engine acts on from the request.
     const monitor = (pulumi.runtime as unknown as { getMonitor(): { registerResource(req: any, cb: unknown): unknown } }).getMonitor();
     const register = monitor.registerResource.bind(monitor);
     monitor.registerResource = (req: any, cb: unknown) => {
@@ -127,7 +125,6 @@ async function main(): Promise<void> {
         const secretInputs = Object.keys(object).filter((k) => (object[k] as Record<string, unknown> | null)?.[SIG_KEY] === SECRET_SIG);
         options.set(req.getName(), {
             ignoreChanges: req.getIgnorechangesList(),
-            replaceOnChanges: req.getReplaceonchangesList(),
             deleteBeforeReplace: req.getDeletebeforereplace(),
             secrets: [...secretInputs, ...req.getAdditionalsecretoutputsList()],
             dependencies: req.getDependenciesList(),
