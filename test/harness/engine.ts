@@ -8,10 +8,11 @@
  * between operations, outputs exactly as the host returned them, as the engine's checkpoint does.
  *
  * What it models of the engine. Where the real-CLI tests show it (test/cli; calibration.cli.test.ts compares
- * the two step by step), a point is checked against the real CLI (replaceOnChanges, init errors and refresh, a failing refresh, the recorded config, planned deletes,
- * replacement and its old half, pending creates, failed steps); the rest (delete-before-replace, the re-check of a
- * new half, a failed update's inputs, no step after a failure, serial Check/Diff, Resource.get, unknown outputs
- * in preview) follows the engine's source as DESIGN.md section 7 reads it, and no real-CLI test shows it yet:
+ * the two step by step), a point is checked against the real CLI: replaceOnChanges, init errors and refresh, a
+ * failing refresh, the recorded config, planned deletes, replacement and its old half, pending creates, failed
+ * steps. The rest (delete-before-replace, the re-check of a new half, a failed update's inputs, no step after a
+ * failure, serial Check/Diff, Resource.get, unknown outputs in preview) follows the engine's source as DESIGN.md
+ * section 7 reads it, and no real-CLI test shows it yet. In detail:
  * the `ignoreChanges` resource option (and not `replaceOnChanges`, which the engine applies only to keys a
  * provider's Diff reports, and the dynamic host reports none); `deleteBeforeReplace`, asked by the option or
  * by the provider's Diff; secrets (inputs
