@@ -44,7 +44,7 @@ export class SessionDirectory {
         try {
             return (await this.client.getAuth(kvmId)).find((s) => s.kvmId === kvmId);
         } catch (e) {
-            if (isEdisApiError(e) && e.kind === "not_found") return undefined;
+            if (isEdisApiError(e) && e.meaning === "gone") return undefined;
             throw e;
         }
     }

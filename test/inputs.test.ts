@@ -4,7 +4,6 @@ import * as edis from "../sdk";
 import { checkInputs, UNKNOWN } from "../provider/kvm/inputs";
 import { diffKvmServer, needsUpgrade, REPLACE_ON_CHANGE, UPGRADE_IN_PLACE, METADATA_IN_PLACE, POWER_IN_PLACE } from "../provider/kvm/diff";
 import { INPUT_NAMES } from "../provider/kvm/inputs";
-import { saysAlreadyCancelled } from "../provider/kvm/operations";
 import { resolveCommand } from "../provider/journal";
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -194,25 +193,6 @@ describe("the SDK's Output forms take the same required arguments as the Promise
             edis.getPlanOutput({ locationId: pulumi.output(1), minRamMb: 2048 });
         };
         expect(typeof forms).toBe("function");
-    });
-});
-
-describe("what a refusal of cancel/product means", () => {
-    test.each([
-        ["Service already cancelled", true],
-        ["This service has already been terminated", true],
-        ["Service is Cancelled", true],
-        ["Product was terminated on 2026-01-02", true],
-        ["Service cannot be terminated before the end of its minimum contract term", false],
-        ["Service can not be cancelled: an invoice is overdue", false],
-        ["The service is not yet cancelled", false],
-        ["Termination failed, please contact support", false],
-        ["Cancellation already requested for the end of the billing period", false],
-        ["Service is not active", false],
-        ["Unable to cancel: service already cancelled by another request failed", false],
-        ["", false],
-    ])("%j -> %s", (message, cancelled) => {
-        expect(saysAlreadyCancelled(message)).toBe(cancelled);
     });
 });
 

@@ -9,6 +9,7 @@
  * HTTP status, attempts) is the provider's wording and is never touched, so a short or common password cannot
  * blank ordinary words of it.
  */
+import { Meaning } from "./answers";
 
 export type EdisErrorKind =
     | "credentials" // 401/403 or the API said the e-mail/password is wrong
@@ -24,6 +25,8 @@ export type EdisErrorKind =
 export interface EdisApiErrorInit {
     endpoint: string;
     kind: EdisErrorKind;
+    /** What the answer means (answers.ts); derived from the kind when not given. */
+    meaning?: Meaning;
     /** HTTP status, when the server answered at all. */
     status?: number;
     /** The server's own message (`message`/`msg`/`error`), as received: the constructor redacts it. */
@@ -36,11 +39,28 @@ export interface EdisApiErrorInit {
     retryAfterSeconds?: number;
     /** How many attempts were made before giving up. */
     attempts?: number;
-    /** The order this error concerns, when an order was created (add/order answered `failed` with an id). */
+    /** The order this error concerns, when an answer named one (add/order or add/upgrade, whatever its status). */
     orderId?: number;
+    /** Every service id the answer named (add/order): each is a server that may be billed. */
+    serviceIds?: number[];
+    /** The invoice the answer named. */
+    invoiceId?: number;
     /** A refused answer's body, for the endpoint function to read data from; never printed. */
     body?: Record<string, unknown>;
 }
+
+/** The meaning of an error made without an answer to classify (the provider's own, or no answer at all). */
+const MEANING_OF_KIND: Record<EdisErrorKind, Meaning> = {
+    credentials: "credentials",
+    not_found: "gone",
+    bad_request: "refused",
+    rate_limited: "retry",
+    server_error: "unknown",
+    network: "unknown",
+    timeout: "unknown",
+    unexpected_answer: "unknown",
+    session: "credentials",
+};
 
 const KIND_TEXT: Record<EdisErrorKind, string> = {
     credentials: "the e-mail or password was refused",
@@ -76,6 +96,10 @@ export class EdisApiError extends Error {
     readonly retryAfterSeconds?: number;
     readonly attempts?: number;
     readonly orderId?: number;
+    readonly serviceIds?: number[];
+    readonly invoiceId?: number;
+    /** What the answer means: gone, cancelled, credentials, refused, retry or unknown (answers.ts). */
+    readonly meaning: Meaning;
     /** Not enumerable: a body can echo request fields, so it must not reach JSON, logs or state. */
     declare readonly body?: Record<string, unknown>;
 
@@ -99,6 +123,9 @@ export class EdisApiError extends Error {
         this.retryAfterSeconds = init.retryAfterSeconds;
         this.attempts = init.attempts;
         this.orderId = init.orderId;
+        this.serviceIds = init.serviceIds;
+        this.invoiceId = init.invoiceId;
+        this.meaning = init.meaning ?? MEANING_OF_KIND[init.kind];
         Object.defineProperty(this, "body", { value: init.body, enumerable: false });
     }
 
@@ -113,6 +140,9 @@ export class EdisApiError extends Error {
             retryAfterSeconds: this.retryAfterSeconds,
             attempts: this.attempts,
             orderId: this.orderId,
+            serviceIds: this.serviceIds,
+            invoiceId: this.invoiceId,
+            meaning: this.meaning,
             body: this.body,
             ...extra,
         });

@@ -13,6 +13,7 @@
  */
 import { z } from "zod";
 import { EdisClient } from "./client";
+import { refusesSession } from "./answers";
 import { EdisApiError, isEdisApiError } from "./errors";
 import { CallbackMethod, KvmSession, PowerState, PowerStatus, TrafficHookRequest, VncStatus } from "./model";
 import { request } from "./request";
@@ -57,7 +58,6 @@ const SESSION_DEFAULT_LIFETIME_SECONDS = 300;
  * Words of a refusal about the session rather than the request (the vendor documents no error answers). Narrow
  * on purpose: a refusal of the request itself ("callback URL denied") must not be reported as API Access off.
  */
-const SESSION_WORDS = /signature|session|expired|valid_until|api[\s_-]*access/i;
 
 export interface ManagementClientOptions {
     /**
@@ -243,5 +243,5 @@ export class ManagementClient {
 function isSessionRefusal(e: unknown): boolean {
     if (!isEdisApiError(e)) return false;
     if (e.kind === "credentials" || e.kind === "session") return true;
-    return e.kind === "bad_request" && SESSION_WORDS.test(e.serverMessage ?? "");
+    return e.meaning === "refused" && refusesSession(e.serverMessage);
 }

@@ -4,6 +4,7 @@
  */
 import fetch from "node-fetch";
 import { EdisApiError, EdisErrorKind, Redactor } from "./errors";
+import { Meaning, isSuccessWord, meaningOf } from "./answers";
 import { parseRetryAfter } from "./retry";
 import { serverMessageOf } from "./schemas";
 
@@ -21,29 +22,20 @@ export interface PostRequest {
     userAgent: string;
 }
 
-export function kindForStatus(status: number): EdisErrorKind {
-    if (status === 401 || status === 403) return "credentials";
-    if (status === 404) return "not_found";
-    if (status === 429) return "rate_limited";
-    if (status >= 500) return "server_error";
-    return "bad_request";
-}
-
-/**
- * Words that say EDIS does not know the service, KVM or product asked about. Deliberately narrow: "An unknown
- * error occurred" is not one of them, because "not found" is what lets a billed server leave state.
- */
-const NOT_FOUND_WORDS = /\bnot\s+found\b|does\s+not\s+exist|\bno\s+such\s+\w+|\bunknown\s+(service|kvm|product|location|serviceid|kvm_?id|location_id)\b/i;
-
-/**
- * A 2xx answer whose `status` is not "success": what kind of failure its message describes. A server that
- * reports its own failure this way ("internal error", "try again") is a server error, so reads retry it.
- */
-function kindForRefusal(message: string | undefined): EdisErrorKind {
-    if (message && /credential|password|unauthori[sz]ed|authentication|login/i.test(message)) return "credentials";
-    if (message && NOT_FOUND_WORDS.test(message)) return "not_found";
-    if (message && /internal|temporar|maintenance|try again|unavailable|overload/i.test(message)) return "server_error";
-    return "bad_request";
+/** The error kind (the wording of the error) for a meaning the classifier gave (answers.ts). */
+function kindFor(meaning: Meaning, status: number, edisShaped: boolean): EdisErrorKind {
+    switch (meaning) {
+        case "gone":
+            return "not_found";
+        case "credentials":
+            return "credentials";
+        case "retry":
+            return status === 429 ? "rate_limited" : "server_error";
+        case "unknown":
+            return status >= 500 || edisShaped ? "server_error" : "unexpected_answer";
+        default:
+            return "bad_request";
+    }
 }
 
 function encodeBody(req: PostRequest): string {
@@ -107,39 +99,32 @@ export async function postJson(req: PostRequest): Promise<Record<string, unknown
     const serverMessage = body !== undefined ? serverMessageOf(body) : undefined;
     const common = { endpoint: req.endpoint, status, serverMessage, redactor: req.redactor };
 
-    if (status < 200 || status >= 300) {
-        const retryAfterSeconds = parseRetryAfter(retryAfter);
-        // "Not found" only from an answer in EDIS's own form (JSON with a `status` word): a 404 page from a wrong
-        // host, a proxy or a maintenance page says nothing about the server, and must not drop it from state.
-        const edisShaped = typeof (body as { status?: unknown } | undefined)?.status === "string";
-        if (status === 404 && !edisShaped) {
-            throw new EdisApiError({
-                ...common,
-                kind: "unexpected_answer",
-                detail: `${body === undefined ? describeNonJson(text) : "the answer was not in EDIS's form"}; is the URL right (config \`edis:baseUrl\` / \`edis:authUrl\`)?`,
-            });
-        }
-        throw new EdisApiError({
-            ...common,
-            kind: kindForStatus(status),
-            retryAfterSeconds,
-            detail: body === undefined ? describeNonJson(text) : undefined,
-            body: edisShaped ? (body as Record<string, unknown>) : undefined,
-        });
+    const edisShaped = typeof (body as { status?: unknown } | undefined)?.status === "string";
+    const isObject = !parseFailed && !!body && typeof body === "object" && !Array.isArray(body);
+    const ok2xx = status >= 200 && status < 300;
+    if (ok2xx && isObject && isSuccessWord((body as Record<string, unknown>).status)) return body as Record<string, unknown>;
+    if (ok2xx && !isObject) {
+        throw new EdisApiError({ ...common, kind: "unexpected_answer", meaning: "unknown", detail: describeNonJson(text) });
     }
-    if (parseFailed || body === undefined || typeof body !== "object" || body === null || Array.isArray(body)) {
-        throw new EdisApiError({ ...common, kind: "unexpected_answer", detail: describeNonJson(text) });
-    }
-    const answer = body as Record<string, unknown>;
-    if (answer.status !== "success") {
-        throw new EdisApiError({
-            ...common,
-            kind: kindForRefusal(serverMessage),
-            detail: `status "${String(answer.status ?? "(none)")}"`,
-            body: answer,
-        });
-    }
-    return answer;
+    // Every other answer is a failure of some meaning; what it means is decided in one place (answers.ts).
+    const meaning = meaningOf({ httpStatus: status, edisShaped, message: serverMessage });
+    const kind = ok2xx && !edisShaped ? "unexpected_answer" : kindFor(meaning, status, edisShaped);
+    let detail: string | undefined;
+    if (body === undefined) detail = describeNonJson(text);
+    else if (!edisShaped && !ok2xx) detail = "the answer was not in EDIS's form";
+    else if (!edisShaped) detail = "the answer has no status word";
+    else if (ok2xx) detail = `status "${String((body as Record<string, unknown>).status)}"`;
+    if (status === 404 && !edisShaped) detail += "; is the URL right (config `edis:baseUrl` / `edis:authUrl`)?";
+    throw new EdisApiError({
+        ...common,
+        kind,
+        meaning,
+        retryAfterSeconds: ok2xx ? undefined : parseRetryAfter(retryAfter),
+        detail,
+        // A failed answer's body rides along (not enumerable) for the endpoints whose failures carry data:
+        // add/order and add/upgrade read any order, service or invoice id in it.
+        body: isObject ? (body as Record<string, unknown>) : undefined,
+    });
 }
 
 function describeNonJson(text: string): string {

@@ -19,7 +19,7 @@ async function unknownToEdis(lookup: Promise<unknown>): Promise<boolean> {
         await lookup;
         return false;
     } catch (e) {
-        if (isEdisApiError(e) && e.kind === "not_found") return true;
+        if (isEdisApiError(e) && e.meaning === "gone") return true;
         throw e;
     }
 }
@@ -27,14 +27,14 @@ async function unknownToEdis(lookup: Promise<unknown>): Promise<boolean> {
 /**
  * Whether EDIS confirms that a server is gone: its KVM is not in the account's listing, and both id lookups
  * (get/kvmid for the service, get/serviceid for the KVM) answer that EDIS does not know it. Any other answer,
- * or an error, keeps the server: a billed server leaves state only on EDIS's word, given twice.
+ * or an error, keeps the server: a billed server leaves state only on EDIS's word, given twice. A server with no
+ * KVM yet (an unpaid invoice) is never confirmed gone: get/kvmid's "not found" for it cannot be told from "not
+ * provisioned yet", and once the invoice is paid it would run, billed, outside any state.
  */
 async function confirmedGone(ctx: Context, serviceId: number, kvmId: string | undefined): Promise<boolean> {
-    if (kvmId && (await ctx.sessions.all()).has(kvmId)) return false;
-    const [serviceUnknown, kvmUnknown] = await Promise.all([
-        unknownToEdis(ctx.client.getKvmId(serviceId)),
-        kvmId ? unknownToEdis(ctx.client.getServiceId(kvmId)) : Promise.resolve(true),
-    ]);
+    if (!kvmId) return false;
+    if ((await ctx.sessions.all()).has(kvmId)) return false;
+    const [serviceUnknown, kvmUnknown] = await Promise.all([unknownToEdis(ctx.client.getKvmId(serviceId)), unknownToEdis(ctx.client.getServiceId(kvmId))]);
     return serviceUnknown && kvmUnknown;
 }
 
@@ -52,7 +52,7 @@ export async function readServer(ctx: Context, id: string, props: Record<string,
         try {
             kvmId = await ctx.client.getKvmId(serviceId);
         } catch (e) {
-            if (!isEdisApiError(e) || e.kind !== "not_found") throw e;
+            if (!isEdisApiError(e) || e.meaning !== "gone") throw e;
             // "Not provisioned yet" may read as "not found" too, so a server in state (it has outputs) stays;
             // an id that KvmServer.get() asked about (no outputs yet) does not exist.
             if (props.serviceId === undefined) return GONE;
@@ -187,20 +187,6 @@ export async function upgradeServer(ctx: Context, olds: KvmServerOutputs, news: 
 }
 
 /**
- * Whether a refusal of cancel/product says the service is cancelled already. Read for its meaning, not its
- * words: "already cancelled" or "is terminated" say so; "cannot be terminated before the end of its minimum
- * contract term", "not yet cancelled" or "termination failed" say the opposite, and a billed server must not
- * leave state on them. "Not active" is not a cancellation either (an unpaid, unprovisioned service is that too).
- * (A stopgap: one classifier of every EDIS answer replaces this, see issue "Money safety, second round".)
- */
-export function saysAlreadyCancelled(message: string | undefined): boolean {
-    const text = (message ?? "").toLowerCase();
-    const affirms = /\balready\s+(been\s+)?(cancell?ed|terminated)\b|\b(is|was|has been|been)\s+(cancell?ed|terminated)\b/.test(text);
-    const denies = /\b(not|cannot|can't|can ?not|unable|never|fail(ed|s)?|failure|before|until|pending|request(ed)?|scheduled)\b/.test(text);
-    return affirms && !denies;
-}
-
-/**
  * Cancels. A server counts as cancelled only when EDIS says so: a refusal saying it is already cancelled, or
  * "not found" confirmed by both id lookups. Anything else is an error, and the engine keeps it in state.
  */
@@ -214,12 +200,20 @@ export async function cancelServer(ctx: Context, id: string, props: Record<strin
         ctx.log(`cancelled ${name}: ${type}`);
     } catch (e) {
         if (!isEdisApiError(e)) throw e;
-        if (e.kind === "bad_request" && saysAlreadyCancelled(e.serverMessage)) {
+        if (e.meaning === "cancelled") {
             ctx.log(`${name} is already cancelled at EDIS (${e.message}); removing it from state`);
             return;
         }
-        if (e.kind !== "not_found") throw e;
+        if (e.meaning !== "gone") throw e;
         ctx.sessions.invalidate();
+        if (!kvmId) {
+            throw new Error(
+                `EDIS answered that it does not know ${name} (${e.message}), but the server has no KVM yet (its invoice was unpaid), ` +
+                    `so that answer cannot be told from "not provisioned yet": nothing was cancelled and it stays in the stack's state, ` +
+                    `because once the invoice is paid it would run, billed, outside it. Check service ${serviceId} in the EDIS client area: ` +
+                    `cancel it there if it exists, then drop it from the stack with \`pulumi state delete\` and the resource's URN.`,
+            );
+        }
         if (!(await confirmedGone(ctx, serviceId, kvmId))) {
             throw new Error(
                 `EDIS answered that it does not know ${name} (${e.message}), but its lookups still name it, so it may still be ` +

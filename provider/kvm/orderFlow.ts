@@ -240,7 +240,7 @@ async function adoptServer(ctx: Context, inputs: KvmServerInputs): Promise<{ id:
     try {
         serviceId = await ctx.client.getServiceId(kvmId);
     } catch (e) {
-        if (isEdisApiError(e) && e.kind === "not_found") {
+        if (isEdisApiError(e) && e.meaning === "gone") {
             throw new Error(`adoptKvmId "${kvmId}" is not a KVM of this EDIS account; edis.getKvmSessions() lists the account's KVMs`);
         }
         throw e;

@@ -15,7 +15,7 @@ export const KVM_ID_RULE: FieldRule = { required: true, validate: kvmId };
  * delete and read of a resource on that server treat as "gone with the server".
  */
 export function serverGone(e: unknown): boolean {
-    return isEdisApiError(e) && e.endpoint === "get/auth" && e.kind === "not_found";
+    return isEdisApiError(e) && e.endpoint === "get/auth" && e.meaning === "gone";
 }
 
 /**
@@ -23,7 +23,7 @@ export function serverGone(e: unknown): boolean {
  * refused session), not anything about the resource: what a read keeps state on instead of failing the refresh.
  */
 export function noAnswerNow(e: unknown): boolean {
-    return isEdisApiError(e) && (e.transient || e.outcomeUnknown || e.kind === "session");
+    return isEdisApiError(e) && (e.meaning === "retry" || e.meaning === "unknown" || e.kind === "session");
 }
 
 /** A secret input's rule: its errors never show the value. */

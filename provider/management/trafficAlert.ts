@@ -130,7 +130,7 @@ export const trafficAlert = {
             await ctx().management.deleteTrafficHook(String(props.kvmId), Number(props.hookId ?? id));
         } catch (e) {
             // A hook EDIS does not know (deleted elsewhere) or a server it no longer knows: nothing left to delete.
-            if (serverGone(e) || (isEdisApiError(e) && e.endpoint === "hooks/del" && e.kind === "not_found")) return;
+            if (serverGone(e) || (isEdisApiError(e) && e.endpoint === "hooks/del" && e.meaning === "gone")) return;
             throw e;
         }
     },
