@@ -139,7 +139,7 @@ export async function chaosRun(seed: number, index: number): Promise<RunReport> 
             if (up.errors.length === 0) break;
             const text = up.errors.join("\n");
             for (const [name, args] of Object.entries(servers)) {
-                if (!text.includes(`the order for ${String(args.hostname)} may or may not have been placed`)) continue;
+                if (!text.includes(`the order for ${String(args.hostname)} may or may not have been made`)) continue;
                 // The user looks in the client area for a server of that host name.
                 const service = sim.account.state.services.find((s) => s.hostname === args.hostname && s.status !== "Cancelled");
                 if (!service) {
@@ -157,7 +157,7 @@ export async function chaosRun(seed: number, index: number): Promise<RunReport> 
             }
             for (const name of Object.keys(alerts)) {
                 const url = `https://hooks.example.com/${name}`;
-                const error = up.errors.find((e) => e.includes(`(${url} at `) && e.includes("may or may not have been created"));
+                const error = up.errors.find((e) => e.includes(`(${url} at `) && e.includes("may or may not have been made"));
                 if (!error) continue;
                 // The user looks in the KVM portal and removes a hook the lost call may have made, then says so.
                 for (const s of sim.account.state.services) s.hooks = s.hooks?.filter((h) => h.url !== url);

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 /**
- * `npx pulumi-edis orders list|forget|confirm [RESOURCE] [--dir DIR]`: the order journal's side of the
+ * `npx pulumi-edis orders list|forget|confirm|move [RESOURCE] [--dir DIR]`: the order journal's side of the
  * conversation with the user, for a paid write whose outcome is unknown (see journal.ts). The provider's
- * error names the exact command; RESOURCE is "project/stack/name", DIR the journal directory (default
+ * error names the exact command; RESOURCE is the resource's URN, DIR the journal directory (default
  * .pulumi-edis/journal in the program's directory, or EDIS_JOURNAL_DIR).
  */
 import { resolve } from "node:path";
@@ -10,9 +10,11 @@ import { parseArgs } from "node:util";
 import { DEFAULT_JOURNAL_DIR, JournalEntry, OrderJournal } from "./journal";
 
 const USAGE = `usage: pulumi-edis orders list [--dir DIR]
-       pulumi-edis orders forget RESOURCE [--dir DIR]    no order, plan change or traffic hook was made: allow it to be sent again
+       pulumi-edis orders forget RESOURCE [--dir DIR]    no order, plan change or traffic hook was made (or the extra services are
+                                                         dealt with): allow it to be sent again
        pulumi-edis orders confirm RESOURCE [--dir DIR]   the plan change was made: record it, do not send it again
-RESOURCE is "project/stack/name" as the provider's error names it; DIR defaults to EDIS_JOURNAL_DIR or ${DEFAULT_JOURNAL_DIR}.`;
+       pulumi-edis orders move FROM TO [--dir DIR]       the entries of FROM are this resource's (a renamed stack): hand them to TO
+RESOURCE is the resource's URN as the provider's error names it; DIR defaults to EDIS_JOURNAL_DIR or ${DEFAULT_JOURNAL_DIR}.`;
 
 function describe(e: JournalEntry): string {
     const what =
@@ -20,15 +22,18 @@ function describe(e: JournalEntry): string {
             ? `order of ${e.hostname}`
             : e.kind === "upgrade"
               ? `plan change of ${e.hostname} to plan ${e.toPlanId}, ${e.billingCycle}`
-              : `traffic hook on ${e.kvmId} (${e.callbackUrl} at ${e.triggerPercent}%)${e.hookId !== undefined ? `, hook ${e.hookId}` : ""}`;
-    const ids = e.kind !== "hook" && e.serviceId !== undefined ? `, service ${e.serviceId}` : "";
+                : e.kind === "extra"
+                ? `service(s) ${e.serviceIds.join(", ")} that order ${e.orderId ?? "?"} named beyond the one ${e.hostname} holds`
+                : `traffic hook on ${e.kvmId} (${e.callbackUrl} at ${e.triggerPercent}%)${e.hookId !== undefined ? `, hook ${e.hookId}` : ""}`;
+    const ids = (e.kind === "order" || e.kind === "upgrade") && e.serviceId !== undefined ? `, service ${e.serviceId}` : "";
     return `${e.key}  ${e.kind}  ${e.state}  ${what}${ids}, sent ${e.sentAt}${e.problem ? ` (${e.problem})` : ""}`;
 }
 
 export function runOrdersCli(argv: string[], out: (line: string) => void = console.log): number {
     const { values, positionals } = parseArgs({ args: argv, options: { dir: { type: "string" }, help: { type: "boolean", short: "h" } }, allowPositionals: true });
-    const [group, verb, key] = positionals;
-    if (values.help || group !== "orders" || !["list", "forget", "confirm"].includes(verb ?? "") || (verb !== "list" && !key)) {
+    const [group, verb, key, to] = positionals;
+    const usable = group === "orders" && (verb === "list" || (["forget", "confirm"].includes(verb ?? "") && key) || (verb === "move" && key && to));
+    if (values.help || !usable) {
         out(USAGE);
         return values.help ? 0 : 2;
     }
@@ -38,17 +43,23 @@ export function runOrdersCli(argv: string[], out: (line: string) => void = conso
         out(entries.length ? entries.map(describe).join("\n") : `no entries in ${journal.dir}`);
         return 0;
     }
+    if (verb === "move") {
+        const moved = journal.move(key, to);
+        out(moved.length ? moved.map((e) => `moved: ${describe(e)}`).join("\n") : `${key}: no entries in ${journal.dir}`);
+        return moved.length ? 0 : 1;
+    }
     const order = journal.read(key, "order");
     const upgrade = journal.read(key, "upgrade");
     if (verb === "forget") {
-        const open = [order, upgrade, journal.read(key, "hook")].filter((e): e is JournalEntry => !!e && e.state !== "ordered" && e.state !== "done");
-        if (!open.length) {
-            out(`${key}: nothing unresolved in ${journal.dir}${order || upgrade ? " (its entries are known results, kept until Pulumi's state has them)" : ""}`);
+        const entries = [order, upgrade, journal.read(key, "hook"), journal.read(key, "extra")].filter((e): e is JournalEntry => !!e);
+        if (!entries.length) {
+            out(`${key}: no entries in ${journal.dir}`);
             return 1;
         }
-        for (const e of open) {
+        for (const e of entries) {
             journal.clear(key, e.kind);
-            out(`forgot: ${describe(e)}; the next \`pulumi up\` sends it again`);
+            const known = e.kind === "order" && e.serviceId !== undefined;
+            out(`forgot: ${describe(e)}${known ? `; service ${e.serviceId} is no longer tracked: make sure it is adopted or cancelled` : "; the next `pulumi up` may send it again"}`);
         }
         return 0;
     }

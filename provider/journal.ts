@@ -1,28 +1,40 @@
 /**
  * The order journal: a record on disk of every paid or non-repeatable write (add/order, add/upgrade, and
- * hooks/set, which adds a traffic hook each time and cannot be listed) that survives a crash of
- * the provider host or of the whole deployment, wherever the file system survives.
+ * hooks/set, which adds a traffic hook each time and cannot be listed) that survives a crash of the provider
+ * host or of the whole deployment, wherever the file system survives. The writes themselves go through one
+ * path, paidWrite.ts; this module is the record.
  *
- *   before the write      entry "sending"     ─ if the process dies now, the outcome is unknown
+ *   before the write      entry "sending"     ─ claimed exclusively: a second deployment finds it and stops
  *   the answer is known   entry "ordered"/"done" with the ids, or no entry when EDIS refused it
  *   the answer was lost   entry "unknown"
+ *   create returned       entry "created"     ─ the engine had it; kept until its state shows it
  *   the engine has it     entry removed       ─ diff, read, update or delete saw the result in state
  *
- * The next create or update of the same resource reads its entry first: a known service id is resumed, a
- * known upgrade is not sent again, and an unknown outcome blocks the write until the user says what happened
- * (adoptKvmId, or `pulumi-edis orders forget|confirm`). Entries are keyed by the resource's identity
- * (project/stack/name, which the SDK passes as the input `__resourceKey`), one file per resource and kind,
- * written atomically (write, fsync, rename).
+ * **Identity.** An entry belongs to one resource: it is keyed by the resource's URN (project, stack, parent
+ * types, type and name; the SDK passes it as the input `__resourceKey`), so two resources of one name under two
+ * components never share an entry. A resource renamed with an alias finds its entries under the alias's URN
+ * (the SDK passes `__resourceAliases`) and takes them over. An entry that names the same project, parents and name
+ * under another stack (a renamed stack, or another stack in the same directory) is never taken silently: an
+ * unresolved one stops the write with the `orders move` command that claims it. Entries are tied to the account
+ * and endpoint they were written for (a digest, never the e-mail itself); another account's entry is passed over.
+ *
+ * One file per resource and kind, named by a digest of the key (case-insensitive file systems cannot merge two
+ * keys), written atomically (write, fsync, rename); the "sending" entry is created exclusively.
  */
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, writeSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { BillingCycle } from "./client/model";
 
 export const DEFAULT_JOURNAL_DIR = ".pulumi-edis/journal";
-/** The input by which the SDK names a resource for the journal; not an EDIS input, ignored by diff. */
+/** The input by which the SDK names a resource for the journal (its URN); not an EDIS input, ignored by diff. */
 export const RESOURCE_KEY = "__resourceKey";
+/** The URNs the resource had before (its aliases), for the journal; not an EDIS input, ignored by diff. */
+export const RESOURCE_ALIASES = "__resourceAliases";
+/** The KVM ids the program's other servers hold, passed to an adopting server; ignored by diff, never stored. */
+export const HELD_KVM_IDS = "__heldKvmIds";
 
-export type JournalKind = "order" | "upgrade" | "hook";
+export type JournalKind = "order" | "upgrade" | "hook" | "extra";
 
 interface EntryBase {
     key: string;
@@ -31,11 +43,13 @@ interface EntryBase {
     sentAt: string;
     /** What went wrong, for an unknown outcome. */
     problem?: string;
+    /** The account and endpoint the write was sent to (accountTag); absent in entries of older versions. */
+    account?: string;
 }
 
 export interface OrderEntry extends EntryBase {
     kind: "order";
-    state: "sending" | "unknown" | "ordered";
+    state: "sending" | "unknown" | "ordered" | "created";
     /** The inputs the order was placed with (a resumed create returns what was really ordered). */
     inputs: Record<string, unknown>;
     serviceId?: number;
@@ -43,6 +57,18 @@ export interface OrderEntry extends EntryBase {
     invoiceId?: number;
     invoicePaid?: boolean;
     locationId?: number;
+    /** The KVM, once the create returned ("created"). */
+    kvmId?: string;
+    /** For a replacement: the server being replaced, which the user must not adopt as the new one. */
+    replacing?: { serviceId: number; kvmId?: string };
+}
+
+/** Services an order answer named beyond the one the resource holds: billed, and in no state. Never settled. */
+export interface ExtraEntry extends EntryBase {
+    kind: "extra";
+    state: "unclaimed";
+    orderId?: number;
+    serviceIds: number[];
 }
 
 export interface UpgradeEntry extends EntryBase {
@@ -62,10 +88,25 @@ export interface HookEntry extends EntryBase {
     kvmId: string;
     callbackUrl: string;
     triggerPercent: number;
+    /** The rest of the hook's inputs, as a digest: a journalled hook is reused only for the same inputs. */
+    inputsDigest?: string;
     hookId?: number;
 }
 
-export type JournalEntry = OrderEntry | UpgradeEntry | HookEntry;
+export type JournalEntry = OrderEntry | UpgradeEntry | HookEntry | ExtraEntry;
+
+/** The account and endpoint an entry belongs to, as a digest: the e-mail never reaches the journal. */
+export function accountTag(email: string | undefined, baseUrl: string): string {
+    return createHash("sha256").update(`${baseUrl.replace(/\/+$/, "").toLowerCase()}\n${(email ?? "").trim().toLowerCase()}`).digest("hex").slice(0, 16);
+}
+
+/** An entry of another project/stack layout or an older version, that stops a write until the user claims it. */
+export class JournalClaimError extends Error {
+    constructor(message: string) {
+        super(message);
+        this.name = "JournalClaimError";
+    }
+}
 
 export class OrderJournal {
     constructor(readonly dir: string) {}
@@ -73,6 +114,7 @@ export class OrderJournal {
     read(key: string, kind: "order"): OrderEntry | undefined;
     read(key: string, kind: "upgrade"): UpgradeEntry | undefined;
     read(key: string, kind: "hook"): HookEntry | undefined;
+    read(key: string, kind: "extra"): ExtraEntry | undefined;
     read(key: string, kind: JournalKind): JournalEntry | undefined {
         try {
             return JSON.parse(readFileSync(this.path(key, kind), "utf8")) as JournalEntry;
@@ -87,20 +129,9 @@ export class OrderJournal {
         mkdirSync(this.dir, { recursive: true, mode: 0o700 });
         const target = this.path(entry.key, entry.kind);
         const tmp = `${target}.${process.pid}.tmp`;
-        const fd = openSync(tmp, "w", 0o600);
-        try {
-            writeSync(fd, `${JSON.stringify(entry, null, 2)}\n`);
-            fsyncSync(fd);
-        } finally {
-            closeSync(fd);
-        }
+        this.writeFile(tmp, entry);
         renameSync(tmp, target);
-        const dirFd = openSync(this.dir, "r");
-        try {
-            fsyncSync(dirFd);
-        } finally {
-            closeSync(dirFd);
-        }
+        this.syncDir();
     }
 
     clear(key: string, kind: JournalKind): boolean {
@@ -122,17 +153,89 @@ export class OrderJournal {
             if ((e as NodeJS.ErrnoException).code === "ENOENT") return [];
             throw e;
         }
-        return names.filter((n) => n.endsWith(".json")).map((n) => JSON.parse(readFileSync(join(this.dir, n), "utf8")) as JournalEntry);
+        return names
+            .filter((n) => n.endsWith(".json"))
+            .flatMap((n) => {
+                try {
+                    return [JSON.parse(readFileSync(join(this.dir, n), "utf8")) as JournalEntry];
+                } catch {
+                    return []; // removed meanwhile, or half of an older version's write
+                }
+            });
+    }
+
+    /**
+     * Writes a "sending" entry only if none exists: of two deployments that both found no entry, one claims the
+     * write and the other stops here (a hard link is atomic and fails when the name exists, on every file system).
+     */
+    claim(entry: JournalEntry): void {
+        mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+        const target = this.path(entry.key, entry.kind);
+        const tmp = `${target}.${process.pid}.${Date.now()}.claim`;
+        this.writeFile(tmp, entry);
+        try {
+            linkSync(tmp, target);
+        } catch (e) {
+            if ((e as NodeJS.ErrnoException).code === "EEXIST") {
+                throw new JournalClaimError(
+                    `another deployment is sending the same ${entry.kind} for ${entry.key} (its entry appeared in ${this.dir} a moment ago); ` +
+                        `nothing was sent. Let that deployment finish, then run \`pulumi up\` again.`,
+                );
+            }
+            throw e;
+        } finally {
+            rmSync(tmp, { force: true });
+        }
+        this.syncDir();
+    }
+
+    /** Moves every entry of one resource to another key (an alias, a renamed stack). Returns what moved. */
+    move(from: string, to: string): JournalEntry[] {
+        const moved: JournalEntry[] = [];
+        for (const kind of ["order", "upgrade", "hook", "extra"] as const) {
+            const entry = this.read(from, kind as "order") as JournalEntry | undefined;
+            if (!entry) continue;
+            if (this.read(to, kind as "order")) throw new Error(`${to} already has a ${kind} entry in ${this.dir}; nothing was moved`);
+            this.write({ ...entry, key: to });
+            this.clear(from, kind);
+            moved.push({ ...entry, key: to });
+        }
+        return moved;
     }
 
     private path(key: string, kind: JournalKind): string {
-        return join(this.dir, `${encodeURIComponent(key)}.${kind}.json`);
+        // A digest, not the key: keys differing only in case stay apart on case-insensitive file systems.
+        return join(this.dir, `${createHash("sha256").update(key).digest("hex").slice(0, 40)}.${kind}.json`);
+    }
+
+    private writeFile(path: string, entry: JournalEntry): void {
+        const fd = openSync(path, "w", 0o600);
+        try {
+            writeSync(fd, `${JSON.stringify(entry, null, 2)}\n`);
+            fsyncSync(fd);
+        } finally {
+            closeSync(fd);
+        }
+    }
+
+    private syncDir(): void {
+        const dirFd = openSync(this.dir, "r");
+        try {
+            fsyncSync(dirFd);
+        } finally {
+            closeSync(dirFd);
+        }
     }
 }
 
 /** The command that resolves an entry, as the errors print it. */
 export function resolveCommand(verb: "forget" | "confirm", key: string, dir: string): string {
     return `npx pulumi-edis orders ${verb} ${shellQuote(key)} --dir ${shellQuote(dir)}`;
+}
+
+/** The command that hands one resource's entries to another key (a renamed stack, an older version's key). */
+export function moveCommand(from: string, to: string, dir: string): string {
+    return `npx pulumi-edis orders move ${shellQuote(from)} ${shellQuote(to)} --dir ${shellQuote(dir)}`;
 }
 
 /**
@@ -144,6 +247,83 @@ export function shellQuote(word: string): string {
     return `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
+/** Who a write is for: the resource's URN, the URNs it had (aliases), and the account it is sent to. */
+export interface Identity {
+    key: string;
+    aliases: string[];
+    account: string;
+}
+
+/** The identity of a resource from its inputs or stored outputs; undefined without a key (a `get`, or no SDK). */
+export function identityOf(props: Record<string, unknown>, account: string): Identity | undefined {
+    const key = props[RESOURCE_KEY];
+    if (typeof key !== "string") return undefined;
+    const aliases = Array.isArray(props[RESOURCE_ALIASES]) ? (props[RESOURCE_ALIASES] as unknown[]).filter((a): a is string => typeof a === "string" && a !== key) : [];
+    return { key, aliases, account };
+}
+
+/** A URN's parts; undefined for a key that is not a URN (an older version's "project/stack/name"). */
+function urnParts(key: string): { stack: string; project: string; typePath: string; name: string } | undefined {
+    const m = /^urn:pulumi:(.*?)::(.*?)::(.*?)::(.*)$/s.exec(key);
+    return m ? { stack: m[1], project: m[2], typePath: m[3], name: m[4] } : undefined;
+}
+
+/** Whether `other` may be this resource under another stack name, or under an older version's key. */
+function sameResourceElsewhere(key: string, other: string): boolean {
+    const me = urnParts(key);
+    if (!me || other === key) return false;
+    const them = urnParts(other);
+    if (them) return them.project === me.project && them.typePath === me.typePath && them.name === me.name && them.stack !== me.stack;
+    const legacy = other.split("/");
+    return legacy.length >= 3 && legacy[0] === me.project && legacy.slice(2).join("/") === me.name;
+}
+
+/** Whether an entry records a write that nobody has handed to the engine yet. */
+function unresolved(entry: JournalEntry): boolean {
+    return entry.kind === "extra" || (entry.state !== "created" && !(entry.kind === "upgrade" && entry.state === "done"));
+}
+
+/**
+ * The entry of `kind` that belongs to this resource, found by its identity: its own; else one under an alias,
+ * which it takes over. Another account's or endpoint's entry is passed over with a note. An unresolved entry of
+ * the same project, parents and name under another stack (or an older version's key) stops the write: it may be
+ * this resource's before a stack rename, or another stack's in the same directory, and only the user can say.
+ */
+export function entryFor<K extends JournalKind>(
+    journal: OrderJournal,
+    id: Identity,
+    kind: K,
+    log: (line: string) => void,
+): Extract<JournalEntry, { kind: K }> | undefined {
+    const mine = (e: JournalEntry | undefined): e is Extract<JournalEntry, { kind: K }> => {
+        if (!e) return false;
+        if (e.account === undefined || e.account === id.account) return true;
+        log(`note: the order journal has a ${e.kind} entry for ${e.key} written for another EDIS account or endpoint; it is left alone`);
+        return false;
+    };
+    const own = journal.read(id.key, kind as "order") as JournalEntry | undefined;
+    if (mine(own)) return own;
+    for (const alias of id.aliases) {
+        const old = journal.read(alias, kind as "order") as JournalEntry | undefined;
+        if (!mine(old)) continue;
+        journal.move(alias, id.key);
+        log(`the order journal's entries of ${alias} now belong to ${id.key} (its alias)`);
+        return journal.read(id.key, kind as "order") as Extract<JournalEntry, { kind: K }>;
+    }
+    const elsewhere = journal.list().find((e) => e.kind === kind && unresolved(e) && sameResourceElsewhere(id.key, e.key) && (e.account ?? id.account) === id.account);
+    if (elsewhere) {
+        const service = "serviceId" in elsewhere && elsewhere.serviceId !== undefined ? ` (service ${elsewhere.serviceId})` : "";
+        throw new JournalClaimError(
+            `the order journal holds an unfinished ${elsewhere.kind} for ${elsewhere.key}${service}, sent ${elsewhere.sentAt}: the same ` +
+                `resource name in another stack, or in this stack before it was renamed. Nothing was sent, so that it cannot be paid twice. ` +
+                `If this stack was renamed from that one, run \`${moveCommand(elsewhere.key, id.key, journal.dir)}\` and then \`pulumi up\`: ` +
+                `what was sent is resumed, not sent again. If that stack still exists, run \`pulumi up\` there first: it finishes the write ` +
+                `and clears the entry.`,
+        );
+    }
+    return undefined;
+}
+
 /** A server is cancelled: its entries go with it (another server of the same resource keeps its own). */
 export function forgetService(journal: OrderJournal, key: string, serviceId: number): void {
     if (journal.read(key, "order")?.serviceId === serviceId) journal.clear(key, "order");
@@ -151,10 +331,12 @@ export function forgetService(journal: OrderJournal, key: string, serviceId: num
 }
 
 /**
- * The engine has the resource in state with these outputs: journal entries it makes redundant are removed.
- * Called from diff, read, update and delete; cheap (one stat when there is nothing to clear).
+ * The engine has the resource in state with these outputs: journal entries it makes redundant are removed, and
+ * what the journal holds that the state does not (a replacement's order whose deployment stopped, services an
+ * order named beyond the one held) is said again, on every diff and read, until the user resolves it.
+ * Called from diff, read, update and delete; cheap (a few stats when there is nothing to clear).
  */
-export function settle(journal: OrderJournal, props: Record<string, unknown>): void {
+export function settle(journal: OrderJournal, props: Record<string, unknown>, log: (line: string) => void = () => undefined): void {
     const key = props[RESOURCE_KEY];
     if (typeof key === "string" && props.hookId !== undefined) {
         const hook = journal.read(key, "hook");
@@ -162,7 +344,23 @@ export function settle(journal: OrderJournal, props: Record<string, unknown>): v
     }
     if (typeof key !== "string" || props.serviceId === undefined) return;
     const order = journal.read(key, "order");
-    if (order?.state === "ordered" && order.serviceId === props.serviceId) journal.clear(key, "order");
+    if ((order?.state === "ordered" || order?.state === "created") && order.serviceId === props.serviceId) journal.clear(key, "order");
+    else if (order?.serviceId !== undefined && order.serviceId !== props.serviceId) {
+        log(
+            `warning: ${key} holds service ${String(props.serviceId)}, but the order journal records service ${order.serviceId} ` +
+                `(order ${order.orderId ?? "?"}, ${order.hostname}, sent ${order.sentAt}) ordered for it by a deployment that did not finish ` +
+                `(a replacement, or a create, that stopped). That server may be billed outside any state: adopt it with adoptKvmId on a ` +
+                `resource, or cancel it in the EDIS client area; then run \`${resolveCommand("forget", key, journal.dir)}\`.`,
+        );
+    }
+    const extra = journal.read(key, "extra");
+    if (extra) {
+        log(
+            `warning: order ${extra.orderId ?? "?"} for ${key} also named service(s) ${extra.serviceIds.join(", ")}, which no resource holds and ` +
+                `which may be billed: adopt each with adoptKvmId on a resource, or cancel it in the EDIS client area; then run ` +
+                `\`${resolveCommand("forget", key, journal.dir)}\`.`,
+        );
+    }
     const upgrade = journal.read(key, "upgrade");
     if (upgrade?.state === "done" && upgrade.toPlanId === props.planId && upgrade.billingCycle === props.billingCycle) {
         journal.clear(key, "upgrade");

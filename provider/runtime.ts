@@ -7,7 +7,7 @@
 import { Catalogue } from "./catalogue";
 import { ManagementClient } from "./client/management";
 import { ProviderConfig, clientFromConfig, resolveConfig } from "./config";
-import { OrderJournal, settle } from "./journal";
+import { OrderJournal, accountTag, settle } from "./journal";
 import { Context } from "./kvm/context";
 import { SessionDirectory } from "./sessions";
 
@@ -17,6 +17,8 @@ export interface ConfigureRequest {
 }
 
 let config: ProviderConfig | undefined;
+/** What diff saw being replaced in this deployment (Context.replacing); diff runs without credentials, so it lives here. */
+const replacing: Context["replacing"] = new Map();
 let context: Context | undefined;
 
 export function log(line: string): void {
@@ -44,14 +46,29 @@ export function ctx(): Context {
     const cfg = config ?? resolveConfig(() => undefined);
     const client = clientFromConfig(cfg, { userAgent: `pulumi-edis/${version()}`, log });
     const management = new ManagementClient(client, { urlTemplate: cfg.managementUrl });
-    context = { config: cfg, client, management, catalogue: new Catalogue(client), sessions: new SessionDirectory(client), journal: journal(), log };
+    context = {
+        config: cfg,
+        client,
+        management,
+        catalogue: new Catalogue(client),
+        sessions: new SessionDirectory(client),
+        journal: journal(),
+        account: accountTag(cfg.email, cfg.baseUrl),
+        replacing,
+        log,
+    };
     return context;
+}
+
+/** Diff saw a replacement of this resource coming: its new half's order remembers the server it replaces. */
+export function noteReplacement(key: unknown, serviceId: number, kvmId: unknown): void {
+    if (typeof key === "string") replacing.set(key, { serviceId, kvmId: typeof kvmId === "string" ? kvmId : undefined });
 }
 
 /** Removes the journal entries that the engine's state makes redundant; never fails the operation. */
 export function settleJournal(props: Record<string, unknown>): void {
     try {
-        settle(journal(), props);
+        settle(journal(), props, log);
     } catch (e) {
         log(`warning: the order journal could not be tidied: ${(e as Error).message}`);
     }

@@ -68,3 +68,26 @@ function underMocks(): boolean {
         return false;
     }
 }
+
+/**
+ * The order journal's identity of a resource (provider/journal.ts): its URN, computed as the engine does (project,
+ * stack, the types of its parents, its type and name), and the URNs of its aliases. A dynamic provider never sees
+ * the URN, so the SDK passes both as inputs, which diff ignores. Only the resource's own aliases are followed, not
+ * aliases inherited from a renamed parent component.
+ */
+export function journalIdentity(name: string, type: string, opts: pulumi.CustomResourceOptions | undefined): Record<string, pulumi.Output<unknown>> {
+    const aliases = (opts?.aliases ?? []).map((alias) =>
+        pulumi.output(alias).apply((a): pulumi.Output<string> => {
+            if (typeof a === "string") return pulumi.output(a);
+            const spec = a as pulumi.Alias & { noParent?: boolean };
+            const parent = spec.noParent ? undefined : "parent" in spec ? spec.parent : "parentUrn" in spec ? spec.parentUrn : opts?.parent;
+            return pulumi
+                .all([spec.name ?? name, spec.type ?? type, spec.project, spec.stack])
+                .apply(([n, t, project, stack]) => pulumi.createUrn(n, t, parent as pulumi.Resource | pulumi.Input<string> | undefined, project, stack));
+        }),
+    );
+    return {
+        __resourceKey: pulumi.createUrn(name, type, opts?.parent),
+        __resourceAliases: pulumi.all(aliases),
+    };
+}

@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { trafficAlertShim } from "./providerShim";
-import { registration } from "./options";
+import { journalIdentity, registration } from "./options";
 
 /** The arguments of a {@link TrafficAlert}. Every one replaces the alert when changed: EDIS cannot edit a hook. */
 export interface TrafficAlertArgs {
@@ -53,8 +53,8 @@ export class TrafficAlert extends pulumi.dynamic.Resource {
             callbackPassword: args.callbackPassword === undefined ? undefined : pulumi.secret(args.callbackPassword),
             hookId: undefined,
             callbackPasswordDigest: undefined,
-            // The order journal's key (see provider/journal.ts): hooks/set is never sent twice for one intent.
-            __resourceKey: `${pulumi.getProject()}/${pulumi.getStack()}/${name}`,
+            // The order journal's identity (see provider/journal.ts): hooks/set is never sent twice for one intent.
+            ...journalIdentity(name, "pulumi-nodejs:dynamic/edis:TrafficAlert", opts),
         };
         super(trafficAlertShim, name, props, registration("TrafficAlert", opts, ["callbackPasswordDigest"]), "edis", "TrafficAlert");
     }

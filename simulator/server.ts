@@ -30,6 +30,12 @@ export interface InjectedFault {
     drop?: "before" | "after";
     /** The error message of the answer (a server that echoes the request, for redaction tests). */
     message?: string;
+    /**
+     * Process the request (the state change happens), then send this instead of the answer: a real EDIS answer in a
+     * shape or with a status word the specification does not show (`failed` with ids, a field that does not parse).
+     * In-process only.
+     */
+    rewrite?: (answer: Record<string, unknown>) => unknown;
 }
 
 export interface SimulatorOptions {
@@ -273,6 +279,7 @@ export class EdisSimulator {
                 record(0, `dropped after ${(answer as { status?: string }).status}`);
                 return void req.socket.destroy();
             }
+            if (fault?.rewrite) answer = fault.rewrite(answer as Record<string, unknown>);
             res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(answer));
             record(status, String((answer as { status?: string }).status));
         } catch (e) {

@@ -237,7 +237,7 @@ describe("retry policy", () => {
         );
         expect(e.orderId).toBe(sim.account.state.orders[0].orderId);
         expect(e.message).toContain(`order ${e.orderId}`);
-        expect(e.message).toContain("out of stock");
+        expect(e.message).toContain("so EDIS made something that may be billed");
     });
 
     test("add/upgrade is never retried", async () => {

@@ -92,7 +92,7 @@ describe("add/order is never repeated", () => {
         declare({ web1 });
         const up = await stack.up();
         expect(up.ok).toBe(false);
-        expect(up.errors.join("\n")).toContain("the order for web1.example.com may or may not have been placed");
+        expect(up.errors.join("\n")).toContain("the order for web1.example.com may or may not have been made");
         expect(up.errors.join("\n")).toContain("It is not sent again");
         expect(sim.calls("add/order")).toHaveLength(1);
         expect(finalState()).toMatchObject({ orders: ordersAtEdis, inState: [], pending: 0 });
@@ -104,7 +104,7 @@ describe("add/order is never repeated", () => {
         const failed = await stack.up();
         expect(failed.errors.join("\n")).toContain("edis.getKvmSessions()");
         // A plain rerun, as a CI retry would do it, orders nothing.
-        expect((await stack.up()).errors.join("\n")).toContain("may or may not have been placed");
+        expect((await stack.up()).errors.join("\n")).toContain("may or may not have been made");
         expect(sim.calls("add/order")).toHaveLength(1);
 
         // What the error tells the user to do: list the account's servers, find it by its description, adopt it.
@@ -200,7 +200,7 @@ describe("an order whose outcome is unknown blocks a second order until the user
 
         const blocked = await stack.up();
         const text = blocked.errors.join("\n");
-        expect(text).toContain("the order for web1.example.com may or may not have been placed: the deployment that sent it at");
+        expect(text).toContain("the order for web1.example.com may or may not have been made: the deployment that sent it at");
         expect(text).toContain('If it exists, set adoptKvmId to its KVM id on this resource');
         expect(sim.calls("add/order")).toHaveLength(1);
 
@@ -218,14 +218,14 @@ describe("an order whose outcome is unknown blocks a second order until the user
         sim.inject({ endpoint: "add/order", drop: "before" });
         declare({ web1 });
         const first = await stack.up();
-        expect(first.errors.join("\n")).toContain("the order for web1.example.com may or may not have been placed: EDIS add/order: no answer (network error)");
+        expect(first.errors.join("\n")).toContain("the order for web1.example.com may or may not have been made: EDIS add/order: no answer (network error)");
         expect(sim.account.state.orders).toHaveLength(0);
         const blocked = await stack.up();
-        expect(blocked.errors.join("\n")).toContain("It is not sent again, so that the server cannot be bought twice");
+        expect(blocked.errors.join("\n")).toContain("It is not sent again, so that it cannot be paid twice");
         expect(sim.calls("add/order")).toHaveLength(1);
 
         // The user checks: no such server. The error's own command says so to the journal.
-        expect(runNamedCommand(blocked.errors.join("\n"), "forget")).toContain("forgot: edis-servers/dev/web1  order  unknown");
+        expect(runNamedCommand(blocked.errors.join("\n"), "forget")).toContain("forgot: urn:pulumi:dev::edis-servers::pulumi-nodejs:dynamic/edis:KvmServer::web1  order  unknown");
         expect((await stack.up()).errors).toEqual([]);
         expect(finalState()).toEqual({ orders: 1, active: ["web1.example.com"], inState: [`web1=${serviceOf("web1.example.com")}`], pending: 0, cancellations: [] });
     });

@@ -102,7 +102,8 @@ describe("scenario 2: what a change does", () => {
         expect(preview.errors).toEqual([]);
         expect(ops(preview)).toEqual({ web1: "replace", web2: "same" });
         expect(preview.steps.find((s) => s.name === "web1")!.changed).toEqual(["osId"]);
-        expect(sim.callCounts()).toEqual({});
+        // The replacement's order is checked against the catalogue at diff time (before any delete): reads only.
+        expect(Object.keys(sim.callCounts()).sort()).toEqual(["get/locations", "get/paymentmethods", "get/products"]);
 
         const oldId = stack.resource("web1")!.id;
         const up = await stack.up();
@@ -143,7 +144,11 @@ describe("scenario 2: what a change does", () => {
         declare({ web1, web2 });
         expect(ops(await stack.up())).toEqual({ web1: "same", web2: "same" });
         expect(writes()).toEqual([]);
+        // Another location is a replacement, and planId 101 is not sold there: preview says so before anything happens.
         declare({ web1: { ...web1, locationId: 2 }, web2 });
+        const moved = await stack.preview();
+        expect(moved.errors.join("\n")).toContain("web1.example.com cannot be replaced, so nothing was changed (the old server is kept): nothing was ordered: planId 101 belongs to Frankfurt");
+        declare({ web1: { ...web1, planId: 201, osId: 1012, locationId: 2 }, web2 });
         expect(ops(await stack.preview())).toEqual({ web1: "replace", web2: "same" });
     });
 
@@ -226,7 +231,7 @@ describe("scenario 2: what a change does", () => {
         const blocked = await stack.up();
         expect(sim.calls("add/upgrade")).toHaveLength(1);
 
-        expect(runNamedCommand(blocked.errors.join("\n"), "confirm")).toContain("confirmed: edis-servers/dev/web1  upgrade  done");
+        expect(runNamedCommand(blocked.errors.join("\n"), "confirm")).toContain("confirmed: urn:pulumi:dev::edis-servers::pulumi-nodejs:dynamic/edis:KvmServer::web1  upgrade  done");
         const recorded = await stack.up();
         expect(recorded.errors).toEqual([]);
         expect(recorded.hostLog.join("\n")).toContain("not sent again");
@@ -398,7 +403,7 @@ describe("scenario 4: failures after the order never lose it and never order twi
         const up = await stack.up();
         expect(up.ok).toBe(false);
         const text = up.errors.join("\n");
-        expect(text).toContain("may or may not have been placed");
+        expect(text).toContain("may or may not have been made");
         expect(text).toContain("getKvmSessions");
         expect(text).toContain("adoptKvmId");
         expect(text).toContain("web1.example.com");
@@ -407,13 +412,21 @@ describe("scenario 4: failures after the order never lose it and never order twi
         expect(stack.state().resources).toEqual([]);
     });
 
-    test("an out-of-stock answer names the order and orders nothing else", async () => {
+    test("a failed order that names an order id but no service: blocked until the user says, never ordered again silently", async () => {
         sim.behaviour.outOfStock = [101];
         declare({ web1 });
         const up = await stack.up();
-        expect(up.errors.join("\n")).toMatch(/EDIS created order \d+ for web1.example.com but reported it failed/);
+        const orderId = sim.account.state.orders[0].orderId;
+        expect(up.errors.join("\n")).toContain(`the order for web1.example.com may or may not have been made`);
+        expect(up.errors.join("\n")).toContain(`the answer names order ${orderId}`);
+        expect((await stack.up()).errors.join("\n")).toContain("It is not sent again");
         expect(sim.calls("add/order")).toHaveLength(1);
         expect(stack.state().resources).toEqual([]);
+        // The user sees the failed order in the client area and says so: the next up orders again.
+        sim.behaviour.outOfStock = [];
+        runNamedCommand(up.errors.join("\n"), "forget");
+        expect((await stack.up()).errors).toEqual([]);
+        expect(sim.calls("add/order")).toHaveLength(2);
     });
 });
 

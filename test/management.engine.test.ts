@@ -284,12 +284,12 @@ describe("TrafficAlert", () => {
         sim.inject({ endpoint: "hooks/set", drop: "after" });
         const lost = await run(stack.up());
         const message = lost.errors.join("\n");
-        expect(message).toContain("may or may not have been created");
+        expect(message).toContain("may or may not have been made");
         expect(message).toContain("a second one would call your URL twice");
         expect(web().hooks).toHaveLength(1);
 
         const blocked = await run(stack.up());
-        expect(blocked.errors.join("\n")).toContain("may or may not have been created");
+        expect(blocked.errors.join("\n")).toContain("may or may not have been made");
         expect(sim.calls("hooks/set")).toHaveLength(1);
 
         // The user removes the hook in the portal, then runs the command the error names.
@@ -323,7 +323,7 @@ describe("TrafficAlert", () => {
 
         const rerun = await run(stack.up());
         expect(rerun.warnings).toEqual([expect.stringContaining("1 pending create operation(s)")]);
-        expect(rerun.errors.join("\n")).toContain("may or may not have been created: the deployment that sent it at");
+        expect(rerun.errors.join("\n")).toContain("may or may not have been made: the deployment that sent it at");
         expect(sim.calls("hooks/set")).toHaveLength(1);
         expect(web().hooks).toHaveLength(1);
     });

@@ -111,20 +111,14 @@ export class EdisClient {
 
     /**
      * Places an order. Called once: never retried, whatever happens, because a lost answer does not mean
-     * a lost order. An order that EDIS created but marked `failed` (out of stock) throws with its `orderId`.
+     * a lost order. Any other answer that names an order or a service (a `failed` status, a field that does not
+     * parse) throws with every id it names: each may be a billed server.
      */
     async addOrder(order: OrderRequest): Promise<OrderResult> {
         try {
             return await this.call(ENDPOINTS.order, { order: JSON.stringify(buildOrderDocument(order)) }, wire.orderAnswer);
         } catch (e) {
-            const orderId = e instanceof EdisApiError ? wire.wireId.safeParse(e.body?.orderid) : undefined;
-            if (e instanceof EdisApiError && orderId?.success) {
-                throw e.with({
-                    orderId: orderId.data,
-                    detail: `EDIS created order ${orderId.data} but marked it "${String(e.body?.status)}"; the product may be out of stock at this location`,
-                });
-            }
-            throw e;
+            throw withNamedIds(e, "order");
         }
     }
 
@@ -147,8 +141,9 @@ export class EdisClient {
     }
 
     /** Changes plan or billing cycle in place (same location only). Never retried: it creates an invoice. */
-    addUpgrade(req: UpgradeRequest): Promise<UpgradeResult> {
-        return this.call(
+    async addUpgrade(req: UpgradeRequest): Promise<UpgradeResult> {
+        try {
+            return await this.call(
             ENDPOINTS.upgrade,
             {
                 kvmid: req.kvmId,
@@ -157,7 +152,10 @@ export class EdisClient {
                 newpaymentmethod: req.newPaymentMethod,
             },
             wire.upgradeAnswer,
-        );
+            );
+        } catch (e) {
+            throw withNamedIds(e, "upgrade order");
+        }
     }
 
     // ---- Session endpoint ----------------------------------------------------------------------------
@@ -181,6 +179,22 @@ export class EdisClient {
             schema,
         });
     }
+}
+
+/** A failed answer of a paid write, with every order, service and invoice id it names (see wire.idsNamedIn). */
+function withNamedIds(e: unknown, what: string): unknown {
+    if (!(e instanceof EdisApiError) || !e.body) return e;
+    const ids = wire.idsNamedIn(e.body);
+    if (ids.orderId === undefined && ids.invoiceId === undefined && ids.serviceIds.length === 0) return e;
+    const named = [
+        ids.orderId !== undefined ? `${what} ${ids.orderId}` : undefined,
+        ids.serviceIds.length ? `service ${ids.serviceIds.join(", ")}` : undefined,
+        ids.invoiceId !== undefined ? `invoice ${ids.invoiceId}` : undefined,
+    ].filter(Boolean);
+    return e.with({
+        ...ids,
+        detail: `${e.detail ? `${e.detail}; ` : ""}the answer names ${named.join(", ")}, so EDIS made something that may be billed`,
+    });
 }
 
 function trimSlash(url: string): string {

@@ -178,7 +178,28 @@ function cut(text: string): string {
     return text.length > FOREIGN_TEXT_MAX ? `${text.slice(0, FOREIGN_TEXT_MAX)}...` : text;
 }
 
-const NAMED_ENTITIES: Record<string, string[]> = { "&": ["amp"], "<": ["lt"], ">": ["gt"], '"': ["quot"], "'": ["apos"] };
+/**
+ * HTML's named entities for the characters an echo may spell by name: the markup five, and Latin-1's letters and
+ * signs as PHP's htmlentities() writes them (`&uuml;`, `&eacute;`, `&szlig;`, ...). Letters are derived from their
+ * decomposition (u + diaeresis = uuml); the rest are listed.
+ */
+const NAMED_ENTITIES: Record<string, string[]> = {
+    "&": ["amp"], "<": ["lt"], ">": ["gt"], '"': ["quot"], "'": ["apos", "#39"], " ": ["nbsp"], "\u00a0": ["nbsp"],
+    "ß": ["szlig"], "æ": ["aelig"], "Æ": ["AElig"], "ø": ["oslash"], "Ø": ["Oslash"], "ð": ["eth"], "Ð": ["ETH"], "þ": ["thorn"], "Þ": ["THORN"],
+    "€": ["euro"], "£": ["pound"], "¥": ["yen"], "©": ["copy"], "®": ["reg"], "§": ["sect"], "°": ["deg"], "±": ["plusmn"], "µ": ["micro"],
+    "¿": ["iquest"], "¡": ["iexcl"], "«": ["laquo"], "»": ["raquo"], "·": ["middot"], "¬": ["not"], "¦": ["brvbar"], "¤": ["curren"],
+    "¢": ["cent"], "×": ["times"], "÷": ["divide"], "¶": ["para"], "¹": ["sup1"], "²": ["sup2"], "³": ["sup3"], "ª": ["ordf"], "º": ["ordm"],
+    "¼": ["frac14"], "½": ["frac12"], "¾": ["frac34"], "´": ["acute"], "¨": ["uml"], "¸": ["cedil"], "¯": ["macr"], "~": ["tilde"], "^": ["circ"],
+};
+const ACCENT_NAMES: Record<string, string> = { "\u0300": "grave", "\u0301": "acute", "\u0302": "circ", "\u0303": "tilde", "\u0308": "uml", "\u030a": "ring", "\u0327": "cedil" };
+
+/** The entity names of a character: listed, or derived from its decomposition (ü = u + ¨ = "uuml"). */
+function entityNames(ch: string): string[] {
+    const listed = NAMED_ENTITIES[ch] ?? [];
+    const [base, accent] = [...ch.normalize("NFD")];
+    const derived = accent && ACCENT_NAMES[accent] && /^[a-z]$/i.test(base) ? [`${base}${ACCENT_NAMES[accent]}`] : [];
+    return [...listed, ...derived];
+}
 
 /** A hex number that matches in either case: 0x2b as "2[bB]". */
 function hexAnyCase(n: number, width: number): string {
@@ -206,7 +227,7 @@ function spellingsOf(ch: string): string {
         units.map((u) => `\\\\[uU]${hexAnyCase(u, 4)}`).join(""),
         `&#0*${cp};`,
         `&#[xX]0*${hexAnyCase(cp, 1)};`,
-        ...(NAMED_ENTITIES[ch] ?? []).map((name) => `&${name};`),
+        ...entityNames(ch).map((name) => `&${escapeRegExp(name)};`),
     ];
     if (ch === " ") out.push("\\+");
     if (ch === "/" || ch === '"' || ch === "\\") out.push(`\\\\${escapeRegExp(ch)}`);
@@ -215,7 +236,8 @@ function spellingsOf(ch: string): string {
 
 /**
  * Removes secrets from text that came from outside (see EdisApiError). A secret is matched in any mix of the
- * spellings of `spellingsOf`, because a server or proxy may echo the request body in its own encoding.
+ * spellings of `spellingsOf`, in any case (a server may echo the e-mail lower-cased, or an entity's name in
+ * capitals), because a server or proxy may echo the request body in its own encoding.
  * Every secret counts, however short: over-redacting a server's message is safe, leaking part of it is not.
  */
 export class Redactor {
@@ -241,7 +263,7 @@ export class Redactor {
                 .sort((a, b) => b.length - a.length)
                 .map((s) => [...s].map(spellingsOf).join(""))
                 .join("|"),
-            "g",
+            "gi",
         );
         return text.replace(this.pattern, "[redacted]");
     }

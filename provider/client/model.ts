@@ -82,6 +82,8 @@ export interface Product {
     currency: string;
     prices: Prices;
     addons: AddonGroups;
+    /** Sold out, where the answer says so (the specification does not show it). */
+    outOfStock?: boolean;
 }
 
 export interface PaymentMethod {

@@ -50,6 +50,8 @@ export async function request<S extends z.ZodType>(settings: RequestSettings, ca
                     kind: "unexpected_answer",
                     detail: `the answer did not have the expected shape: ${describeIssues(parsed.error)}`,
                     redactor: settings.redactor,
+                    // Kept (not enumerable) for add/order and add/upgrade, which read any id in it.
+                    body,
                 });
             }
             return parsed.data;

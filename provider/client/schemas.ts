@@ -180,7 +180,18 @@ const wirePlanDescription = z.object({
     price: wirePriceTable.optional(),
 });
 
-const wireProduct = z.object({ id: wireId, description: wirePlanDescription, addons: wireAddonGroups.optional() });
+/**
+ * A plan. The specification shows no stock field; `out_of_stock`, and WHMCS's `stockcontrol` with `qty`, are read
+ * where an answer carries them, so that a plan EDIS marks sold out is refused before ordering.
+ */
+const wireProduct = z.object({
+    id: wireId,
+    description: wirePlanDescription,
+    addons: wireAddonGroups.optional(),
+    out_of_stock: wireBool.optional(),
+    stockcontrol: wireBool.optional(),
+    qty: wireCount.optional(),
+});
 
 /** get/products: `products` keyed by the plan's display name. */
 export function productsAnswer(locationId: number) {
@@ -196,6 +207,7 @@ export function productsAnswer(locationId: number) {
             currency: p.description.price?.currency ?? "EUR",
             prices: p.description.price?.prices ?? {},
             addons: p.addons ?? { os: [], ram: [], vcpu: [], ip: [], diskBoost: [], other: {} },
+            outOfStock: p.out_of_stock || (p.stockcontrol === true && p.qty === 0) || undefined,
         })),
     );
 }
@@ -258,6 +270,33 @@ export const orderAnswer = z
         invoiceId: o.invoiceid,
         invoicePaid: o.invoicepaid ?? false,
     }));
+
+/**
+ * Every id that an answer of add/order or add/upgrade names, whatever its status and whatever else in it fails to
+ * parse: an order, service or invoice id in any answer is something EDIS made, and may bill.
+ */
+export function idsNamedIn(body: Record<string, unknown> | undefined): { orderId?: number; serviceIds: number[]; invoiceId?: number } {
+    const scopes = [body, body?.data].filter((s): s is Record<string, unknown> => !!s && typeof s === "object" && !Array.isArray(s));
+    const first = (names: string[]) => {
+        for (const scope of scopes) for (const n of names) {
+            const id = wireId.safeParse(typeof scope[n] === "string" ? (scope[n] as string).trim() : scope[n]);
+            if (id.success && id.data > 0) return id.data;
+        }
+        return undefined;
+    };
+    const serviceIds = new Set<number>();
+    for (const scope of scopes) {
+        for (const n of ["serviceids", "serviceid", "service_id", "service_ids", "serviceIds", "serviceId"]) {
+            const raw = scope[n];
+            const parts = Array.isArray(raw) ? raw : typeof raw === "string" ? raw.split(/[,;\s]+/) : [raw];
+            for (const p of parts) {
+                const id = wireId.safeParse(typeof p === "string" ? p.trim() : p);
+                if (id.success && id.data > 0) serviceIds.add(id.data);
+            }
+        }
+    }
+    return { orderId: first(["orderid", "order_id", "orderId"]), serviceIds: [...serviceIds], invoiceId: first(["invoiceid", "invoice_id", "invoiceId"]) };
+}
 
 /** Finds an id at top level or under `data`, under any of the given names; undefined when absent or empty. */
 function tolerantId<T extends z.ZodType>(names: string[], value: T) {

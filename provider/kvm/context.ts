@@ -16,6 +16,13 @@ export interface Context {
     catalogue: Catalogue;
     sessions: SessionDirectory;
     journal: OrderJournal;
+    /** The account and endpoint the journal's entries are written for (journal.accountTag). */
+    account: string;
+    /**
+     * The servers that replacements of this deployment replace, by resource key, as diff saw them: the new
+     * half's order records it, so that its errors tell the old server from the new one.
+     */
+    replacing: Map<string, { serviceId: number; kvmId?: string }>;
     /** One line to the engine's log; already free of secrets. */
     log: (line: string) => void;
 }

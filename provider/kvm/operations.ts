@@ -5,7 +5,9 @@ import { isEdisApiError } from "../client/errors";
 import { CancellationType } from "../client/model";
 import { DEFAULT_CANCELLATION_TYPE } from "../config";
 import { Context } from "./context";
-import { UpgradeEntry, resolveCommand } from "../journal";
+import { Identity, UpgradeEntry, entryFor, resolveCommand } from "../journal";
+import { WriteOutcomeUnknownError, sendOnce } from "../paidWrite";
+import { UpgradeResult } from "../client/model";
 import { KvmServerInputs, KvmServerOutputs, compact, sessionOutputs } from "./inputs";
 import { readPowerState } from "./power";
 import { billingCycleProblem, paymentMethodProblem, resolvePaymentMethod } from "./orderCheck";
@@ -31,7 +33,7 @@ async function unknownToEdis(lookup: Promise<unknown>): Promise<boolean> {
  * KVM yet (an unpaid invoice) is never confirmed gone: get/kvmid's "not found" for it cannot be told from "not
  * provisioned yet", and once the invoice is paid it would run, billed, outside any state.
  */
-async function confirmedGone(ctx: Context, serviceId: number, kvmId: string | undefined): Promise<boolean> {
+export async function confirmedGone(ctx: Context, serviceId: number, kvmId: string | undefined): Promise<boolean> {
     if (!kvmId) return false;
     if ((await ctx.sessions.all()).has(kvmId)) return false;
     const [serviceUnknown, kvmUnknown] = await Promise.all([unknownToEdis(ctx.client.getKvmId(serviceId)), unknownToEdis(ctx.client.getServiceId(kvmId))]);
@@ -100,7 +102,7 @@ export async function recheckSuspension(ctx: Context, outs: KvmServerOutputs): P
  * journal makes it happen at most once: an upgrade already made is not sent again, and one whose answer was
  * lost blocks until the user says whether it was made (`pulumi-edis orders confirm|forget`).
  */
-export async function upgradeServer(ctx: Context, olds: KvmServerOutputs, news: KvmServerInputs, key?: string): Promise<void> {
+export async function upgradeServer(ctx: Context, olds: KvmServerOutputs, news: KvmServerInputs, id?: Identity): Promise<void> {
     const name = `${olds.hostname} (service ${olds.serviceId})`;
     const replaceHint =
         `To move it instead, replace the server: set \`replaceOnPlanChange: true\` on it (a new server is ordered, then ` +
@@ -122,11 +124,32 @@ export async function upgradeServer(ctx: Context, olds: KvmServerOutputs, news: 
     const problems = [billingCycleProblem(to.plan, news.billingCycle), paymentMethodProblem(methods, paymentMethod)].filter(Boolean);
     if (problems.length) throw new Error(`nothing was changed for ${name}: ${problems.join("; ")}`);
 
+    const key = id?.key;
+    const journaled = id ? entryFor(ctx.journal, id, "upgrade", ctx.log) : undefined;
+    const resolution = (k: string) =>
+        `Check the service's plan in the EDIS client area. If the change was made, run \`${resolveCommand("confirm", k, ctx.journal.dir)}\`; ` +
+        `if it was not, run \`${resolveCommand("forget", k, ctx.journal.dir)}\`. Then run \`pulumi up\` again.`;
+    if (journaled && journaled.serviceId === olds.serviceId) {
+        const sameChange = journaled.toPlanId === news.planId && journaled.billingCycle === news.billingCycle;
+        if (journaled.state === "done" && sameChange) {
+            ctx.log(`${name}: the change to plan ${news.planId}, ${news.billingCycle} was made at ${journaled.sentAt} (order journal); not sent again`);
+            return;
+        }
+        if (journaled.state !== "done") {
+            throw new WriteOutcomeUnknownError(
+                `an earlier change of ${name} to plan ${journaled.toPlanId}, ${journaled.billingCycle} (sent ${journaled.sentAt})`,
+                journaled.problem ?? "the deployment that sent it stopped before its answer was recorded",
+                resolution(journaled.key),
+            );
+        }
+        ctx.journal.clear(journaled.key, "upgrade"); // a change made earlier, which state has; this one is another
+    }
     const entry: UpgradeEntry | undefined = key
         ? {
               kind: "upgrade",
               state: "sending",
               key,
+              account: id!.account,
               hostname: olds.hostname,
               sentAt: new Date().toISOString(),
               serviceId: olds.serviceId,
@@ -136,50 +159,30 @@ export async function upgradeServer(ctx: Context, olds: KvmServerOutputs, news: 
               billingCycle: news.billingCycle,
           }
         : undefined;
-    const journaled = key ? ctx.journal.read(key, "upgrade") : undefined;
-    if (journaled && journaled.serviceId === olds.serviceId) {
-        const sameChange = journaled.toPlanId === news.planId && journaled.billingCycle === news.billingCycle;
-        if (journaled.state === "done" && sameChange) {
-            ctx.log(`${name}: the change to plan ${news.planId}, ${news.billingCycle} was made at ${journaled.sentAt} (order journal); not sent again`);
-            return;
-        }
-        if (journaled.state !== "done") {
-            throw new Error(
-                `an earlier change of ${name} to plan ${journaled.toPlanId}, ${journaled.billingCycle} (sent ${journaled.sentAt}) may or may not ` +
-                    `have been made: ${journaled.problem ?? "the deployment that sent it stopped before its answer was recorded"}. Nothing is ` +
-                    `sent again, so that it cannot be billed twice. Check the service's plan in the EDIS client area. If the change was made, ` +
-                    `run \`${resolveCommand("confirm", key!, ctx.journal.dir)}\`; if it was not, run ` +
-                    `\`${resolveCommand("forget", key!, ctx.journal.dir)}\`. Then run \`pulumi up\` again.`,
-            );
-        }
-    }
-    if (entry) ctx.journal.write(entry);
     try {
-        const result = await ctx.client.addUpgrade({
-            kvmId: olds.kvmId,
-            newPid: news.planId,
-            newBillingCycle: news.billingCycle,
-            newPaymentMethod: paymentMethod,
+        const outcome = await sendOnce<UpgradeEntry, UpgradeResult>({
+            journal: ctx.journal,
+            entry,
+            endpoint: "add/upgrade",
+            log: ctx.log,
+            send: () => ctx.client.addUpgrade({ kvmId: olds.kvmId!, newPid: news.planId, newBillingCycle: news.billingCycle, newPaymentMethod: paymentMethod }),
+            made: (sending) => ({ ...sending, state: "done" }),
+            // An answer naming an upgrade order or invoice, whatever its status: something was made, perhaps billed, and
+            // whether the plan changed is for the user to say; it is never sent again without that.
+            madeDespite: (sending, e) => ({ ...sending, state: "unknown", problem: e.message }),
+            unknown: (problem, unknown) =>
+                new WriteOutcomeUnknownError(`the plan change of ${name}`, problem, unknown ? resolution(unknown.key) : `Do so before running \`pulumi up\` again.`),
         });
-        if (entry) ctx.journal.write({ ...entry, state: "done" });
+        if ("named" in outcome) {
+            throw new WriteOutcomeUnknownError(`the plan change of ${name}`, outcome.named.message, entry ? resolution(entry.key) : "Check it in the EDIS client area.");
+        }
+        const result = outcome.answered;
         ctx.log(
             `changed ${name} from plan ${olds.planId} to ${news.planId}, ${news.billingCycle}: upgrade order ${result.orderId ?? "?"}, ` +
                 `invoice ${result.invoiceId ?? "?"}`,
         );
     } catch (e) {
-        if (entry && isEdisApiError(e) && e.outcomeUnknown) ctx.journal.write({ ...entry, state: "unknown", problem: e.message });
-        else if (entry) ctx.journal.clear(entry.key, "upgrade");
-        if (isEdisApiError(e) && e.kind === "bad_request") throw new Error(`EDIS refused to change ${name}: ${e.message}. ${replaceHint}`);
-        if (isEdisApiError(e) && e.outcomeUnknown) {
-            const resolve = entry
-                ? `If the change was made, run \`${resolveCommand("confirm", entry.key, ctx.journal.dir)}\`; if it was not, run ` +
-                  `\`${resolveCommand("forget", entry.key, ctx.journal.dir)}\`. Then run \`pulumi up\` again.`
-                : `Do so before running \`pulumi up\` again.`;
-            throw new Error(
-                `the plan change of ${name} may or may not have been made: ${e.message}. It is not sent again, so that it cannot be ` +
-                    `billed twice. Check the service's plan in the EDIS client area. ${resolve}`,
-            );
-        }
+        if (isEdisApiError(e)) throw new Error(`EDIS refused to change ${name}; nothing was changed: ${e.message}. ${replaceHint}`);
         throw e;
     } finally {
         ctx.sessions.invalidate();

@@ -87,6 +87,13 @@ export async function checkOrder(
     }
     const { plan } = home;
     const planName = `plan ${plan.id} (${plan.name})`;
+    if (home.location.outOfStock) {
+        const inStock = everything.filter((e) => !e.location.outOfStock).map((e) => describeLocation(e.location));
+        problems.push(`${describeLocation(home.location)} is out of stock (get/locations says so); locations in stock: ${inStock.join(", ") || "none"}`);
+    } else if (plan.outOfStock) {
+        const here = everything.find((e) => e.location.id === home.location.id);
+        problems.push(`${planName} is out of stock at ${describeLocation(home.location)}; plans in stock there: ${listPlans((here?.products ?? []).filter((p) => !p.outOfStock))}`);
+    }
 
     if (!plan.addons.os.some((a) => a.id === inputs.osId)) {
         problems.push(`osId ${inputs.osId} is not an operating system of ${planName}; allowed: ${listAddons(plan.addons.os)}`);
@@ -101,4 +108,14 @@ export async function checkOrder(
     if (cycleProblem) problems.push(cycleProblem);
     if (problems.length) throw new OrderCheckError(problems);
     return { plan, location: home.location };
+}
+
+/**
+ * Whether an add-on id is its plan's "no extra" entry (a non-OS add-on without a price): choosing it orders the
+ * same server as leaving the input unset, so a change between the two never replaces the server.
+ */
+export async function isNoExtraAddon(catalogue: Catalogue, planId: number, input: keyof typeof ADDON_INPUTS, id: number): Promise<boolean> {
+    const home = await catalogue.findPlan(planId);
+    const addon = home?.plan.addons[ADDON_INPUTS[input].group].find((a) => a.id === id);
+    return !!addon && Object.keys(addon.prices).length === 0;
 }

@@ -15,79 +15,119 @@
 import { isEdisApiError } from "../client/errors";
 import { KvmSession, OrderResult } from "../client/model";
 import { DEFAULT_PROVISIONING_TIMEOUT_SECONDS } from "../config";
-import { OrderEntry, RESOURCE_KEY, resolveCommand } from "../journal";
+import { Identity, OrderEntry, RESOURCE_KEY, entryFor, resolveCommand } from "../journal";
+import { PaidOutcome, WriteOutcomeUnknownError, sendOnce } from "../paidWrite";
+import { confirmedGone } from "./operations";
 import { Context, ServerInitError } from "./context";
 import { KvmServerInputs, KvmServerOutputs, compact } from "./inputs";
 import { checkOrder, resolvePaymentMethod } from "./orderCheck";
 import { sessionOutputs } from "./inputs";
 import { applyPowerState, readPowerState } from "./power";
 
-export async function createServer(ctx: Context, inputs: KvmServerInputs, key?: string): Promise<{ id: string; outs: KvmServerOutputs }> {
+/**
+ * Creates a KvmServer: adopts, resumes what the journal knows, or orders. Whatever reaches the engine with a
+ * service id (the result, or a ServerInitError) marks the journal entry "created": the engine has it now.
+ */
+export async function createServer(ctx: Context, inputs: KvmServerInputs, id?: Identity): Promise<{ id: string; outs: KvmServerOutputs }> {
+    try {
+        const created = await orderOrResume(ctx, inputs, id);
+        handedOver(ctx, id, created.outs);
+        return created;
+    } catch (e) {
+        if (e instanceof ServerInitError) handedOver(ctx, id, e.properties as KvmServerOutputs);
+        throw e;
+    }
+}
+
+async function orderOrResume(ctx: Context, inputs: KvmServerInputs, id?: Identity): Promise<{ id: string; outs: KvmServerOutputs }> {
+    const key = id?.key;
     if (inputs.adoptKvmId) {
         const adopted = await adoptServer(ctx, inputs);
         // Adopting is how the user resolves an order whose outcome was unknown.
         if (key) ctx.journal.clear(key, "order");
         return { ...adopted, outs: compact({ ...adopted.outs, [RESOURCE_KEY]: key }) };
     }
-    const journaled = key ? ctx.journal.read(key, "order") : undefined;
+    const journaled = id ? entryFor(ctx.journal, id, "order", ctx.log) : undefined;
     if (journaled?.state === "ordered") return resumeJournaledOrder(ctx, journaled, inputs);
-    if (journaled) throw unknownOrder(journaled, ctx.journal.dir);
+    if (journaled?.state === "created") {
+        const resumed = await resumeHandedOver(ctx, journaled, inputs);
+        if (resumed) return resumed;
+    } else if (journaled) throw unknownOrder(journaled, ctx.journal.dir);
 
     const paymentMethod = resolvePaymentMethod(inputs.paymentMethod, ctx.config, "nothing was ordered: the order");
     const { plan, location } = await checkOrder(ctx.catalogue, inputs, paymentMethod);
+    const replacing = key ? ctx.replacing.get(key) : undefined;
 
     const entry: OrderEntry | undefined = key
-        ? { kind: "order", state: "sending", key, hostname: inputs.hostname, sentAt: new Date().toISOString(), inputs: { ...inputs } }
+        ? { kind: "order", state: "sending", key, account: id!.account, hostname: inputs.hostname, sentAt: new Date().toISOString(), inputs: { ...inputs }, replacing }
         : undefined;
-    if (entry) ctx.journal.write(entry);
-    let order: OrderResult;
+    let outcome: PaidOutcome<OrderResult>;
     try {
-        order = await ctx.client.addOrder({
-            billingCycle: inputs.billingCycle,
-            paymentMethod,
-            applyCredit: inputs.applyCredit,
-            items: [
-                {
-                    pid: inputs.planId,
-                    os: inputs.osId,
-                    hostname: inputs.hostname,
-                    additionalRam: inputs.additionalRamId,
-                    additionalVcpu: inputs.additionalVcpuId,
-                    additionalIp: inputs.additionalIpId,
-                    diskBoost: inputs.diskBoostId,
-                    sshPublicKey: inputs.sshPublicKey,
-                },
-            ],
+        outcome = await sendOnce<OrderEntry, OrderResult>({
+            journal: ctx.journal,
+            entry,
+            endpoint: "add/order",
+            log: ctx.log,
+            send: () =>
+                ctx.client.addOrder({
+                    billingCycle: inputs.billingCycle,
+                    paymentMethod,
+                    applyCredit: inputs.applyCredit,
+                    items: [
+                        {
+                            pid: inputs.planId,
+                            os: inputs.osId,
+                            hostname: inputs.hostname,
+                            additionalRam: inputs.additionalRamId,
+                            additionalVcpu: inputs.additionalVcpuId,
+                            additionalIp: inputs.additionalIpId,
+                            diskBoost: inputs.diskBoostId,
+                            sshPublicKey: inputs.sshPublicKey,
+                        },
+                    ],
+                }),
+            made: (sending, order) => ({
+                ...sending,
+                state: order.serviceIds.length ? "ordered" : "unknown",
+                problem: order.serviceIds.length ? undefined : `EDIS accepted order ${order.orderId} but named no service id`,
+                serviceId: order.serviceIds[0],
+                orderId: order.orderId,
+                invoiceId: order.invoiceId,
+                invoicePaid: order.invoicePaid,
+                locationId: location.id,
+            }),
+            // Any answer that names a service is an order, whatever its status; one that names only an order
+            // leaves open whether a service follows, which only the user can find out.
+            madeDespite: (sending, e) =>
+                e.serviceIds?.length
+                    ? { ...sending, state: "ordered", serviceId: e.serviceIds[0], orderId: e.orderId, invoiceId: e.invoiceId, invoicePaid: false, locationId: location.id }
+                    : e.orderId !== undefined
+                      ? { ...sending, state: "unknown", orderId: e.orderId, invoiceId: e.invoiceId, problem: e.message }
+                      : undefined,
+            unknown: (problem, unknown) => orderOutcomeUnknown(ctx, inputs.hostname, problem, unknown ?? entry, replacing),
         });
     } catch (e) {
-        if (entry && isEdisApiError(e) && e.outcomeUnknown) {
-            const unknown: OrderEntry = { ...entry, state: "unknown", problem: e.message };
-            // If this write fails, the "sending" entry still blocks a second order; the error is the same.
-            recordAfterOrder(ctx, unknown);
-            throw unknownOrder(unknown, ctx.journal.dir);
-        }
-        // EDIS refused it, or created it failed (out of stock): nothing will be provisioned or billed.
-        if (entry) ctx.journal.clear(entry.key, "order");
-        throw explainOrderFailure(e, inputs.hostname);
+        if (isEdisApiError(e)) throw new Error(`nothing was ordered for ${inputs.hostname}: ${e.message}`);
+        throw e;
     } finally {
         ctx.sessions.invalidate();
     }
 
-    const serviceId = order.serviceIds[0];
-    if (entry) {
-        const { orderId, invoiceId, invoicePaid } = order;
-        recordAfterOrder(ctx, { ...entry, state: serviceId === undefined ? "unknown" : "ordered", serviceId, orderId, invoiceId, invoicePaid, locationId: location.id });
-    }
+    const named = "named" in outcome ? outcome.named : undefined;
+    const order: OrderResult =
+        "answered" in outcome
+            ? outcome.answered
+            : { orderId: named!.orderId!, serviceIds: named!.serviceIds ?? [], invoiceId: named!.invoiceId, invoicePaid: false };
+    const [serviceId, ...extra] = order.serviceIds;
     if (serviceId === undefined) {
-        throw new Error(
-            `EDIS accepted order ${order.orderId} for ${inputs.hostname} but named no service id. The server may still be ` +
-                `provisioned and billed: check order ${order.orderId} in the EDIS client area, then adopt the server with adoptKvmId.`,
-        );
+        const unknown = entry ? ctx.journal.read(entry.key, "order") : undefined;
+        throw orderOutcomeUnknown(ctx, inputs.hostname, `EDIS ${named ? `answered "${named.message}"` : `accepted order ${order.orderId}`} but named no service id`, unknown, replacing);
     }
+    if (extra.length) recordExtra(ctx, entry, order.orderId, extra);
     // Written before anything else can fail: if this process dies now, the engine keeps no record of the
     // server, and this line in the deployment log is how the user finds it (README: "Recovering an order").
     ctx.log(
-        `ordered ${inputs.hostname}: order ${order.orderId}, service ${serviceId}, invoice ${order.invoiceId ?? "?"} ` +
+        `ordered ${inputs.hostname}: order ${order.orderId}, service ${order.serviceIds.join(", ")}, invoice ${order.invoiceId ?? "?"} ` +
             `(${order.invoicePaid ? "paid" : "unpaid"}), plan ${plan.id} (${plan.name}) at ${location.name}`,
     );
     const outs: KvmServerOutputs = compact({
@@ -99,19 +139,73 @@ export async function createServer(ctx: Context, inputs: KvmServerInputs, key?: 
         invoiceId: order.invoiceId,
         invoicePaid: order.invoicePaid,
     });
-    return awaitServer(ctx, outs);
+    if (named) {
+        throw new ServerInitError(
+            String(serviceId),
+            outs,
+            `EDIS answered the order for ${inputs.hostname} with a failure (${named.message}), but the answer names service ` +
+                `${order.serviceIds.join(", ")}: EDIS made it, and it may be billed. It is in the stack's state: check order ${order.orderId ?? "?"} ` +
+                `in the EDIS client area, then run \`pulumi up\` to wait for it, or remove it from the program and run \`pulumi up\` to cancel it.` +
+                extraText(extra, ctx, key),
+        );
+    }
+    const done = await awaitServer(ctx, outs);
+    if (extra.length) throw new ServerInitError(done.id, done.outs, `${inputs.hostname} (service ${serviceId}) is provisioned.${extraText(extra, ctx, key)}`);
+    return done;
+}
+
+/** More service ids than items: the first is this resource's, the others are recorded until the user deals with them. */
+function recordExtra(ctx: Context, entry: OrderEntry | undefined, orderId: number | undefined, serviceIds: number[]): void {
+    if (!entry) return;
+    try {
+        ctx.journal.write({ kind: "extra", state: "unclaimed", key: entry.key, account: entry.account, hostname: entry.hostname, sentAt: entry.sentAt, orderId, serviceIds });
+    } catch (e) {
+        ctx.log(`warning: the order journal could not record services ${serviceIds.join(", ")}: ${(e as Error).message}`);
+    }
+}
+
+function extraText(extra: number[], ctx: Context, key: string | undefined): string {
+    if (!extra.length) return "";
+    return (
+        ` The order named more services than it had items: service ${extra.join(", ")} belongs to no resource and may be billed. ` +
+        `Adopt each with adoptKvmId on a resource of its own, or cancel it in the EDIS client area` +
+        (key ? `; then run \`${resolveCommand("forget", key, ctx.journal.dir)}\` (the journal names them on every \`pulumi up\` until then).` : ".")
+    );
+}
+
+/** The engine has the server now (or its init error): the journal entry says so, and is kept until state shows it. */
+function handedOver(ctx: Context, id: Identity | undefined, outs: KvmServerOutputs): void {
+    if (!id || outs.serviceId === undefined || outs.adoptKvmId) return;
+    try {
+        const entry = ctx.journal.read(id.key, "order");
+        if (entry && entry.serviceId === outs.serviceId) ctx.journal.write({ ...entry, state: "created", kvmId: outs.kvmId });
+    } catch (e) {
+        ctx.log(`warning: the order journal could not record that ${outs.hostname} reached the engine: ${(e as Error).message}`);
+    }
 }
 
 /**
- * Journals what add/order answered. Once EDIS has answered, nothing may keep the service id from state, so a
- * failed write is logged, not thrown: the "sending" entry it leaves still blocks a second order on a re-run.
+ * A create of a resource whose earlier create returned a server to the engine, which has lost it since (`pulumi
+ * stack rm --force`, an engine killed before its checkpoint, a state edited by hand). The server is taken back when
+ * EDIS still lists it; when EDIS confirms it gone, the entry is dropped and a new server ordered; otherwise the
+ * user is asked.
  */
-function recordAfterOrder(ctx: Context, entry: OrderEntry): void {
-    try {
-        ctx.journal.write(entry);
-    } catch (e) {
-        ctx.log(`warning: the order journal could not record ${entry.hostname} (service ${entry.serviceId ?? "?"}): ${(e as Error).message}`);
+async function resumeHandedOver(ctx: Context, entry: OrderEntry, inputs: KvmServerInputs): Promise<{ id: string; outs: KvmServerOutputs } | undefined> {
+    if (!entry.kvmId) return resumeJournaledOrder(ctx, entry, inputs);
+    if ((await ctx.sessions.all()).has(entry.kvmId)) {
+        ctx.log(`${entry.hostname}: service ${entry.serviceId} (${entry.kvmId}) was created for this resource earlier and is still at EDIS; it is taken back, not ordered again`);
+        return resumeJournaledOrder(ctx, entry, inputs);
     }
+    if (await confirmedGone(ctx, entry.serviceId!, entry.kvmId)) {
+        ctx.log(`${entry.hostname}: service ${entry.serviceId} created for this resource earlier is gone at EDIS; its journal entry is dropped`);
+        ctx.journal.clear(entry.key, "order");
+        return undefined;
+    }
+    throw new Error(
+        `${entry.hostname}: service ${entry.serviceId} (${entry.kvmId}) was created for ${entry.key} at ${entry.sentAt}, is not in the ` +
+            `account's listing, and EDIS does not confirm it gone. Nothing was ordered. Check it in the EDIS client area: if it exists, ` +
+            `set adoptKvmId to "${entry.kvmId}"; if it does not, run \`${resolveCommand("forget", entry.key, ctx.journal.dir)}\`. Then run \`pulumi up\` again.`,
+    );
 }
 
 /**
@@ -254,39 +348,27 @@ async function adoptServer(ctx: Context, inputs: KvmServerInputs): Promise<{ id:
     return { id: String(serviceId), outs: session ? compact({ ...adopted, ...(await readPowerState(ctx, session, inputs.hostname)) }) : adopted };
 }
 
-/**
- * add/order gave no usable answer. Whether the order exists is unknown unless EDIS said so, so the text
- * tells the user how to find out and how to adopt it, instead of ordering again.
- */
-function explainOrderFailure(e: unknown, hostname: string): Error {
-    if (!isEdisApiError(e)) return e as Error;
-    if (e.orderId !== undefined) {
-        return new Error(
-            `EDIS created order ${e.orderId} for ${hostname} but reported it failed (${e.serverMessage ?? "no reason given"}); ` +
-                `the plan is probably out of stock at this location. No server was provisioned. Choose another plan or ` +
-                `location, and check order ${e.orderId} in the EDIS client area.`,
-        );
-    }
-    if (!e.outcomeUnknown) return new Error(`nothing was ordered for ${hostname}: ${e.message}`);
-    return new OrderOutcomeUnknownError(hostname, e.message);
-}
-
-/** The error for an order whose outcome the journal records as unknown, with the command that resolves it. */
-function unknownOrder(entry: OrderEntry, journalDir: string): OrderOutcomeUnknownError {
+/** The error for an order whose outcome is unknown, with what tells the candidates apart and the command that resolves it. */
+function unknownOrder(entry: OrderEntry, journalDir: string): WriteOutcomeUnknownError {
     const problem = entry.problem ?? `the deployment that sent it at ${entry.sentAt} stopped before its answer was recorded`;
-    return new OrderOutcomeUnknownError(entry.hostname, problem, resolveCommand("forget", entry.key, journalDir));
+    return orderUnknownError(entry.hostname, problem, resolveCommand("forget", entry.key, journalDir), entry.replacing);
 }
 
-export class OrderOutcomeUnknownError extends Error {
-    /** `forget`: the command that tells the journal no order was placed; without a journal, a rerun orders. */
-    constructor(hostname: string, problem: string, forget?: string) {
-        super(
-            `the order for ${hostname} may or may not have been placed: ${problem}. It is not sent again, so that the server ` +
-                `cannot be bought twice. Check whether it exists: look in the EDIS client area, or list the account's ` +
-                `servers with edis.getKvmSessions() and look for the description "${hostname}". If it exists, set adoptKvmId ` +
-                `to its KVM id on this resource and run \`pulumi up\`: it is adopted, not ordered again. If it does not, ` +
-                (forget ? `run \`${forget}\` and then \`pulumi up\` to order it.` : `run \`pulumi up\` again to order it.`),
-        );
-        this.name = "OrderOutcomeUnknownError";
-    }
+function orderOutcomeUnknown(ctx: Context, hostname: string, problem: string, entry: OrderEntry | undefined, replacing: OrderEntry["replacing"]): WriteOutcomeUnknownError {
+    return orderUnknownError(hostname, problem, entry ? resolveCommand("forget", entry.key, ctx.journal.dir) : undefined, replacing);
+}
+
+export function orderUnknownError(hostname: string, problem: string, forget?: string, replacing?: OrderEntry["replacing"]): WriteOutcomeUnknownError {
+    const notOld = replacing
+        ? ` This order was the new half of a replacement: the server being replaced (service ${replacing.serviceId}` +
+          `${replacing.kvmId ? `, KVM ${replacing.kvmId}` : ""}) carries the same description and is NOT the new one; adopting it is refused.`
+        : "";
+    return new WriteOutcomeUnknownError(
+        `the order for ${hostname}`,
+        problem,
+        `Check whether it exists: look in the EDIS client area, or list the account's servers with edis.getKvmSessions() and look ` +
+            `for the description "${hostname}".${notOld} If it exists, set adoptKvmId to its KVM id on this resource and run \`pulumi up\`: ` +
+            `it is adopted, not ordered again. If it does not, ` +
+            (forget ? `run \`${forget}\` and then \`pulumi up\` to order it.` : `run \`pulumi up\` again to order it.`),
+    );
 }

@@ -4,11 +4,13 @@
  * `require("pulumi-edis/provider")`. One host process serves every KvmServer of a deployment, so the
  * context (client, caches) is built once and shared.
  */
-import { ConfigureRequest, configure, ctx, log, settleJournal } from "../runtime";
+import { ConfigureRequest, configure, ctx, log, noteReplacement, settleJournal } from "../runtime";
 import { ServerInitError } from "./context";
-import { UNFINISHED, diffKvmServer, needsUpgrade } from "./diff";
-import { RESOURCE_KEY, forgetService } from "../journal";
-import { INPUT_NAMES, KvmServerOutputs, checkInputs, compact, inputsOf, resourceKeyOf } from "./inputs";
+import { DiffResult, UNFINISHED, diffKvmServer, needsUpgrade } from "./diff";
+import { OrderCheckError, checkOrder, isNoExtraAddon, resolvePaymentMethod } from "./orderCheck";
+import { isEdisApiError } from "../client/errors";
+import { HELD_KVM_IDS, RESOURCE_ALIASES, RESOURCE_KEY, forgetService, identityOf } from "../journal";
+import { ADDON_INPUTS, INPUT_NAMES, KvmServerOutputs, UNKNOWN, checkInputs, compact, inputsOf, resourceKeyOf } from "./inputs";
 import { cancelServer, checkLocation, readServer, recheckSuspension, upgradeServer } from "./operations";
 import { createServer, resumeServer } from "./orderFlow";
 import { applyPowerState } from "./power";
@@ -16,7 +18,7 @@ import { applyPowerState } from "./power";
 /** Outputs that are not inputs (service id, KVM id, session fields), kept across an update. */
 function computedOf(olds: Record<string, unknown>): Record<string, unknown> {
     return Object.fromEntries(
-        Object.entries(olds).filter(([k]) => k !== "__provider" && k !== RESOURCE_KEY && !(INPUT_NAMES as readonly string[]).includes(k)),
+        Object.entries(olds).filter(([k]) => k !== "__provider" && k !== RESOURCE_KEY && k !== RESOURCE_ALIASES && k !== HELD_KVM_IDS && !(INPUT_NAMES as readonly string[]).includes(k)),
     );
 }
 
@@ -30,6 +32,47 @@ function keepProvider(e: unknown, inputs: Record<string, unknown>): unknown {
     return e;
 }
 
+/**
+ * An add-on input that changes between unset and the plan's own "no extra" entry is no change: the same server.
+ * Asked of the catalogue only for such a pair, so other diffs cost no call.
+ */
+async function withoutNoExtraAddons(olds: Record<string, unknown>, diff: DiffResult, news: Record<string, unknown>): Promise<DiffResult> {
+    const same: string[] = [];
+    for (const input of Object.keys(ADDON_INPUTS) as Array<keyof typeof ADDON_INPUTS>) {
+        if (!diff.changed.includes(input)) continue;
+        const [a, b] = [olds[input], news[input]];
+        const chosen = a == null && typeof b === "number" ? b : b == null && typeof a === "number" ? a : undefined;
+        if (chosen !== undefined && typeof olds.planId === "number" && (await isNoExtraAddon(ctx().catalogue, olds.planId, input, chosen))) same.push(input);
+    }
+    if (!same.length) return diff;
+    const changed = diff.changed.filter((n) => !same.includes(n));
+    return { ...diff, changed, changes: changed.length > 0, replaces: diff.replaces.filter((n) => !same.includes(n)) };
+}
+
+/**
+ * The order a replacement will place, checked against the catalogue at diff time: with `deleteBeforeReplace`
+ * (a user's option, or a resource that needs it) the engine deletes the old server before the new half's create
+ * checks its order, so a plan, OS or add-on that cannot be ordered must stop the deployment here, before anything
+ * is cancelled. Inputs not known yet (preview) and a catalogue that cannot be read now leave the check to create.
+ */
+async function checkReplacementOrder(news: Record<string, unknown>): Promise<void> {
+    if (Object.values(news).some((v) => v === UNKNOWN)) return;
+    let c;
+    try {
+        c = ctx();
+    } catch {
+        return;
+    }
+    const inputs = inputsOf(news);
+    try {
+        await checkOrder(c.catalogue, inputs, resolvePaymentMethod(inputs.paymentMethod, c.config, "the replacement's order"));
+    } catch (e) {
+        if (e instanceof OrderCheckError || (e instanceof Error && !isEdisApiError(e))) {
+            throw new Error(`${inputs.hostname} cannot be replaced, so nothing was changed (the old server is kept): ${e.message}`);
+        }
+    }
+}
+
 export const kvmServer = {
     async configure(req: ConfigureRequest): Promise<void> {
         configure(req);
@@ -41,7 +84,8 @@ export const kvmServer = {
 
     async diff(id: string, olds: Record<string, unknown>, news: Record<string, unknown>) {
         settleJournal(olds);
-        const { changes, replaces, changed, deleteBeforeReplace } = diffKvmServer(olds, news);
+        const { replaces, changed, deleteBeforeReplace } = await withoutNoExtraAddons(olds, diffKvmServer(olds, news), news);
+        const changes = changed.length > 0;
         // The host passes no list of changed properties to the engine, so say here why the plan shows an update.
         if (changed.includes("suspended")) {
             log(`${String(olds.hostname)} (service ${id}) is suspended at EDIS: the plan shows it as an update, which re-reads it`);
@@ -51,6 +95,8 @@ export const kvmServer = {
         }
         // The dynamic host reports no per-property diff, so the plan cannot say why it replaces: the log does.
         if (replaces.length) {
+            noteReplacement(news[RESOURCE_KEY] ?? olds[RESOURCE_KEY], Number(id), olds.kvmId);
+            await checkReplacementOrder(news);
             log(`${String(olds.hostname)} (service ${id}) is replaced because ${replaces.join(", ")} changed: a new server is ordered, then this one is cancelled`);
         }
         return { changes, replaces, deleteBeforeReplace };
@@ -58,7 +104,15 @@ export const kvmServer = {
 
     async create(inputs: Record<string, unknown>) {
         try {
-            return await createServer(ctx(), inputsOf(inputs), resourceKeyOf(inputs));
+            const c = ctx();
+            const held = Array.isArray(inputs[HELD_KVM_IDS]) ? (inputs[HELD_KVM_IDS] as string[]) : [];
+            if (typeof inputs.adoptKvmId === "string" && held.includes(inputs.adoptKvmId)) {
+                throw new Error(
+                    `adoptKvmId "${inputs.adoptKvmId}" is a KVM that another KvmServer of this program already manages; nothing was adopted. ` +
+                        `Two resources on one server would cancel it when either is removed: remove adoptKvmId, or the other resource.`,
+                );
+            }
+            return await createServer(c, inputsOf(inputs), identityOf(inputs, c.account));
         } catch (e) {
             throw keepProvider(e, inputs);
         }
@@ -86,7 +140,10 @@ export const kvmServer = {
                 throw keepProvider(e, news);
             }
         }
-        if (needsUpgrade(olds, news)) await upgradeServer(c, { ...(olds as unknown as KvmServerOutputs), kvmId: outs.kvmId }, inputs, key);
+        // Entries written under the key state recorded (before a stack rename or an alias) are this resource's too.
+        const identity = identityOf({ ...news, [RESOURCE_KEY]: key }, c.account);
+        if (identity && typeof olds[RESOURCE_KEY] === "string" && olds[RESOURCE_KEY] !== key) identity.aliases.push(olds[RESOURCE_KEY] as string);
+        if (needsUpgrade(olds, news)) await upgradeServer(c, { ...(olds as unknown as KvmServerOutputs), kvmId: outs.kvmId }, inputs, identity);
         if (outs.suspended) outs = await recheckSuspension(c, outs);
         // Power: switched when the program manages it; otherwise the state last reported stays in the outputs.
         if (inputs.powerState) outs = await applyPowerState(c, outs, inputs.powerState);

@@ -13,7 +13,8 @@
 import { isEdisApiError } from "../client/errors";
 import { CallbackMethod, TrafficHookRequest } from "../client/model";
 import { FieldRule, UNKNOWN, compact, show } from "../fields";
-import { HookEntry, RESOURCE_KEY, resolveCommand } from "../journal";
+import { HookEntry, entryFor, identityOf, resolveCommand } from "../journal";
+import { WriteOutcomeUnknownError, sendOnce } from "../paidWrite";
 import { ctx, settleJournal } from "../runtime";
 import { KVM_ID_RULE, configuredResource, secretRule, serverGone, withoutSecrets } from "./common";
 import { digestSecret, matchesDigest } from "./secretDigest";
@@ -84,33 +85,46 @@ export const trafficAlert = {
     async create(inputs: Record<string, unknown>) {
         const c = ctx();
         const kvmId = String(inputs.kvmId);
-        const key = typeof inputs[RESOURCE_KEY] === "string" ? (inputs[RESOURCE_KEY] as string) : undefined;
-        const journaled = key ? c.journal.read(key, "hook") : undefined;
-        if (journaled?.state === "done" && journaled.hookId !== undefined) {
+        const id = identityOf(inputs, c.account);
+        const digest = digestSecret(JSON.stringify(hookOf(inputs)));
+        const journaled = id ? entryFor(c.journal, id, "hook", c.log) : undefined;
+        // A hook made by a deployment that did not finish is this resource's only if it was made with these inputs.
+        if (journaled?.state === "done" && journaled.hookId !== undefined && (!journaled.inputsDigest || matchesDigest(JSON.stringify(hookOf(inputs)), journaled.inputsDigest))) {
             c.log(`traffic hook ${journaled.hookId} on ${kvmId} was created by a deployment that did not finish; it is taken, not created again`);
             return { id: String(journaled.hookId), outs: outputs(inputs, journaled.hookId) };
         }
         if (journaled) throw hookMayExist(journaled, c.journal.dir);
 
-        const entry: HookEntry | undefined = key
-            ? { kind: "hook", state: "sending", key, hostname: kvmId, kvmId, sentAt: new Date().toISOString(), callbackUrl: String(inputs.callbackUrl), triggerPercent: Number(inputs.triggerPercent) }
+        const entry: HookEntry | undefined = id
+            ? {
+                  kind: "hook",
+                  state: "sending",
+                  key: id.key,
+                  account: id.account,
+                  hostname: kvmId,
+                  kvmId,
+                  sentAt: new Date().toISOString(),
+                  callbackUrl: String(inputs.callbackUrl),
+                  triggerPercent: Number(inputs.triggerPercent),
+                  inputsDigest: digest,
+              }
             : undefined;
-        if (entry) c.journal.write(entry);
-        let hookId: number;
-        try {
-            hookId = await c.management.setTrafficHook(kvmId, hookOf(inputs));
-        } catch (e) {
-            if (isEdisApiError(e) && e.outcomeUnknown && e.endpoint === "hooks/set") {
-                const unknown: HookEntry | undefined = entry && { ...entry, state: "unknown", problem: e.message };
-                if (unknown) record(unknown);
-                throw unknown ? hookMayExist(unknown, c.journal.dir) : new Error(`hooks/set for ${kvmId} gave no usable answer, so a traffic hook may exist: ${e.message}`);
-            }
-            // Refused, or never sent (no session): no hook was made.
-            if (entry) c.journal.clear(entry.key, "hook");
-            throw e;
-        }
-        if (entry) record({ ...entry, state: "done", hookId });
-        return { id: String(hookId), outs: outputs(inputs, hookId) };
+        const outcome = await sendOnce<HookEntry, number>({
+            journal: c.journal,
+            entry,
+            endpoint: "hooks/set",
+            log: c.log,
+            send: () => c.management.setTrafficHook(kvmId, hookOf(inputs)),
+            made: (sending, hookId) => ({ ...sending, state: "done", hookId }),
+            madeDespite: () => undefined,
+            // No session (the request never left) is a refusal too: sendOnce clears the entry for every refusal.
+            unknown: (problem, unknown) =>
+                unknown
+                    ? hookUnknown(unknown, c.journal.dir)
+                    : new WriteOutcomeUnknownError(`a traffic hook on ${kvmId}`, problem, "If it exists, remove it in the KVM portal before running `pulumi up` again."),
+        });
+        if (!("answered" in outcome)) throw outcome.named;
+        return { id: String(outcome.answered), outs: outputs(inputs, outcome.answered) };
     },
 
     /** Only reached for changes diff does not count (none today): the hook stays as it is. */
@@ -136,20 +150,22 @@ export const trafficAlert = {
     },
 };
 
-/** After hooks/set answered, nothing may keep the hook id from state: a failed journal write is logged. */
-function record(entry: HookEntry): void {
-    try {
-        ctx().journal.write(entry);
-    } catch (e) {
-        ctx().log(`warning: the order journal could not record the traffic hook on ${entry.kvmId}: ${(e as Error).message}`);
-    }
+function hookUnknown(entry: HookEntry, dir: string): WriteOutcomeUnknownError {
+    return new WriteOutcomeUnknownError(
+        `a traffic hook on ${entry.kvmId} (${entry.callbackUrl} at ${entry.triggerPercent}%)`,
+        entry.problem ?? `the deployment that sent it at ${entry.sentAt} stopped before its answer was recorded`,
+        `Each call adds a hook and EDIS cannot list them, so a second one would call your URL twice. If the hook exists, remove it ` +
+            `in the KVM portal; then run \`${resolveCommand("forget", entry.key, dir)}\` and \`pulumi up\` to create it.`,
+    );
 }
 
 function hookMayExist(entry: HookEntry, dir: string): Error {
-    return new Error(
-        `a traffic hook on ${entry.kvmId} (${entry.callbackUrl} at ${entry.triggerPercent}%) may or may not have been created: ` +
-            `${entry.problem ?? `the deployment that sent it at ${entry.sentAt} stopped before its answer was recorded`}. It is not sent ` +
-            `again, because each call adds a hook and EDIS cannot list them, so a second one would call your URL twice. If the ` +
-            `hook exists, remove it in the KVM portal; then run \`${resolveCommand("forget", entry.key, dir)}\` and \`pulumi up\` to create it.`,
-    );
+    if (entry.state === "done") {
+        return new Error(
+            `traffic hook ${entry.hookId ?? "?"} on ${entry.kvmId} was created at ${entry.sentAt} by a deployment that did not finish, with other ` +
+                `inputs than this resource now has, so it is not taken as this one. Remove it in the KVM portal if it should go; then run ` +
+                `\`${resolveCommand("forget", entry.key, dir)}\` and \`pulumi up\` to create this one.`,
+        );
+    }
+    return hookUnknown(entry, dir);
 }

@@ -26,7 +26,7 @@ async function lostOrder(drop: "before" | "after") {
     const f = await open(SERVERS, { sim: { faults: [{ endpoint: "add/order", drop }] } });
     await declare(f.stack, { web });
     const lost = failed(await f.stack.up());
-    expect(lost.output).toContain("may or may not have been placed");
+    expect(lost.output).toContain("may or may not have been made");
     return { ...f, lost };
 }
 
@@ -126,7 +126,7 @@ describe.each([
 
 test("a lost add/order answer blocks every later up until the user adopts the server the error names", async () => {
     const { sim, stack } = await lostOrder("after");
-    expect(failed(await stack.up()).output).toContain("may or may not have been placed");
+    expect(failed(await stack.up()).output).toContain("may or may not have been made");
     expect(paidWrites(sim)).toEqual(["add/order"]);
 
     // What the error says: find the server by its description (the host name), adopt it.

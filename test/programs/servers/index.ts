@@ -19,6 +19,16 @@ for (const [name, triggerPercent] of Object.entries(alerts)) {
     new edis.TrafficAlert(`${name}-traffic`, { kvmId: resources[name].kvmId, callbackUrl: `https://hooks.example.com/${name}`, triggerPercent });
 }
 
+// Servers inside components, by component name then server name: equal names under two parents are two resources.
+class Tier extends pulumi.ComponentResource {
+    constructor(name: string, servers: Record<string, edis.KvmServerArgs>, opts?: pulumi.ComponentResourceOptions) {
+        super("test:index:Tier", name, {}, opts);
+        for (const [server, args] of Object.entries(servers)) new edis.KvmServer(server, args, { parent: this });
+    }
+}
+const components = config.getObject<Record<string, Record<string, edis.KvmServerArgs>>>("components") ?? {};
+for (const [name, servers] of Object.entries(components)) new Tier(name, servers);
+
 export const kvmIds = Object.fromEntries(Object.entries(resources).map(([name, s]) => [name, s.kvmId]));
 export const serviceIds = Object.fromEntries(Object.entries(resources).map(([name, s]) => [name, s.serviceId]));
 export const readHosts = Object.fromEntries(Object.entries(reads).map(([name, s]) => [name, s.apiHost]));

@@ -1,0 +1,96 @@
+/**
+ * The one path of every paid or non-repeatable write: add/order, add/upgrade and hooks/set. Each is sent at
+ * most once per intent, across runs and crashes, because the order journal (journal.ts) records it around the
+ * request:
+ *
+ *   claim "sending"      exclusively; a second deployment sending the same write stops here
+ *   send once            never retried (the client's endpoint says so too)
+ *   an answer            the entry the caller makes of it ("ordered", "done")
+ *   a failure that names what was made (an order, service or invoice id in any answer, whatever its status)
+ *                        recorded the same way: something exists, and the caller puts it where the user sees it
+ *   a refusal naming nothing (refused, gone, credentials)
+ *                        entry removed: nothing happened, and the refusal is the error
+ *   anything else        (retry later, a server error, no answer, an unreadable one) entry "unknown", and
+ *                        WriteOutcomeUnknownError: it is not sent again until the user says what happened
+ *
+ * A journal write after the answer that fails is logged, not thrown: the "sending" entry it leaves still blocks
+ * a second write, and the answer must reach the engine.
+ */
+import { EdisApiError, isEdisApiError } from "./client/errors";
+import { HookEntry, OrderEntry, OrderJournal, UpgradeEntry } from "./journal";
+
+/** The entries of the writes that go through this path. */
+type WriteEntry = OrderEntry | UpgradeEntry | HookEntry;
+
+/** A write whose outcome is not known: it may or may not have been made, and it is not sent again. */
+export class WriteOutcomeUnknownError extends Error {
+    constructor(
+        /** What was sent, e.g. "the order of web-1". */
+        readonly what: string,
+        /** Why the outcome is unknown. */
+        readonly problem: string,
+        /** How the user finds out, and the commands that record what they found. */
+        readonly resolution: string,
+    ) {
+        super(`${what} may or may not have been made: ${problem}. It is not sent again, so that it cannot be paid twice. ${resolution}`);
+        this.name = "WriteOutcomeUnknownError";
+    }
+}
+
+export interface PaidWrite<E extends WriteEntry, R> {
+    /** The journal, and the "sending" entry; without an entry (no resource key) nothing is recorded. */
+    journal: OrderJournal;
+    entry?: E;
+    /** The write's endpoint: a failure of another call before it (a session, a lookup) means it was never sent. */
+    endpoint: string;
+    send(): Promise<R>;
+    /** The entry that records an answer. */
+    made(sending: E, result: R): E;
+    /** The entry that records a failed answer naming what was made; undefined when it names nothing. */
+    madeDespite(sending: E, e: EdisApiError): E | undefined;
+    /** The error for an unknown outcome (with the entry that records it, when there is one). */
+    unknown(problem: string, entry?: E): WriteOutcomeUnknownError;
+    log(line: string): void;
+}
+
+export type PaidOutcome<R> = { answered: R } | { named: EdisApiError };
+
+/** Sends the write once; see the module comment for what each outcome records. */
+export async function sendOnce<E extends WriteEntry, R>(w: PaidWrite<E, R>): Promise<PaidOutcome<R>> {
+    if (w.entry) w.journal.claim(w.entry);
+    let result: R;
+    try {
+        result = await w.send();
+    } catch (e) {
+        if (!isEdisApiError(e)) {
+            if (w.entry) record(w, { ...w.entry, state: "unknown", problem: (e as Error).message } as E);
+            throw w.unknown((e as Error).message);
+        }
+        if (e.endpoint !== w.endpoint) {
+            if (w.entry) w.journal.clear(w.entry.key, w.entry.kind);
+            throw e;
+        }
+        const named = w.entry ? w.madeDespite(w.entry, e) : undefined;
+        if (named || (!w.entry && (e.serviceIds?.length || e.orderId !== undefined))) {
+            if (named) record(w, named);
+            return { named: e };
+        }
+        if (e.meaning === "refused" || e.meaning === "gone" || e.meaning === "credentials") {
+            if (w.entry) w.journal.clear(w.entry.key, w.entry.kind);
+            throw e;
+        }
+        const unknown = w.entry ? ({ ...w.entry, state: "unknown", problem: e.message } as E) : undefined;
+        if (unknown) record(w, unknown);
+        throw w.unknown(e.message, unknown);
+    }
+    if (w.entry) record(w, w.made(w.entry, result));
+    return { answered: result };
+}
+
+function record<E extends WriteEntry>(w: { journal: OrderJournal; log(line: string): void }, entry: E): void {
+    try {
+        w.journal.write(entry);
+    } catch (e) {
+        w.log(`warning: the order journal could not record the ${entry.kind} of ${entry.hostname}: ${(e as Error).message}`);
+    }
+}
