@@ -37,6 +37,16 @@ const FAULTS: Array<{ name: string; fault: Omit<InjectedFault, "endpoint" | "tim
     { name: "bad-json", fault: { body: "badjson" } },
     { name: "empty", fault: { body: "empty" } },
     { name: "refused", fault: { body: "status-error", message: "Request could not be processed" } },
+    // Answers whose words must be read for their meaning (provider/client/answers.ts).
+    { name: "later-backend-not-found", fault: { json: { status: "error", message: "Service temporarily unavailable (backend not found), please try again later" } } },
+    { name: "minimum-term", fault: { json: { status: "error", message: "Service cannot be terminated before the end of its minimum contract term" } } },
+    { name: "not-yet-cancelled", fault: { json: { status: "Error", message: "The service is not yet cancelled" } } },
+    { name: "page-not-found", fault: { status: 404, json: { error: "Not Found" } } },
+    // Answers of paid writes in shapes the specification does not show: the state change happens, the answer differs.
+    { name: "failed-with-ids", fault: { rewrite: (a) => ({ ...a, status: "failed" }) } },
+    { name: "unparsable-field", fault: { rewrite: (a) => ({ ...a, invoicepaid: null, invoiceid: "n/a" }) } },
+    { name: "status-case", fault: { rewrite: (a) => ({ ...a, status: "SUCCESS" }) } },
+    { name: "extra-service-id", fault: { rewrite: (a) => ({ ...a, serviceids: typeof a.serviceids === "string" ? `${a.serviceids},999${a.orderid ?? 1}` : a.serviceids }) } },
 ];
 const CRASHES = ["none", "none", "host", "engine"] as const;
 /** Slower than the request time limit the runs set (edis:requestTimeoutSeconds 1). */
@@ -57,6 +67,8 @@ export interface RunReport {
     hookCalls: number;
     violations: string[];
     durationMs: number;
+    /** Whether the run declared two components that each hold a server of the same name. */
+    components: boolean;
 }
 
 /** A small, seedable generator (mulberry32), so that a failing run can be replayed from its seed. */
@@ -85,6 +97,13 @@ export async function chaosRun(seed: number, index: number): Promise<RunReport> 
     }
     const alerts: Record<string, number> = {};
     for (const name of Object.keys(servers)) if (rnd() < 0.5) alerts[name] = 50 + Math.floor(rnd() * 50);
+    // Two components that each hold a server named "server": equal names, two resources, two orders.
+    const components: Record<string, Record<string, Record<string, unknown>>> = {};
+    if (rnd() < 0.3) {
+        for (const tier of ["WebTier", "DbTier"]) {
+            components[tier] = { server: { planId: 101, osId: 1012, hostname: `${tier}-r${index}.chaos.example.com`, cancellationType: "Immediate" } };
+        }
+    }
     const stack = TestStack.create({
         programDir: PROGRAM,
         config: {
@@ -95,10 +114,11 @@ export async function chaosRun(seed: number, index: number): Promise<RunReport> 
             "edis:requestTimeoutSeconds": "1",
             "edis-servers:servers": JSON.stringify(servers),
             "edis-servers:alerts": JSON.stringify(alerts),
+            "edis-servers:components": JSON.stringify(components),
         },
         secretKeys: ["edis:email", "edis:password"],
     });
-    const report: RunReport = { index, servers: count, faults: [], crash: pick(CRASHES), recoveryUps: 0, adopted: 0, forgotten: 0, orders: 0, alerts: Object.keys(alerts).length, hookCalls: 0, violations: [], durationMs: 0 };
+    const report: RunReport = { index, servers: count + Object.keys(components).length, faults: [], crash: pick(CRASHES), recoveryUps: 0, adopted: 0, forgotten: 0, orders: 0, alerts: Object.keys(alerts).length, hookCalls: 0, violations: [], durationMs: 0, components: Object.keys(components).length > 0 };
     const results: OperationResult[] = [];
     try {
         // 1. The faulty up.
@@ -107,6 +127,13 @@ export async function chaosRun(seed: number, index: number): Promise<RunReport> 
             if (rnd() < 0.15) {
                 sim.latencyByEndpoint[endpoint === "*" ? "get/kvmid" : endpoint] = SLOW_MS;
                 report.faults.push(`slow ${endpoint}`);
+                continue;
+            }
+            if (rnd() < 0.1) {
+                // A server that echoes the request in its own spelling: the e-mail in capitals, the password through htmlentities().
+                const message = `Login ${email.toUpperCase()} / ${password.replace(/ö/g, "&ouml;").replace(/&(?!ouml;)/g, "&amp;")} was not accepted`;
+                sim.inject({ endpoint, times: 1, json: { status: "error", message } });
+                report.faults.push(`echo ${endpoint}`);
                 continue;
             }
             const { name, fault } = pick(FAULTS);
@@ -131,14 +158,25 @@ export async function chaosRun(seed: number, index: number): Promise<RunReport> 
         sim.clearFaults();
         for (const key of Object.keys(sim.latencyByEndpoint)) delete sim.latencyByEndpoint[key];
 
+        // A resource renamed with an alias before the recovery (what a refactoring does): its journal entries follow it.
+        const renamed = Object.keys(servers).find((n) => !alerts[n] && rnd() < 0.3);
+        if (renamed) {
+            servers[`${renamed}-renamed`] = servers[renamed];
+            delete servers[renamed];
+            stack.setConfig("edis-servers:servers", JSON.stringify(servers));
+            stack.setConfig("edis-servers:options", JSON.stringify({ [`${renamed}-renamed`]: { aliases: [{ name: renamed }] } }));
+            report.faults.push(`renamed ${renamed}`);
+        }
+
         // 2. Recovery, acting only on what the errors say.
+        const declared = () => ({ ...servers, ...Object.fromEntries(Object.entries(components).map(([tier, s]) => [`${tier}/server`, s.server])) });
         for (let attempt = 0; attempt < 8; attempt++) {
             report.recoveryUps++;
             const up = await stack.up();
             results.push(up);
             if (up.errors.length === 0) break;
             const text = up.errors.join("\n");
-            for (const [name, args] of Object.entries(servers)) {
+            for (const [name, args] of Object.entries(declared())) {
                 if (!text.includes(`the order for ${String(args.hostname)} may or may not have been made`)) continue;
                 // The user looks in the client area for a server of that host name.
                 const service = sim.account.state.services.find((s) => s.hostname === args.hostname && s.status !== "Cancelled");
@@ -151,8 +189,10 @@ export async function chaosRun(seed: number, index: number): Promise<RunReport> 
                     sim.account.advance();
                     await new Promise((r) => setTimeout(r, 50));
                 }
-                servers[name] = { ...args, adoptKvmId: service.kvmId };
+                if (name.includes("/")) components[name.split("/")[0]].server = { ...args, adoptKvmId: service.kvmId };
+                else servers[name] = { ...args, adoptKvmId: service.kvmId };
                 stack.setConfig("edis-servers:servers", JSON.stringify(servers));
+                stack.setConfig("edis-servers:components", JSON.stringify(components));
                 report.adopted++;
             }
             for (const name of Object.keys(alerts)) {
@@ -170,7 +210,7 @@ export async function chaosRun(seed: number, index: number): Promise<RunReport> 
         report.orders = sim.account.state.orders.length;
         if (results[results.length - 1].errors.length) report.violations.push(`recovery did not finish: ${results[results.length - 1].errors.join("; ")}`);
         // Invariant 1: one service per host name at most.
-        for (const args of Object.values(servers)) {
+        for (const args of Object.values(declared())) {
             const ordered = sim.account.state.services.filter((s) => s.hostname === args.hostname).length;
             if (ordered > 1) report.violations.push(`${String(args.hostname)} was ordered ${ordered} times`);
         }
@@ -200,8 +240,8 @@ export async function chaosRun(seed: number, index: number): Promise<RunReport> 
 
         // Invariant 4: no credential anywhere the user or the state can see.
         const seen = [stack.stateText(), ...results.flatMap((r) => [...r.errors, ...r.hostLog])].join("\n");
-        const forms = [password, encodeURIComponent(password), encodeURIComponent(password).toLowerCase(), new URLSearchParams({ p: password }).toString().slice(2), email, encodeURIComponent(email)];
-        for (const form of forms) if (seen.includes(form)) report.violations.push(`a credential (${form === email ? "e-mail" : "password"}) appears in state, errors or the log`);
+        const forms = [password, encodeURIComponent(password), new URLSearchParams({ p: password }).toString().slice(2), email, encodeURIComponent(email), password.replace(/ö/g, "&ouml;")];
+        for (const form of forms) if (seen.toLowerCase().includes(form.toLowerCase())) report.violations.push(`a credential (${form === email ? "e-mail" : "password"}) appears in state, errors or the log`);
         for (const signature of sim.account.issuedSignatures) if (seen.includes(signature)) report.violations.push("a session signature appears in state, errors or the log");
     } catch (e) {
         report.violations.push(`the run itself failed: ${(e as Error).stack ?? e}`);
@@ -244,6 +284,11 @@ export function summarize(reports: RunReport[], seed: number, wallMs: number) {
         orders: reports.reduce((n, r) => n + r.orders, 0),
         alerts: reports.reduce((n, r) => n + r.alerts, 0),
         hookCalls: reports.reduce((n, r) => n + r.hookCalls, 0),
+        // The second round's classes: answers read for meaning, paid answers in other shapes, renames, equal names.
+        meaningFaults: reports.reduce((n, r) => n + r.faults.filter((f) => /^(later-backend|minimum-term|not-yet-cancelled|page-not-found|echo)/.test(f)).length, 0),
+        paidAnswerFaults: reports.reduce((n, r) => n + r.faults.filter((f) => /^(failed-with-ids|unparsable-field|status-case|extra-service-id)/.test(f)).length, 0),
+        renames: count((r) => r.faults.some((f) => f.startsWith("renamed "))),
+        componentRuns: count((r) => r.components),
         wallSeconds: Math.round(wallMs / 100) / 10,
     };
 }

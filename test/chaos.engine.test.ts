@@ -6,8 +6,10 @@
  */
 import { runCampaign, summarize } from "../bench/chaos";
 
-// Seed 14 draws, among its first 8 runs, three killed deployments, two killed hosts, lost add/order answers
-// (500) and lost hooks/set answers (empty bodies): the paths where a second order or a second hook would be made.
+// Seed 14 draws, among its first 8 runs, killed deployments and hosts, lost answers of the paid writes, answers read
+// for their meaning ("temporarily unavailable (backend not found)", a minimum contract term, echoes of the
+// credentials), paid answers in other shapes (`failed` with ids, an unparsable field, an extra service id), a rename
+// with an alias, and two components that each hold a server named "server".
 const SEED = 14;
 
 test("8 runs of seed 14: nothing ordered or hooked twice, nothing billed outside state, nothing left running, no secret seen", async () => {
@@ -16,10 +18,13 @@ test("8 runs of seed 14: nothing ordered or hooked twice, nothing billed outside
     const summary = summarize(reports, SEED, Date.now() - started);
     console.log(`chaos: ${JSON.stringify(summary)}`);
     expect(reports.flatMap((r) => r.violations.map((v) => `run ${r.index}: ${v}`))).toEqual([]);
-    expect(summary).toMatchObject({ runs: 8, engineKills: 3, hostKills: 2 });
+    expect(summary.runs).toBe(8);
+    expect(summary.engineKills + summary.hostKills).toBeGreaterThanOrEqual(3);
     expect(summary.faultsInjected).toBeGreaterThanOrEqual(15);
     expect(summary.orders).toBe(summary.servers);
-    // The lost hooks/set answers were resolved with the forget command, and each alert ended with one hook.
-    expect(reports.find((r) => r.faults.some((f) => f.startsWith("empty hooks/set")))!.forgotten).toBeGreaterThan(0);
+    // Lost answers were resolved with the forget command the errors named, and each alert ended with one hook.
+    expect(summary.forgotten).toBeGreaterThan(0);
     expect(summary.alerts).toBeGreaterThan(0);
+    expect(summary).toMatchObject({ meaningFaults: expect.any(Number), paidAnswerFaults: expect.any(Number) });
+    expect(Math.min(summary.meaningFaults, summary.paidAnswerFaults, summary.renames, summary.componentRuns)).toBeGreaterThan(0);
 }, 600_000);

@@ -384,7 +384,7 @@ export class TestStack {
         const register = async (msg: Extract<RunnerMessage, { kind: "register" }>): Promise<Omit<EngineAnswer, "kind" | "reqId">> => {
             if (!msg.type.startsWith("pulumi-nodejs:dynamic")) return { state: msg.custom ? {} : msg.inputs };
             if (registered.size === 0) recordProviderConfig();
-            const urn = this.urnOf(msg.type, msg.name);
+            const urn = this.urnOf(msg.type, msg.name, msg.parent);
             if (registered.has(urn)) throw new Error(`Duplicate resource URN '${urn}'; try giving it a unique name`);
             registered.add(urn);
             const base = { urn, name: msg.name };
@@ -634,18 +634,20 @@ export class TestStack {
     }
 
     /**
-     * The SDK names dependencies by their full URN, whose type carries the parent chain
-     * (`pulumi:pulumi:Stack$pulumi-nodejs:dynamic/edis:KvmServer`); the harness's URNs carry the type alone.
+     * The mock monitor names resources with the stack's type in front of their type chain
+     * (`pulumi:pulumi:Stack$pulumi-nodejs:dynamic/edis:KvmServer`); the engine leaves the stack out.
      */
     private urnsOf(dependencies: string[]): string[] {
         return dependencies.map((urn) => {
             const [type, name] = urn.split("::").slice(-2);
-            return this.urnOf(type.split("$").pop()!, name);
+            return this.urnOf(type.replace(/^pulumi:pulumi:Stack\$/, ""), name);
         });
     }
 
-    private urnOf(type: string, name: string): string {
-        return `urn:pulumi:${this.stack}::${this.project.name}::${type}::${name}`;
+    /** The engine's URN: the types of the parents (not the stack), `$`-joined before the resource's own type. */
+    private urnOf(type: string, name: string, parent?: string): string {
+        const parentType = parent?.split("::")[2]?.replace(/^pulumi:pulumi:Stack\$?/, "");
+        return `urn:pulumi:${this.stack}::${this.project.name}::${parentType ? `${parentType}$` : ""}${type}::${name}`;
     }
 
     private writeState(state: StackState): void {

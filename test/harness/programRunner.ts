@@ -37,6 +37,8 @@ export type RunnerMessage =
           secrets: string[];
           /** URNs of the resources this one depends on (its inputs' resources and dependsOn): the engine deletes it first. */
           dependencies: string[];
+          /** The parent's URN as the mock monitor names it: the engine's URN of a resource carries its parents' types. */
+          parent?: string;
       }
     | { kind: "done"; outputs?: Record<string, unknown>; error?: string };
 
@@ -80,7 +82,9 @@ async function main(): Promise<void> {
     // The program's own @pulumi/pulumi, resolved from the project as the program will resolve it.
     const pulumi = require(require.resolve("@pulumi/pulumi", { paths: [job.projectDir] })) as typeof import("@pulumi/pulumi");
 
-    const options = new Map<string, { ignoreChanges: string[]; deleteBeforeReplace: boolean; secrets: string[]; dependencies: string[] }>();
+    type Options = { ignoreChanges: string[]; deleteBeforeReplace: boolean; secrets: string[]; dependencies: string[]; parent?: string };
+    // Per name, in registration order: two components may each register a resource of the same name.
+    const options = new Map<string, Options[]>();
     let nextReq = 0;
     const waiting = new Map<number, (answer: EngineAnswer) => void>();
     process.on("message", (answer: EngineAnswer) => waiting.get(answer.reqId)?.(answer));
@@ -102,7 +106,7 @@ async function main(): Promise<void> {
                     inputs: unwrapSecrets(args.inputs) as Record<string, unknown>,
                     custom: !!args.custom,
                     id: args.id || undefined,
-                    ...(options.get(args.name) ?? { ignoreChanges: [], deleteBeforeReplace: false, secrets: [], dependencies: [] }),
+                    ...(options.get(`${args.type}::${args.name}`)?.shift() ?? { ignoreChanges: [], deleteBeforeReplace: false, secrets: [], dependencies: [] }),
                 });
                 if (answer.error) throw new Error(answer.error);
                 return { id: answer.id, state: answer.state ?? {} };
@@ -123,12 +127,17 @@ async function main(): Promise<void> {
         // Secret inputs arrive wrapped with Pulumi's secret signature; mocks unwrap them before newResource.
         const object = (req.getObject()?.toJavaScript() ?? {}) as Record<string, unknown>;
         const secretInputs = Object.keys(object).filter((k) => (object[k] as Record<string, unknown> | null)?.[SIG_KEY] === SECRET_SIG);
-        options.set(req.getName(), {
-            ignoreChanges: req.getIgnorechangesList(),
-            deleteBeforeReplace: req.getDeletebeforereplace(),
-            secrets: [...secretInputs, ...req.getAdditionalsecretoutputsList()],
-            dependencies: req.getDependenciesList(),
-        });
+        const key = `${req.getType()}::${req.getName()}`;
+        options.set(key, [
+            ...(options.get(key) ?? []),
+            {
+                ignoreChanges: req.getIgnorechangesList(),
+                deleteBeforeReplace: req.getDeletebeforereplace(),
+                secrets: [...secretInputs, ...req.getAdditionalsecretoutputsList()],
+                dependencies: req.getDependenciesList(),
+                parent: req.getParent() || undefined,
+            },
+        ]);
         return register(req, cb);
     };
 

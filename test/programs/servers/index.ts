@@ -19,10 +19,11 @@ for (const [name, triggerPercent] of Object.entries(alerts)) {
     new edis.TrafficAlert(`${name}-traffic`, { kvmId: resources[name].kvmId, callbackUrl: `https://hooks.example.com/${name}`, triggerPercent });
 }
 
-// Servers inside components, by component name then server name: equal names under two parents are two resources.
+// Servers inside components, by component type then server name (a component of type test:index:WebTier is named
+// "web"): equal names under parents of two types are two resources with two URNs.
 class Tier extends pulumi.ComponentResource {
-    constructor(name: string, servers: Record<string, edis.KvmServerArgs>, opts?: pulumi.ComponentResourceOptions) {
-        super("test:index:Tier", name, {}, opts);
+    constructor(type: string, servers: Record<string, edis.KvmServerArgs>, opts?: pulumi.ComponentResourceOptions) {
+        super(`test:index:${type}`, type.replace(/Tier$/, "").toLowerCase(), {}, opts);
         for (const [server, args] of Object.entries(servers)) new edis.KvmServer(server, args, { parent: this });
     }
 }
