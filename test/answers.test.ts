@@ -60,6 +60,8 @@ const TABLE: Row[] = [
     [200, json("error", "Service is not active"), "refused"],
     [200, json("error", "Unable to cancel: it was never terminated"), "refused"],
     [200, json("error", "If the service is already cancelled, nothing is done"), "refused"],
+    [200, json("error", "Service is terminated only at the end of the minimum contract term"), "refused"],
+    [200, json("error", "The service will be cancelled at the end of the billing period"), "refused"],
     // ---- credentials
     [200, json("error", "Invalid email or password"), "credentials"],
     [200, json("error", "Authentication Failed"), "credentials"],

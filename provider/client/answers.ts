@@ -57,9 +57,12 @@ const LATER =
 /** The server failed while answering: whatever it was asked to do may or may not have happened. */
 const SERVER_FAILED = /\b(internal|server error|exception|database error|fatal|unexpected error|an error occurr?ed while processing)\b/;
 
-/** A negation or a condition before a word turns its meaning around or leaves it open. */
+/**
+ * A negation, a condition or a future anywhere in the clause turns "cancelled" around or leaves it open: "not yet
+ * cancelled", "is terminated only at the end of the term", "will be cancelled after", "if it is already cancelled".
+ */
 const NOT_OR_IF =
-    /\b(not|no|never|cannot|can ?not|can't|couldn't|won't|unable|fail(ed|s|ure)?|before|until|unless|if|whether|pending|yet|only|must|requested|scheduled|awaiting)\b/;
+    /\b(not|no|never|cannot|can ?not|can't|couldn't|won't|unable|fail(ed|s|ure)?|before|until|unless|if|whether|pending|yet|only|must|requested|scheduled|awaiting|will|would|shall|after|when|once|end of|upon|minimum)\b/;
 
 /**
  * Says the service is cancelled already: "already cancelled", "has been terminated". A cancellation that is only
@@ -137,13 +140,12 @@ function notFoundSubject(text: string): "server" | "account" | "other" | undefin
     return undefined;
 }
 
-/** "already cancelled" and its kin, unless a negation or a condition stands in the same clause before it. */
+/** "already cancelled" and its kin, in a clause without a negation, a condition or a future. */
 function saysCancelled(text: string): boolean {
-    for (const clause of text.split(/[.;!?]|\bbut\b/).map((c) => c.trim())) {
-        const m = CANCELLED.exec(clause);
-        if (m && !NOT_OR_IF.test(clause.slice(0, m.index + m[0].length))) return true;
-    }
-    return false;
+    return text
+        .split(/[.;!?]|\bbut\b/)
+        .map((c) => c.trim())
+        .some((clause) => CANCELLED.test(clause) && !NOT_OR_IF.test(clause));
 }
 
 /** A Management API refusal that is about the session (signature, expiry, API Access), not the request. */

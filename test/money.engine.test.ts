@@ -1,0 +1,240 @@
+/**
+ * The money rules of the second round (DESIGN.md section 4), case by case through the engine path: each test
+ * sets up one of the reviewed failures against the simulator and asserts both sides afterwards: what EDIS was
+ * asked to do (paid writes, cancellations) and what Pulumi's state holds. The cases that the real engine decides
+ * (renames, aliases, stack renames, replacements) are in test/cli/identity.cli.test.ts.
+ */
+import { join } from "node:path";
+import { TestStack } from "./harness";
+import { EdisSimulator } from "../simulator/server";
+import { declareServers, runNamedCommand, simulatorAndStack, startSimulator, stackConfigFor } from "./support/sim";
+import { JournalClaimError, OrderJournal } from "../provider/journal";
+
+const PROGRAM = join(__dirname, "programs", "servers");
+const web1 = { planId: 101, osId: 1012, hostname: "web1.example.com" };
+const PAID = ["add/order", "add/upgrade", "cancel/product"];
+
+let sim: EdisSimulator;
+let stack: TestStack;
+
+beforeEach(async () => ({ sim, stack } = await simulatorAndStack(PROGRAM, { provisioningDelayMs: 200 })));
+afterEach(async () => {
+    stack.dispose();
+    await sim.stop();
+});
+
+const declare = (servers: Record<string, Record<string, unknown>>) => declareServers(stack, servers);
+const paidWrites = () => sim.log.filter((e) => PAID.includes(e.endpoint)).map((e) => e.endpoint);
+const billed = () => sim.account.state.services.filter((s) => s.status !== "Cancelled" && !s.cancellation).map((s) => s.serviceId);
+const inState = () => stack.state().resources.map((r) => Number(r.id));
+
+async function upOk(): Promise<void> {
+    const up = await stack.up();
+    expect(up.errors).toEqual([]);
+}
+
+describe("what an answer means (one classifier)", () => {
+    test("case 4: cancel/product refusing within the minimum term is not 'already cancelled': destroy fails, the server stays in state", async () => {
+        declare({ web1 });
+        await upOk();
+        const id = Number(stack.resource("web1")!.id);
+        for (const message of ["Service cannot be terminated before the end of its minimum contract term", "Service is terminated only at the end of the minimum contract term"]) {
+            sim.inject({ endpoint: "cancel/product", json: { status: "error", message } });
+            const down = await stack.destroy();
+            expect(down.errors.join("\n")).toContain(message);
+            expect(inState()).toEqual([id]);
+        }
+        expect(billed()).toEqual([id]);
+        expect((await stack.destroy()).errors).toEqual([]);
+        expect(billed()).toEqual([]);
+    });
+
+    test("case 5: an empty listing and 'temporarily unavailable (backend not found)' from both lookups is not 'gone': nothing leaves state, nothing is ordered again", async () => {
+        declare({ web1 });
+        await upOk();
+        const id = Number(stack.resource("web1")!.id);
+        const later = { status: "error", message: "Service temporarily unavailable (backend not found), please try again later" };
+        sim.inject({ endpoint: "get/auth", times: 20, json: { status: "success", data: [] } });
+        sim.inject({ endpoint: "get/kvmid", times: 20, json: later });
+        sim.inject({ endpoint: "get/serviceid", times: 20, json: later });
+        const refresh = await stack.refresh();
+        expect(refresh.errors.join("\n")).toContain("temporarily unavailable");
+        expect(inState()).toEqual([id]);
+        const up = await stack.up({ refresh: true });
+        expect(up.errors.join("\n")).toContain("temporarily unavailable");
+        sim.clearFaults();
+        await upOk();
+        expect(inState()).toEqual([id]);
+        expect(paidWrites()).toEqual(["add/order"]);
+    });
+
+    test("case 9: a server with no KVM yet (unpaid) is not taken as gone on one '404 KVM not found': read and delete both keep it", async () => {
+        sim.behaviour.unpaidInvoices = true;
+        declare({ web1 });
+        expect((await stack.up()).errors.join("\n")).toContain("is unpaid");
+        const id = Number(stack.resource("web1")!.id);
+        const notFound = { status: "error", message: "KVM not found" };
+        sim.inject({ endpoint: "cancel/product", status: 404, json: notFound });
+        sim.inject({ endpoint: "get/kvmid", times: 10, status: 404, json: notFound });
+        const down = await stack.destroy({ refresh: true });
+        expect(down.errors.join("\n")).toContain("has no KVM yet");
+        expect(inState()).toEqual([id]);
+        expect(billed()).toEqual([id]);
+    });
+});
+
+describe("any answer that names a service is an order", () => {
+    test("case 6: add/order answering 'failed' with a service id: the service is in state, the next up orders nothing", async () => {
+        sim.inject({ endpoint: "add/order", rewrite: (a) => ({ ...a, status: "failed" }) });
+        declare({ web1 });
+        const up = await stack.up();
+        const id = sim.account.state.services[0].serviceId;
+        expect(up.errors.join("\n")).toContain(`the answer names service ${id}`);
+        expect(inState()).toEqual([id]);
+        await upOk();
+        expect(stack.resource("web1")!.outputs).toMatchObject({ serviceId: id, kvmId: expect.stringMatching(/^kvm_/) });
+        expect(paidWrites()).toEqual(["add/order"]);
+    });
+
+    test("case 6: add/upgrade answering 'failed' is never sent again without the user's say", async () => {
+        declare({ web1 });
+        await upOk();
+        sim.inject({ endpoint: "add/upgrade", rewrite: (a) => ({ ...a, status: "failed" }) });
+        declare({ web1: { ...web1, planId: 102 } });
+        const first = await stack.up();
+        expect(first.errors.join("\n")).toContain("may or may not have been made");
+        const again = await stack.up();
+        expect(again.errors.join("\n")).toContain("may or may not have been made");
+        expect(paidWrites()).toEqual(["add/order", "add/upgrade"]);
+        runNamedCommand(again.errors.join("\n"), "confirm");
+        await upOk();
+        expect(paidWrites()).toEqual(["add/order", "add/upgrade"]);
+        expect(stack.resource("web1")!.outputs.planId).toBe(102);
+    });
+
+    test("case 7: a success whose service id parses but another field does not: the service id reaches state", async () => {
+        sim.inject({ endpoint: "add/order", rewrite: (a) => ({ ...a, invoicepaid: null, invoiceid: "n/a" }) });
+        declare({ web1 });
+        const up = await stack.up();
+        const id = sim.account.state.services[0].serviceId;
+        expect(up.errors.join("\n")).toContain(`service ${id}`);
+        expect(inState()).toEqual([id]);
+        await upOk();
+        expect(paidWrites()).toEqual(["add/order"]);
+    });
+
+    test("case 8: two service ids for one item: the first is the resource's, the second is recorded, reported, and named on every up", async () => {
+        sim.inject({ endpoint: "add/order", rewrite: (a) => ({ ...a, serviceids: `${String(a.serviceids)},9999` }) });
+        declare({ web1 });
+        const up = await stack.up();
+        const id = sim.account.state.services[0].serviceId;
+        expect(up.errors.join("\n")).toContain("service 9999 belongs to no resource and may be billed");
+        expect(inState()).toEqual([id]);
+        const next = await stack.up();
+        expect(next.errors).toEqual([]);
+        expect(next.hostLog.join("\n")).toContain("also named service(s) 9999");
+        runNamedCommand(up.errors.join("\n"), "forget");
+        expect((await stack.up()).hostLog.join("\n")).not.toContain("9999");
+        expect(paidWrites()).toEqual(["add/order"]);
+    });
+});
+
+describe("identity: one resource, one journal entry", () => {
+    test("case 1: servers of one name under two component types are two resources with two orders; the next up changes nothing", async () => {
+        const tier = (host: string) => ({ server: { ...web1, hostname: host } });
+        declare({});
+        stack.setConfig("edis-servers:components", JSON.stringify({ WebTier: tier("web.example.com"), DbTier: tier("db.example.com") }));
+        await upOk();
+        const servers = stack.state().resources.filter((r) => r.name === "server");
+        expect(servers.map((r) => r.urn).sort()).toEqual([
+            "urn:pulumi:dev::edis-servers::test:index:DbTier$pulumi-nodejs:dynamic/edis:KvmServer::server",
+            "urn:pulumi:dev::edis-servers::test:index:WebTier$pulumi-nodejs:dynamic/edis:KvmServer::server",
+        ]);
+        expect(new Set(servers.map((r) => r.id)).size).toBe(2);
+        const again = await stack.up();
+        expect(again.errors).toEqual([]);
+        expect(again.steps.filter((s) => s.op !== "same")).toEqual([]);
+        expect(paidWrites()).toEqual(["add/order", "add/order"]);
+    });
+
+    test("two deployments that both find no entry: one claims the write, the other stops before sending", () => {
+        const journal = new OrderJournal(join(stack.project.dir, ".pulumi-edis", "journal"));
+        const entry = { kind: "order" as const, state: "sending" as const, key: "urn:pulumi:dev::p::t::web", hostname: "web", sentAt: "now", inputs: {} };
+        journal.claim(entry);
+        expect(() => journal.claim(entry)).toThrow(JournalClaimError);
+        // Keys that differ only in case are two entries, on any file system.
+        journal.claim({ ...entry, key: "urn:pulumi:dev::p::t::WEB" });
+        expect(journal.list().map((e) => e.key).sort()).toEqual(["urn:pulumi:dev::p::t::WEB", "urn:pulumi:dev::p::t::web"]);
+    });
+});
+
+describe("stock, add-ons, adoption, replacement", () => {
+    test("case 10: a location that get/locations marks out of stock is refused before ordering, naming those in stock", async () => {
+        sim.inject({
+            endpoint: "get/locations",
+            rewrite: (a) => {
+                const locations = a.locations as Record<string, Record<string, unknown>>;
+                return { ...a, locations: { ...locations, "Frankfurt, Germany": { ...locations["Frankfurt, Germany"], out_of_stock: true } } };
+            },
+        });
+        declare({ web1 });
+        const up = await stack.up();
+        expect(up.errors.join("\n")).toContain("Frankfurt, Germany (locationId 1) is out of stock (get/locations says so); locations in stock: Vienna, Austria (locationId 2)");
+        expect(paidWrites()).toEqual([]);
+    });
+
+    test("case 15: the plan's own 'no additional RAM' add-on instead of none is no change, either way", async () => {
+        declare({ web1 });
+        await upOk();
+        declare({ web1: { ...web1, additionalRamId: 2000 } });
+        const preview = await stack.preview();
+        expect(preview.errors).toEqual([]);
+        expect(preview.steps.find((s) => s.name === "web1")!.op).toBe("same");
+        await upOk();
+        declare({ web1 });
+        expect((await stack.preview()).steps.find((s) => s.name === "web1")!.op).toBe("same");
+        expect(paidWrites()).toEqual(["add/order"]);
+    });
+
+    test("case 12: adopting a KVM that another server of the program holds is refused; nothing is cancelled", async () => {
+        declare({ web1 });
+        await upOk();
+        const kvmId = stack.resource("web1")!.outputs.kvmId as string;
+        declare({ web1, twin: { ...web1, hostname: "twin.example.com", adoptKvmId: kvmId } });
+        const up = await stack.up();
+        expect(up.errors.join("\n")).toContain(`adoptKvmId "${kvmId}" is a KVM that another KvmServer of this program already manages`);
+        declare({ web1 });
+        await upOk();
+        expect(inState()).toEqual([sim.account.state.services[0].serviceId]);
+        expect(paidWrites()).toEqual(["add/order"]);
+    });
+
+    test("a replacement whose new order the catalogue refutes is refused at diff time, so deleteBeforeReplace cancels nothing", async () => {
+        declare({ web1 });
+        await upOk();
+        stack.setConfig("edis-servers:options", JSON.stringify({ web1: { deleteBeforeReplace: true } }));
+        declare({ web1: { ...web1, osId: 9999 } });
+        const up = await stack.up();
+        expect(up.errors.join("\n")).toContain("web1.example.com cannot be replaced, so nothing was changed (the old server is kept): nothing was ordered: osId 9999");
+        expect(paidWrites()).toEqual(["add/order"]);
+        expect(billed()).toHaveLength(1);
+    });
+});
+
+describe("credentials in any spelling an echo may use", () => {
+    test("case 16: the e-mail echoed in lower case and the password through htmlentities never reach state, errors or the log", async () => {
+        stack.dispose();
+        await sim.stop();
+        const email = "Ops.Team@Example.COM";
+        const password = "Grüße p+ss&wörd";
+        sim = await startSimulator({ email, password, provisioningDelayMs: 200 });
+        stack = TestStack.create({ programDir: PROGRAM, config: stackConfigFor(sim), secretKeys: ["edis:email", "edis:password"] });
+        const echo = `Login ${email.toLowerCase()} with Gr&uuml;&szlig;e p+ss&amp;w&OUML;rd / ${encodeURIComponent(password).toLowerCase()} failed`;
+        sim.inject({ endpoint: "get/kvmid", times: 50, json: { status: "error", message: echo } });
+        declare({ web1: { ...web1, provisioningTimeoutSeconds: 1 } });
+        const up = await stack.up();
+        expect(up.errors.join("\n")).toContain("[redacted]");
+        const seen = [stack.stateText(), ...up.errors, ...up.hostLog].join("\n").toLowerCase();
+        for (const form of [email, "grüße", "gr&uuml;&szlig;e", "w&ouml;rd", encodeURIComponent(password)]) expect(seen).not.toContain(form.toLowerCase());
+    });
+});
