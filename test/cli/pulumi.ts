@@ -85,7 +85,8 @@ export interface CliStackOptions {
 /** A stack of one project on a fresh file:// backend. */
 export class CliStack {
     readonly project: Project;
-    readonly stack: string;
+    /** The stack's name; `renameStack` changes it. */
+    stack: string;
     readonly backendDir: string;
     readonly home: string;
     env: NodeJS.ProcessEnv;
@@ -138,6 +139,18 @@ export class CliStack {
         const args = ["config", "set-all"];
         for (const [k, v] of Object.entries(config)) args.push(secretKeys.includes(k) ? "--secret" : "--plaintext", `${k}=${v}`);
         if (args.length > 2) await this.mustRun(args);
+    }
+
+    /** `pulumi stack rename <to>`: the engine rewrites every URN of the state; the config file moves with it. */
+    async renameStack(to: string): Promise<void> {
+        await this.mustRun(["stack", "rename", to]);
+        this.stack = to;
+    }
+
+    /** `pulumi stack rm --force` (state gone, servers left running, config kept), then `pulumi stack init` of the same name. */
+    async removeAndInitAgain(): Promise<void> {
+        await this.mustRun(["stack", "rm", "--force", "--yes", "--preserve-config"]);
+        await this.mustRun(["stack", "init"]);
     }
 
     /** Sets `options: refresh: always` in the project's Pulumi.yaml, as every example does. */

@@ -10,7 +10,7 @@ import { PACKAGE_ROOT } from "./workspace";
  * Runs the `npx pulumi-edis orders <verb> ...` command an error printed, as a user pastes it: bash parses it, and
  * `npx pulumi-edis` is this package's compiled CLI (what npx runs).
  */
-export function runNamedCommand(text: string, verb: "forget" | "confirm", cwd?: string): string {
+export function runNamedCommand(text: string, verb: "forget" | "confirm" | "move", cwd?: string): string {
     const command = new RegExp(`\`npx pulumi-edis (orders ${verb} [^\`]+)\``).exec(text)?.[1];
     if (!command) throw new Error(`no ${verb} command in: ${text}`);
     try {

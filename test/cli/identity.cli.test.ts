@@ -1,0 +1,133 @@
+/**
+ * The identity of a paid write, where the real engine decides it: a resource renamed with an alias, a renamed
+ * stack, a stack removed and created again, and the two halves of a replacement. Each starts from what the review
+ * found (an order whose answer arrived, then a killed deployment or a lost answer) and asserts the simulator's
+ * record of paid writes and the state the real `pulumi` CLI keeps.
+ */
+import { join } from "node:path";
+import { PACKAGE_ROOT } from "../harness/workspace";
+import { runNamedCommand } from "../harness/journalCommand";
+import { CliStack } from "./pulumi";
+import { cliStacksPerTest, failed, ok, opsOf, paidWrites } from "./support";
+import { EdisSimulator } from "../../simulator/server";
+
+const SERVERS = join(PACKAGE_ROOT, "test", "programs", "servers");
+const TYPE = "pulumi-nodejs:dynamic/edis:KvmServer";
+const web = { planId: 101, osId: 1012, hostname: "web1.example.com" };
+
+const open = cliStacksPerTest();
+
+async function declare(stack: CliStack, servers: Record<string, object>, options: Record<string, object> = {}): Promise<void> {
+    await stack.setConfig({ "edis-servers:servers": JSON.stringify(servers), "edis-servers:options": JSON.stringify(options) });
+}
+
+/** `pulumi up`, killed with SIGKILL once the order has answered and the provider waits for provisioning; then `pulumi cancel`. */
+async function killedAfterOrder(sim: EdisSimulator, stack: CliStack, orders = 1): Promise<void> {
+    const killed = await stack.up([], {
+        onStart: () => {
+            const poll = setInterval(() => {
+                if (sim.calls("add/order").length >= orders && sim.calls("get/kvmid").length > 0) {
+                    clearInterval(poll);
+                    stack.kill("SIGKILL");
+                }
+            }, 20);
+        },
+    });
+    expect(killed.signal).toBe("SIGKILL");
+    ok(await stack.run(["cancel", "--yes"]));
+}
+
+async function serverUrns(stack: CliStack): Promise<Record<string, string | undefined>> {
+    const resources = (await stack.deployment()).resources ?? [];
+    return Object.fromEntries(resources.filter((r) => r.type === TYPE).map((r) => [r.urn, r.id]));
+}
+
+test("case 2: killed after add/order answered, then the resource renamed with an alias: the next up resumes that order, one add/order", async () => {
+    const { sim, stack } = await open(SERVERS, { sim: { provisioningDelayMs: 4000 } });
+    await declare(stack, { web });
+    await killedAfterOrder(sim, stack);
+    expect(paidWrites(sim)).toEqual(["add/order"]);
+
+    await declare(stack, { front: web }, { front: { aliases: [{ name: "web" }] } });
+    const resumed = ok(await stack.up());
+    expect(resumed.output).toContain(`now belong to urn:pulumi:dev::edis-servers::${TYPE}::front (its alias)`);
+    expect(resumed.output).toContain("it is in the order journal, so it is waited for, not ordered again");
+    expect(await serverUrns(stack)).toEqual({ [`urn:pulumi:dev::edis-servers::${TYPE}::front`]: "1003" });
+    expect(paidWrites(sim)).toEqual(["add/order"]);
+});
+
+test("case 2: killed after add/order answered, then the stack renamed: the next up names the entry and the command that claims it; then it resumes, one add/order", async () => {
+    const { sim, stack } = await open(SERVERS, { sim: { provisioningDelayMs: 4000 } });
+    await declare(stack, { web });
+    await killedAfterOrder(sim, stack);
+    await stack.renameStack("prod");
+
+    const blocked = failed(await stack.up());
+    expect(blocked.output).toContain(`the order journal holds an unfinished order for urn:pulumi:dev::edis-servers::${TYPE}::web (service 1003)`);
+    expect(paidWrites(sim)).toEqual(["add/order"]);
+    expect(runNamedCommand(blocked.output, "move")).toContain("moved:");
+
+    const resumed = ok(await stack.up());
+    expect(resumed.output).toContain("it is in the order journal, so it is waited for, not ordered again");
+    expect(await serverUrns(stack)).toEqual({ [`urn:pulumi:prod::edis-servers::${TYPE}::web`]: "1003" });
+    expect(paidWrites(sim)).toEqual(["add/order"]);
+});
+
+test("case 3: a finished up, `pulumi stack rm --force`, `stack init` again: the server still at EDIS is taken back; one gone at EDIS is ordered anew at once", async () => {
+    const { sim, stack } = await open(SERVERS);
+    await declare(stack, { web });
+    ok(await stack.up());
+    await stack.removeAndInitAgain();
+    await declare(stack, { web });
+
+    const back = ok(await stack.up());
+    expect(back.output).toContain("was created for this resource earlier and is still at EDIS; it is taken back, not ordered again");
+    expect(await serverUrns(stack)).toEqual({ [`urn:pulumi:dev::edis-servers::${TYPE}::web`]: "1003" });
+    expect(paidWrites(sim)).toEqual(["add/order"]);
+
+    // The same leftover after the server was cancelled behind Pulumi's back: EDIS confirms it gone, a new order follows at once.
+    await stack.removeAndInitAgain();
+    await declare(stack, { web });
+    const service = sim.account.state.services[0];
+    sim.account.cancelService(service, "Immediate");
+    const again = ok(await stack.up());
+    expect(again.output).toContain("is gone at EDIS; its journal entry is dropped");
+    expect(again.durationMs).toBeLessThan(60_000);
+    expect(paidWrites(sim)).toEqual(["add/order", "add/order"]);
+});
+
+test("case 13: a replacement whose add/order answer was lost: the error tells the old server from the new, and adopting the old one is refused", async () => {
+    const { sim, stack } = await open(SERVERS);
+    await declare(stack, { web });
+    ok(await stack.up());
+    const old = sim.account.state.services[0];
+    sim.inject({ endpoint: "add/order", drop: "after" });
+    await declare(stack, { web: { ...web, osId: 1024 } });
+    const lost = failed(await stack.up());
+    expect(lost.output).toContain(`the server being replaced (service ${old.serviceId}, KVM ${old.kvmId}) carries the same description and is NOT the new one`);
+
+    await declare(stack, { web: { ...web, osId: 1024, adoptKvmId: old.kvmId } });
+    const refused = failed(await stack.up());
+    expect(refused.output).toContain("would adopt the same server and the old half's delete would cancel it");
+    expect(paidWrites(sim)).toEqual(["add/order", "add/order"]);
+    expect(sim.account.state.cancellations).toEqual([]);
+    expect(await serverUrns(stack)).toEqual({ [`urn:pulumi:dev::edis-servers::${TYPE}::web`]: String(old.serviceId) });
+});
+
+test("case 14: a replacement killed after its add/order answered, then the program reverted: every up and refresh names the billed server", async () => {
+    const { sim, stack } = await open(SERVERS, { sim: { provisioningDelayMs: 4000 } });
+    await declare(stack, { web });
+    ok(await stack.up());
+    sim.account.advance();
+    await declare(stack, { web: { ...web, osId: 1024 } });
+    await killedAfterOrder(sim, stack, 2);
+    const orphan = sim.account.state.services[1].serviceId;
+
+    await declare(stack, { web });
+    const warning = `but the order journal records service ${orphan}`;
+    const up = ok(await stack.up());
+    expect(opsOf(up).web ?? []).not.toContain("create");
+    expect(up.output).toContain(warning);
+    expect(ok(await stack.refresh()).output).toContain(warning);
+    expect(paidWrites(sim)).toEqual(["add/order", "add/order"]);
+});
