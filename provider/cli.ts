@@ -7,14 +7,14 @@
  */
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { DEFAULT_JOURNAL_DIR, JournalEntry, OrderJournal } from "./journal";
+import { DEFAULT_JOURNAL_DIR, JournalEntry, OrderJournal, entryId } from "./journal";
 
 const USAGE = `usage: pulumi-edis orders list [--dir DIR]
        pulumi-edis orders forget RESOURCE [--dir DIR]    no order, plan change or traffic hook was made (or the extra services are
                                                          dealt with): allow it to be sent again
        pulumi-edis orders confirm RESOURCE [--dir DIR]   the plan change was made: record it, do not send it again
        pulumi-edis orders move FROM TO [--dir DIR]       the entries of FROM are this resource's (a renamed stack): hand them to TO
-RESOURCE is the resource's URN as the provider's error names it; DIR defaults to EDIS_JOURNAL_DIR or ${DEFAULT_JOURNAL_DIR}.`;
+RESOURCE is the id the provider's error names (or the resource's URN); DIR defaults to EDIS_JOURNAL_DIR or ${DEFAULT_JOURNAL_DIR}.`;
 
 function describe(e: JournalEntry): string {
     const what =
@@ -31,15 +31,23 @@ function describe(e: JournalEntry): string {
 
 export function runOrdersCli(argv: string[], out: (line: string) => void = console.log): number {
     const { values, positionals } = parseArgs({ args: argv, options: { dir: { type: "string" }, help: { type: "boolean", short: "h" } }, allowPositionals: true });
-    const [group, verb, key, to] = positionals;
-    const usable = group === "orders" && (verb === "list" || (["forget", "confirm"].includes(verb ?? "") && key) || (verb === "move" && key && to));
+    const [group, verb, keyWord, toWord] = positionals;
+    const usable = group === "orders" && (verb === "list" || (["forget", "confirm"].includes(verb ?? "") && keyWord) || (verb === "move" && keyWord && toWord));
     if (values.help || !usable) {
         out(USAGE);
         return values.help ? 0 : 2;
     }
     const journal = new OrderJournal(resolve(values.dir ?? process.env.EDIS_JOURNAL_DIR ?? DEFAULT_JOURNAL_DIR));
+    // The errors name entries by id (journal.entryId); a key (URN) typed by hand works too.
+    const entries = journal.list();
+    const keyOf = (word: string | undefined, claimants = false): string | undefined => {
+        if (word === undefined || !/^[0-9a-f]{16}$/.test(word)) return word;
+        const keys = new Set(entries.flatMap((e) => [e.key, ...(claimants ? (e.claimants ?? []) : [])]));
+        return [...keys].find((k) => entryId(k) === word) ?? word;
+    };
+    const key = keyOf(keyWord)!;
+    const to = keyOf(toWord, true)!;
     if (verb === "list") {
-        const entries = journal.list();
         out(entries.length ? entries.map(describe).join("\n") : `no entries in ${journal.dir}`);
         return 0;
     }

@@ -45,6 +45,8 @@ interface EntryBase {
     problem?: string;
     /** The account and endpoint the write was sent to (accountTag); absent in entries of older versions. */
     account?: string;
+    /** Resources (URNs) that found this entry under another stack or an older key: what `orders move` may hand it to. */
+    claimants?: string[];
 }
 
 export interface OrderEntry extends EntryBase {
@@ -116,12 +118,15 @@ export class OrderJournal {
     read(key: string, kind: "hook"): HookEntry | undefined;
     read(key: string, kind: "extra"): ExtraEntry | undefined;
     read(key: string, kind: JournalKind): JournalEntry | undefined {
-        try {
-            return JSON.parse(readFileSync(this.path(key, kind), "utf8")) as JournalEntry;
-        } catch (e) {
-            if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-            throw new Error(`the order journal entry ${this.path(key, kind)} cannot be read (${(e as Error).message}); nothing was sent`);
+        for (const path of [this.path(key, kind), this.legacyPath(key, kind)]) {
+            try {
+                return JSON.parse(readFileSync(path, "utf8")) as JournalEntry;
+            } catch (e) {
+                if ((e as NodeJS.ErrnoException).code === "ENOENT") continue;
+                throw new Error(`the order journal entry ${path} cannot be read (${(e as Error).message}); nothing was sent`);
+            }
         }
+        return undefined;
     }
 
     /** Writes an entry so that it is on disk, whole, before this returns. */
@@ -135,14 +140,16 @@ export class OrderJournal {
     }
 
     clear(key: string, kind: JournalKind): boolean {
-        const path = this.path(key, kind);
-        try {
-            rmSync(path);
-            return true;
-        } catch (e) {
-            if ((e as NodeJS.ErrnoException).code === "ENOENT") return false;
-            throw e;
+        let removed = false;
+        for (const path of [this.path(key, kind), this.legacyPath(key, kind)]) {
+            try {
+                rmSync(path);
+                removed = true;
+            } catch (e) {
+                if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
+            }
         }
+        return removed;
     }
 
     list(): JournalEntry[] {
@@ -208,6 +215,11 @@ export class OrderJournal {
         return join(this.dir, `${createHash("sha256").update(key).digest("hex").slice(0, 40)}.${kind}.json`);
     }
 
+    /** Where versions before the URN key kept an entry ("project/stack/name", URI-encoded): read, moved and cleared, never written. */
+    private legacyPath(key: string, kind: JournalKind): string {
+        return join(this.dir, `${encodeURIComponent(key)}.${kind}.json`);
+    }
+
     private writeFile(path: string, entry: JournalEntry): void {
         const fd = openSync(path, "w", 0o600);
         try {
@@ -228,14 +240,23 @@ export class OrderJournal {
     }
 }
 
+/**
+ * The id by which a printed command names a resource's entries: hex, so that the command is safe to paste and
+ * to quote in any text whatever the resource's name holds (a name may hold `$(...)`, quotes or backticks, and an
+ * error shows commands between backticks). The CLI finds the key (the URN) by it, and prints the key back.
+ */
+export function entryId(key: string): string {
+    return createHash("sha256").update(key).digest("hex").slice(0, 16);
+}
+
 /** The command that resolves an entry, as the errors print it. */
 export function resolveCommand(verb: "forget" | "confirm", key: string, dir: string): string {
-    return `npx pulumi-edis orders ${verb} ${shellQuote(key)} --dir ${shellQuote(dir)}`;
+    return `npx pulumi-edis orders ${verb} ${entryId(key)} --dir ${shellQuote(dir)}`;
 }
 
 /** The command that hands one resource's entries to another key (a renamed stack, an older version's key). */
 export function moveCommand(from: string, to: string, dir: string): string {
-    return `npx pulumi-edis orders move ${shellQuote(from)} ${shellQuote(to)} --dir ${shellQuote(dir)}`;
+    return `npx pulumi-edis orders move ${entryId(from)} ${entryId(to)} --dir ${shellQuote(dir)}`;
 }
 
 /**
@@ -312,6 +333,8 @@ export function entryFor<K extends JournalKind>(
     }
     const elsewhere = journal.list().find((e) => e.kind === kind && unresolved(e) && sameResourceElsewhere(id.key, e.key) && (e.account ?? id.account) === id.account);
     if (elsewhere) {
+        // The printed `orders move` names both sides by id: the entry remembers who may claim it.
+        if (!elsewhere.claimants?.includes(id.key)) journal.write({ ...elsewhere, claimants: [...(elsewhere.claimants ?? []), id.key] });
         const service = "serviceId" in elsewhere && elsewhere.serviceId !== undefined ? ` (service ${elsewhere.serviceId})` : "";
         throw new JournalClaimError(
             `the order journal holds an unfinished ${elsewhere.kind} for ${elsewhere.key}${service}, sent ${elsewhere.sentAt}: the same ` +

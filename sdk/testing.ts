@@ -51,6 +51,7 @@ export const TRAFFIC_ALERT_TYPE = "pulumi-nodejs:dynamic/edis:TrafficAlert";
  */
 export async function startTestAccount(options: SimulatorOptions = {}): Promise<TestAccount> {
     const simulator = await EdisSimulator.start({ provisioningDelayMs: 0, ...options });
+    current = simulator;
     const config = { ...simulator.stackConfig(), "edis:paymentMethod": "credit" };
     // As a stack holds them: the credentials as secrets (KvmServer refuses plain-text ones), other keys kept.
     const runtime = pulumi.runtime as unknown as { isConfigSecret?: (key: string) => boolean };
@@ -59,6 +60,9 @@ export async function startTestAccount(options: SimulatorOptions = {}): Promise<
     pulumi.runtime.setAllConfig({ ...existing, ...config }, [...new Set([...secretKeys, ...CREDENTIAL_SETTINGS.map((c) => c.key)])]);
     return { simulator, config, stop: () => simulator.stop() };
 }
+
+/** The account startTestAccount started last: the mocks take a plan's location from its catalogue. */
+let current: EdisSimulator | undefined;
 
 /**
  * Mocks for `pulumi.runtime.setMocks`. A KvmServer gets its inputs back plus the outputs of a provisioned
@@ -81,13 +85,27 @@ export function mocks(overrides: { kvmServer?: (args: pulumi.runtime.MockResourc
             }
             if (args.type !== KVM_SERVER_TYPE) return { id: `${args.name}-id`, state: args.inputs };
             const serviceId = ++next;
+            // The outputs a provisioned server has after a real create, every one of them (test/testing.test.ts
+            // compares the keys with a create against the simulator), so that a program reads no undefined here
+            // that it would read as a value in a deployment.
+            const plan = current?.account.plans.find((p) => p.pid === args.inputs.planId);
             const state = {
                 ...args.inputs,
+                // The defaults the provider's check fills in.
+                billingCycle: args.inputs.billingCycle ?? "monthly",
+                applyCredit: args.inputs.applyCredit ?? true,
+                locationId: args.inputs.locationId ?? plan?.locationId,
                 serviceId,
                 kvmId: `kvm_${serviceId}_000000`,
+                orderId: serviceId + 4000,
+                invoiceId: serviceId + 9000,
                 invoicePaid: true,
                 apiHost: "api.kvm.edis-test.invalid",
+                apiRdns: "rdns.kvm.edis-test.invalid",
+                description: args.inputs.hostname,
                 suspended: false,
+                lps: "edis-test",
+                lpsIsPremium: false,
                 powerState: args.inputs.powerState ?? "on",
                 trafficSuspended: false,
                 ...overrides.kvmServer?.(args),

@@ -4,6 +4,7 @@
  * asked to do (paid writes, cancellations) and what Pulumi's state holds. The cases that the real engine decides
  * (renames, aliases, stack renames, replacements) are in test/cli/identity.cli.test.ts.
  */
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { TestStack } from "./harness";
 import { EdisSimulator } from "../simulator/server";
@@ -236,5 +237,55 @@ describe("credentials in any spelling an echo may use", () => {
         expect(up.errors.join("\n")).toContain("[redacted]");
         const seen = [stack.stateText(), ...up.errors, ...up.hostLog].join("\n").toLowerCase();
         for (const form of [email, "grüße", "gr&uuml;&szlig;e", "w&ouml;rd", encodeURIComponent(password)]) expect(seen).not.toContain(form.toLowerCase());
+    });
+});
+
+describe("journal entries of older versions, hostile names, hooks", () => {
+    test("an older version's entry (project/stack/name) is found, never taken silently, and claimed with the command the error names", async () => {
+        const dir = join(stack.project.dir, ".pulumi-edis", "journal");
+        mkdirSync(dir, { recursive: true });
+        const legacy = { kind: "order", state: "unknown", key: "edis-servers/dev/web1", hostname: "web1.example.com", sentAt: "2026-11-01T00:00:00Z", inputs: web1 };
+        writeFileSync(join(dir, `${encodeURIComponent(legacy.key)}.order.json`), JSON.stringify(legacy));
+        declare({ web1 });
+        const blocked = await stack.up();
+        expect(blocked.errors.join("\n")).toContain("the order journal holds an unfinished order for edis-servers/dev/web1");
+        runNamedCommand(blocked.errors.join("\n"), "move");
+        const unknown = await stack.up();
+        expect(unknown.errors.join("\n")).toContain("the order for web1.example.com may or may not have been made");
+        expect(paidWrites()).toEqual([]);
+        runNamedCommand(unknown.errors.join("\n"), "forget");
+        await upOk();
+        expect(paidWrites()).toEqual(["add/order"]);
+    });
+
+    test("a resource name holding shell syntax: the printed command runs nothing when pasted, and does what it says", async () => {
+        const name = "web$(touch /tmp/edis-pwned-name)`touch /tmp/edis-pwned-tick`'x\"";
+        sim.inject({ endpoint: "add/order", drop: "before" });
+        declare({ [name]: web1 });
+        const lost = await stack.up();
+        const forgot = runNamedCommand(lost.errors.join("\n"), "forget");
+        expect(forgot).toContain(`forgot: urn:pulumi:dev::edis-servers::pulumi-nodejs:dynamic/edis:KvmServer::${name}  order  unknown`);
+        expect(existsSync("/tmp/edis-pwned-name")).toBe(false);
+        expect(existsSync("/tmp/edis-pwned-tick")).toBe(false);
+        await upOk();
+        // The first add/order was dropped before EDIS saw it (the simulator logs it); the second is the one order.
+        expect(sim.account.state.orders).toHaveLength(1);
+    });
+
+    test("a hook a dead deployment made is taken only for the same inputs; other inputs stop before a second hooks/set", async () => {
+        declare({ web1 });
+        stack.setConfig("edis-servers:alerts", JSON.stringify({ web1: 80 }));
+        await upOk();
+        // The engine loses the hook's resource (as a killed deployment does before its checkpoint): the journal still has it.
+        stack.editState((s) => (s.resources = s.resources.filter((r) => !r.type.endsWith(":TrafficAlert"))));
+        stack.setConfig("edis-servers:alerts", JSON.stringify({ web1: 60 }));
+        const other = await stack.up();
+        expect(other.errors.join("\n")).toContain("with other inputs than this resource now has");
+        expect(sim.calls("hooks/set")).toHaveLength(1);
+        stack.setConfig("edis-servers:alerts", JSON.stringify({ web1: 80 }));
+        const same = await stack.up();
+        expect(same.errors).toEqual([]);
+        expect(same.hostLog.join("\n")).toContain("it is taken, not created again");
+        expect(sim.calls("hooks/set")).toHaveLength(1);
     });
 });

@@ -2,15 +2,40 @@
  * The README's "Unit tests of your program", word for word: examples/basic under Pulumi's setMocks, its
  * lookups answered by the simulated account that pulumi-edis/testing starts in this process.
  */
+import { join } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import * as edisTesting from "pulumi-edis/testing";
+import { declareServers, simulatorAndStack } from "./support/sim";
+
+/** Every registration the mocks answered, with the state they gave it. */
+const registered: Array<{ type: string; name: string; state: Record<string, unknown> }> = [];
+const base = edisTesting.mocks();
 
 let account: edisTesting.TestAccount;
 beforeAll(async () => {
-    pulumi.runtime.setMocks(edisTesting.mocks(), "project", "stack", false);
+    pulumi.runtime.setMocks(
+        {
+            async newResource(args) {
+                const answer = await base.newResource(args);
+                registered.push({ type: args.type, name: args.name, state: answer.state });
+                return answer;
+            },
+            call: base.call,
+        },
+        "project",
+        "stack",
+        false,
+    );
     account = await edisTesting.startTestAccount();
 });
 afterAll(() => account.stop());
+
+/** Output keys that carry a value, without the engine's and the journal's own. */
+function valueKeys(state: Record<string, unknown>): string[] {
+    return Object.keys(state)
+        .filter((k) => !k.startsWith("__") && state[k] !== undefined && state[k] !== null)
+        .sort();
+}
 
 /** The value of an Output, as a unit test reads it. */
 function valueOf<T>(output: pulumi.Output<T>): Promise<T> {
@@ -32,7 +57,30 @@ test("examples/day-two under the mocks: the Management API resources get outputs
     pulumi.runtime.setConfig("project:vncPassword", "Abcd1234");
     const infra = await import("../examples/day-two/index");
     expect(await valueOf(infra.powerState)).toBe("on");
-    expect(await valueOf(infra.vncEndpoint)).toBe("vnc.edis-test.invalid:5901");
+    expect(await valueOf(infra.vncEndpoint)).toMatch(/^[a-z0-9.-]+:\d+$/);
     expect(await valueOf(infra.trafficHookId)).toEqual(expect.any(Number));
+    // What the title says: each Management API resource got outputs, and none of them holds a password.
+    const management = registered.filter((r) => /:(VncAccess|TrafficAlert)$/.test(r.type));
+    expect(management.map((r) => r.type.split(":").pop()).sort()).toEqual(["TrafficAlert", "VncAccess"]);
+    for (const r of management) {
+        expect(Object.keys(r.state)).not.toEqual(expect.arrayContaining(["password"]));
+        expect(Object.keys(r.state)).not.toEqual(expect.arrayContaining(["callbackPassword"]));
+        expect(JSON.stringify(r.state)).not.toContain("Abcd1234");
+    }
     expect(account.simulator.account.state.orders).toEqual([]);
+});
+
+test("a KvmServer under the mocks has the outputs a real create gives it: the same keys", async () => {
+    const { sim, stack } = await simulatorAndStack(join(__dirname, "programs", "servers"), { provisioningDelayMs: 100 });
+    try {
+        const args = { planId: 102, osId: 1012, hostname: "keys.example.com" };
+        declareServers(stack, { keys: args });
+        expect((await stack.up()).errors).toEqual([]);
+        const real = valueKeys(stack.resource("keys")!.outputs);
+        const mocked = await base.newResource({ type: edisTesting.KVM_SERVER_TYPE, name: "keys", inputs: args, custom: true } as pulumi.runtime.MockResourceArgs);
+        expect(valueKeys(mocked.state)).toEqual(real);
+    } finally {
+        stack.dispose();
+        await sim.stop();
+    }
 });
