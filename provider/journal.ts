@@ -319,11 +319,16 @@ export function entryFor<K extends JournalKind>(
     const mine = (e: JournalEntry | undefined): e is Extract<JournalEntry, { kind: K }> => {
         if (!e) return false;
         if (e.account === undefined || e.account === id.account) return true;
-        log(`note: the order journal has a ${e.kind} entry for ${e.key} written for another EDIS account or endpoint; it is left alone`);
+        log(`note: the order journal has a ${e.kind} entry for ${e.key} written for another EDIS account or endpoint; it is left alone (kept, not resumed)`);
         return false;
     };
     const own = journal.read(id.key, kind as "order") as JournalEntry | undefined;
     if (mine(own)) return own;
+    if (own) {
+        // Filed under a key of its own account, so that this resource's write can be claimed; `orders list` shows it.
+        journal.write({ ...own, key: `${own.key}@${own.account}` });
+        journal.clear(own.key, own.kind);
+    }
     for (const alias of id.aliases) {
         const old = journal.read(alias, kind as "order") as JournalEntry | undefined;
         if (!mine(old)) continue;

@@ -289,3 +289,15 @@ describe("journal entries of older versions, hostile names, hooks", () => {
         expect(sim.calls("hooks/set")).toHaveLength(1);
     });
 });
+
+test("an entry written for another account or endpoint is this resource's in no way: passed over with a note, never resumed", async () => {
+    const journal = new OrderJournal(join(stack.project.dir, ".pulumi-edis", "journal"));
+    const key = "urn:pulumi:dev::edis-servers::pulumi-nodejs:dynamic/edis:KvmServer::web1";
+    journal.write({ kind: "order", state: "ordered", key, account: "0123456789abcdef", hostname: "web1.example.com", sentAt: "2026-11-01T00:00:00Z", inputs: web1, serviceId: 4242 });
+    declare({ web1 });
+    const up = await stack.up();
+    expect(up.errors).toEqual([]);
+    expect(up.hostLog.join("\n")).toContain("written for another EDIS account or endpoint; it is left alone");
+    expect(stack.resource("web1")!.id).not.toBe("4242");
+    expect(sim.account.state.orders).toHaveLength(1);
+});

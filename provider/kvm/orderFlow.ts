@@ -306,7 +306,7 @@ async function waitForKvmId(ctx: Context, outs: KvmServerOutputs): Promise<strin
             if (kvmId) return kvmId;
             lastAnswer = "EDIS get/kvmid named no KVM id yet";
         } catch (e) {
-            if (!isEdisApiError(e) || e.kind === "credentials") throw e;
+            if (!isEdisApiError(e) || e.meaning === "credentials") throw e;
             lastAnswer = e.message;
         }
         const left = deadline - Date.now();
