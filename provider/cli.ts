@@ -10,8 +10,9 @@ import { parseArgs } from "node:util";
 import { DEFAULT_JOURNAL_DIR, JournalEntry, OrderJournal, entryId } from "./journal";
 
 const USAGE = `usage: pulumi-edis orders list [--dir DIR]
-       pulumi-edis orders forget RESOURCE [--dir DIR]    no order, plan change or traffic hook was made (or the extra services are
-                                                         dealt with): allow it to be sent again
+       pulumi-edis orders forget RESOURCE [--kind K] [--dir DIR]   no order, plan change or traffic hook was made (or the extra
+                                                         services are dealt with): allow it to be sent again; K is
+                                                         order, upgrade, hook or extra (default: every entry)
        pulumi-edis orders confirm RESOURCE [--dir DIR]   the plan change was made: record it, do not send it again
        pulumi-edis orders move FROM TO [--dir DIR]       the entries of FROM are this resource's (a renamed stack): hand them to TO
 RESOURCE is the id the provider's error names (or the resource's URN); DIR defaults to EDIS_JOURNAL_DIR or ${DEFAULT_JOURNAL_DIR}.`;
@@ -22,6 +23,8 @@ function describe(e: JournalEntry): string {
             ? `order of ${e.hostname}`
             : e.kind === "upgrade"
               ? `plan change of ${e.hostname} to plan ${e.toPlanId}, ${e.billingCycle}`
+                : e.kind === "adoption"
+                ? `adoption of ${e.kvmId} (service ${e.serviceId}) by ${e.hostname}`
                 : e.kind === "extra"
                 ? `service(s) ${e.serviceIds.join(", ")} that order ${e.orderId ?? "?"} named beyond the one ${e.hostname} holds`
                 : `traffic hook on ${e.kvmId} (${e.callbackUrl} at ${e.triggerPercent}%)${e.hookId !== undefined ? `, hook ${e.hookId}` : ""}`;
@@ -30,8 +33,13 @@ function describe(e: JournalEntry): string {
 }
 
 export function runOrdersCli(argv: string[], out: (line: string) => void = console.log): number {
-    const { values, positionals } = parseArgs({ args: argv, options: { dir: { type: "string" }, help: { type: "boolean", short: "h" } }, allowPositionals: true });
+    const { values, positionals } = parseArgs({ args: argv, options: { dir: { type: "string" }, kind: { type: "string" }, help: { type: "boolean", short: "h" } }, allowPositionals: true });
     const [group, verb, keyWord, toWord] = positionals;
+    const kinds = ["order", "upgrade", "hook", "extra", "adoption"];
+    if (values.kind !== undefined && !kinds.includes(values.kind)) {
+        out(`--kind must be one of ${kinds.join(", ")}, not "${values.kind}"`);
+        return 2;
+    }
     const usable = group === "orders" && (verb === "list" || (["forget", "confirm"].includes(verb ?? "") && keyWord) || (verb === "move" && keyWord && toWord));
     if (values.help || !usable) {
         out(USAGE);
@@ -59,7 +67,12 @@ export function runOrdersCli(argv: string[], out: (line: string) => void = conso
     const order = journal.read(key, "order");
     const upgrade = journal.read(key, "upgrade");
     if (verb === "forget") {
-        const entries = [order, upgrade, journal.read(key, "hook"), journal.read(key, "extra")].filter((e): e is JournalEntry => !!e);
+        // An adoption is forgotten only when asked for by kind: it is what keeps a removed twin from cancelling the server.
+        const candidates: Array<JournalEntry | undefined> = [order, upgrade, journal.read(key, "hook"), journal.read(key, "extra")];
+        if (values.kind === "adoption") candidates.push(journal.read(key, "adoption"));
+        const entries = candidates.filter(
+            (e): e is JournalEntry => !!e && (values.kind === undefined || e.kind === values.kind),
+        );
         if (!entries.length) {
             out(`${key}: no entries in ${journal.dir}`);
             return 1;

@@ -34,7 +34,7 @@ export const RESOURCE_ALIASES = "__resourceAliases";
 /** The KVM ids the program's other servers hold, passed to an adopting server; ignored by diff, never stored. */
 export const HELD_KVM_IDS = "__heldKvmIds";
 
-export type JournalKind = "order" | "upgrade" | "hook" | "extra";
+export type JournalKind = "order" | "upgrade" | "hook" | "extra" | "adoption";
 
 interface EntryBase {
     key: string;
@@ -95,7 +95,19 @@ export interface HookEntry extends EntryBase {
     hookId?: number;
 }
 
-export type JournalEntry = OrderEntry | UpgradeEntry | HookEntry | ExtraEntry;
+/**
+ * A server this resource adopted (adoptKvmId). Kept as long as the resource holds it: a delete of any other
+ * resource that still names the same service (removed in the same `pulumi up` that adopts it under a new name)
+ * then leaves the server running instead of cancelling the server the adopter holds.
+ */
+export interface AdoptionEntry extends EntryBase {
+    kind: "adoption";
+    state: "held";
+    serviceId: number;
+    kvmId: string;
+}
+
+export type JournalEntry = OrderEntry | UpgradeEntry | HookEntry | ExtraEntry | AdoptionEntry;
 
 /** The account and endpoint an entry belongs to, as a digest: the e-mail never reaches the journal. */
 export function accountTag(email: string | undefined, baseUrl: string): string {
@@ -117,6 +129,7 @@ export class OrderJournal {
     read(key: string, kind: "upgrade"): UpgradeEntry | undefined;
     read(key: string, kind: "hook"): HookEntry | undefined;
     read(key: string, kind: "extra"): ExtraEntry | undefined;
+    read(key: string, kind: "adoption"): AdoptionEntry | undefined;
     read(key: string, kind: JournalKind): JournalEntry | undefined {
         for (const path of [this.path(key, kind), this.legacyPath(key, kind)]) {
             try {
@@ -199,7 +212,7 @@ export class OrderJournal {
     /** Moves every entry of one resource to another key (an alias, a renamed stack). Returns what moved. */
     move(from: string, to: string): JournalEntry[] {
         const moved: JournalEntry[] = [];
-        for (const kind of ["order", "upgrade", "hook", "extra"] as const) {
+        for (const kind of ["order", "upgrade", "hook", "extra", "adoption"] as const) {
             const entry = this.read(from, kind as "order") as JournalEntry | undefined;
             if (!entry) continue;
             if (this.read(to, kind as "order")) throw new Error(`${to} already has a ${kind} entry in ${this.dir}; nothing was moved`);
@@ -249,9 +262,9 @@ export function entryId(key: string): string {
     return createHash("sha256").update(key).digest("hex").slice(0, 16);
 }
 
-/** The command that resolves an entry, as the errors print it. */
-export function resolveCommand(verb: "forget" | "confirm", key: string, dir: string): string {
-    return `npx pulumi-edis orders ${verb} ${entryId(key)} --dir ${shellQuote(dir)}`;
+/** The command that resolves one entry (of one kind: forgetting an order never forgets a hook or extra services), as the errors print it. */
+export function resolveCommand(verb: "forget" | "confirm", key: string, dir: string, kind: JournalKind): string {
+    return `npx pulumi-edis orders ${verb} ${entryId(key)} --kind ${kind} --dir ${shellQuote(dir)}`;
 }
 
 /** The command that hands one resource's entries to another key (a renamed stack, an older version's key). */
@@ -301,6 +314,7 @@ function sameResourceElsewhere(key: string, other: string): boolean {
 
 /** Whether an entry records a write that nobody has handed to the engine yet. */
 function unresolved(entry: JournalEntry): boolean {
+    if (entry.kind === "adoption") return false;
     return entry.kind === "extra" || (entry.state !== "created" && !(entry.kind === "upgrade" && entry.state === "done"));
 }
 
@@ -356,6 +370,12 @@ export function entryFor<K extends JournalKind>(
 export function forgetService(journal: OrderJournal, key: string, serviceId: number): void {
     if (journal.read(key, "order")?.serviceId === serviceId) journal.clear(key, "order");
     if (journal.read(key, "upgrade")?.serviceId === serviceId) journal.clear(key, "upgrade");
+    if (journal.read(key, "adoption")?.serviceId === serviceId) journal.clear(key, "adoption");
+}
+
+/** Another resource that adopted this service and holds it (see AdoptionEntry); undefined when none does. */
+export function adoptedElsewhere(journal: OrderJournal, key: string | undefined, serviceId: number): AdoptionEntry | undefined {
+    return journal.list().find((e): e is AdoptionEntry => e.kind === "adoption" && e.serviceId === serviceId && e.key !== key);
 }
 
 /**
@@ -373,12 +393,13 @@ export function settle(journal: OrderJournal, props: Record<string, unknown>, lo
     if (typeof key !== "string" || props.serviceId === undefined) return;
     const order = journal.read(key, "order");
     if ((order?.state === "ordered" || order?.state === "created") && order.serviceId === props.serviceId) journal.clear(key, "order");
-    else if (order?.serviceId !== undefined && order.serviceId !== props.serviceId) {
+    // Only an order nobody handed to the engine: a "created" one is in state (a replacement's new half, say).
+    else if (order?.state === "ordered" && order.serviceId !== undefined && order.serviceId !== props.serviceId) {
         log(
             `warning: ${key} holds service ${String(props.serviceId)}, but the order journal records service ${order.serviceId} ` +
                 `(order ${order.orderId ?? "?"}, ${order.hostname}, sent ${order.sentAt}) ordered for it by a deployment that did not finish ` +
                 `(a replacement, or a create, that stopped). That server may be billed outside any state: adopt it with adoptKvmId on a ` +
-                `resource, or cancel it in the EDIS client area; then run \`${resolveCommand("forget", key, journal.dir)}\`.`,
+                `resource, or cancel it in the EDIS client area; then run \`${resolveCommand("forget", key, journal.dir, "order")}\`.`,
         );
     }
     const extra = journal.read(key, "extra");
@@ -386,11 +407,19 @@ export function settle(journal: OrderJournal, props: Record<string, unknown>, lo
         log(
             `warning: order ${extra.orderId ?? "?"} for ${key} also named service(s) ${extra.serviceIds.join(", ")}, which no resource holds and ` +
                 `which may be billed: adopt each with adoptKvmId on a resource, or cancel it in the EDIS client area; then run ` +
-                `\`${resolveCommand("forget", key, journal.dir)}\`.`,
+                `\`${resolveCommand("forget", key, journal.dir, "extra")}\`.`,
         );
     }
     const upgrade = journal.read(key, "upgrade");
-    if (upgrade?.state === "done" && upgrade.toPlanId === props.planId && upgrade.billingCycle === props.billingCycle) {
-        journal.clear(key, "upgrade");
+    if (upgrade?.state === "done" && upgrade.serviceId === props.serviceId) {
+        if (upgrade.toPlanId === props.planId && upgrade.billingCycle === props.billingCycle) journal.clear(key, "upgrade");
+        else {
+            // Made at EDIS, then the update failed and the program went back: EDIS bills the new plan, state shows the old.
+            log(
+                `warning: service ${upgrade.serviceId} was changed at EDIS to plan ${upgrade.toPlanId}, ${upgrade.billingCycle} at ${upgrade.sentAt} ` +
+                    `(order journal), but the stack's state records plan ${String(props.planId)}, ${String(props.billingCycle)}: declare that plan ` +
+                    `to record it (nothing is sent again), or check the service in the EDIS client area.`,
+            );
+        }
     }
 }

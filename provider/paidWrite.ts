@@ -66,7 +66,7 @@ export async function sendOnce<E extends WriteEntry, R>(w: PaidWrite<E, R>): Pro
             if (w.entry) record(w, { ...w.entry, state: "unknown", problem: (e as Error).message } as E);
             throw w.unknown((e as Error).message);
         }
-        if (e.endpoint !== w.endpoint) {
+        if (e.endpoint !== w.endpoint || e.notSent) {
             if (w.entry) w.journal.clear(w.entry.key, w.entry.kind);
             throw e;
         }

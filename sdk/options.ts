@@ -72,8 +72,8 @@ function underMocks(): boolean {
 /**
  * The order journal's identity of a resource (provider/journal.ts): its URN, computed as the engine does (project,
  * stack, the types of its parents, its type and name), and the URNs of its aliases. A dynamic provider never sees
- * the URN, so the SDK passes both as inputs, which diff ignores. Only the resource's own aliases are followed, not
- * aliases inherited from a renamed parent component.
+ * the URN, so the SDK passes both as inputs, which diff ignores. The resource's own aliases, and those it inherits
+ * from a parent component renamed with aliases (as the engine derives them: @pulumi/pulumi's allAliases).
  */
 export function journalIdentity(name: string, type: string, opts: pulumi.CustomResourceOptions | undefined): Record<string, pulumi.Output<unknown>> {
     const aliases = (opts?.aliases ?? []).map((alias) =>
@@ -86,6 +86,11 @@ export function journalIdentity(name: string, type: string, opts: pulumi.CustomR
                 .apply(([n, t, project, stack]) => pulumi.createUrn(n, t, parent as pulumi.Resource | pulumi.Input<string> | undefined, project, stack));
         }),
     );
+    const parent = opts?.parent as (pulumi.Resource & { __aliases?: unknown[]; __name?: string }) | undefined;
+    if (parent?.__aliases?.length) {
+        const resourceModule = require("@pulumi/pulumi/resource") as { allAliases?: (...args: unknown[]) => pulumi.Output<string>[] };
+        aliases.push(...(resourceModule.allAliases?.([], name, type, parent, parent.__name ?? "") ?? []));
+    }
     return {
         __resourceKey: pulumi.createUrn(name, type, opts?.parent),
         __resourceAliases: pulumi.all(aliases),

@@ -219,10 +219,10 @@ describe("the commands printed for the user to paste", () => {
         ['proj/stack/$(touch /tmp/edis-pwned)`id`"x"', "/tmp/it's here/$HOME"],
         ["a'b/c\\d/e f", "/tmp/j\nk"],
     ])("%j in %j reaches the CLI as exactly those words, and runs nothing", (key, dir) => {
-        const command = resolveCommand("forget", key, dir);
+        const command = resolveCommand("forget", key, dir, "order");
         // bash parses the pasted text; the words after the command name are what the CLI would receive.
         const words = execFileSync("bash", ["-c", `set -- ${command.replace(/^npx pulumi-edis /, "")}; printf '%s\\0' "$@"`], { encoding: "utf8" }).split("\0").slice(0, -1);
-        expect(words).toEqual(["orders", "forget", entryId(key), "--dir", dir]);
+        expect(words).toEqual(["orders", "forget", entryId(key), "--kind", "order", "--dir", dir]);
         expect(command).not.toContain("`");
         expect(existsSync("/tmp/edis-pwned")).toBe(false);
     });

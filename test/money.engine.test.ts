@@ -210,6 +210,21 @@ describe("stock, add-ons, adoption, replacement", () => {
         expect(paidWrites()).toEqual(["add/order"]);
     });
 
+    test("case 12: the server adopted under a new name in the same up that removes its old resource is not cancelled by that removal", async () => {
+        declare({ web1 });
+        await upOk();
+        const { kvmId, serviceId } = sim.account.state.services[0];
+        declare({ twin: { ...web1, adoptKvmId: kvmId } });
+        const up = await stack.up();
+        expect(up.errors).toEqual([]);
+        expect(up.hostLog.join("\n")).toContain(`(service ${serviceId}) is held by urn:pulumi:dev::edis-servers::pulumi-nodejs:dynamic/edis:KvmServer::twin, which adopted it`);
+        expect(stack.state().resources.map((r) => `${r.name}=${r.id}`)).toEqual([`twin=${serviceId}`]);
+        expect(sim.account.state.cancellations).toEqual([]);
+        // The adopter's own delete cancels it.
+        expect((await stack.destroy()).errors).toEqual([]);
+        expect(sim.account.state.cancellations.map((c) => c.serviceId)).toEqual([serviceId]);
+    });
+
     test("a replacement whose new order the catalogue refutes is refused at diff time, so deleteBeforeReplace cancels nothing", async () => {
         declare({ web1 });
         await upOk();

@@ -28,6 +28,8 @@ export interface AnswerFacts {
     edisShaped: boolean;
     /** The server's message (`message`, `msg`, `error`, `result`), when it gave one. */
     message?: string;
+    /** The answer's `status` word, when it has one. */
+    statusWord?: string;
 }
 
 /** Whether a `status` word is EDIS's "success", in any case or spacing. */
@@ -55,7 +57,21 @@ const LATER =
     /\b(temporar(y|ily)|try (it )?again|retry|later|maintenance|unavailable|overload(ed)?|busy|too many|rate limit(ed)?|timed? ?out|timeout|throttl\w*|in progress|being (processed|provisioned|set up|created))\b/;
 
 /** The server failed while answering: whatever it was asked to do may or may not have happened. */
-const SERVER_FAILED = /\b(internal|server error|exception|database error|fatal|unexpected error|an error occurr?ed while processing)\b/;
+const SERVER_FAILED =
+    /\b(internal|server error|exception|database|sqlstate|deadlock|duplicate entry|undefined (index|offset|variable|property|method)|fatal|unexpected|curl|gateway|upstream|backend|proxy|connection (reset|refused|closed|aborted|lost)|socket|segfault|stack trace|traceback|null pointer|an error occurr?ed while processing)\b/;
+
+/** Says that something was made or is under way: for a paid write, anything but a refusal. */
+const MADE = /\b(placed|created|accepted|received|queued|submitted|processing|processed|pending|charged|paid|in review|fraud|partially)\b/;
+
+/**
+ * Says that the request was refused before anything happened. A failure that says none of this, and nothing else
+ * this module knows, is "unknown": for a paid write that is the safe reading, and a read keeps state on it.
+ */
+const REFUSAL =
+    /\b(invalid|missing|required|not (allowed|permitted|available|offered|sold|supported|possible|valid|enabled)|out of stock|sold out|insufficient|not enough|denied|rejected|refused|exceeds?|exceeded|limit reached|does not match|do not match|wrong|bad request|disabled|could not be processed|cannot|can ?not|can't|unable to|must|only possible|no (credit|funds|stock)|unsupported|malformed|forbidden|not yet|not active|inactive|already requested|outstanding|only at|closed)\b/;
+
+/** Status words that say the request failed; any other word (`pending`, `queued`, ...) is not a refusal. */
+const FAILURE_STATUS = /^(error|errors|failed|fail|failure|denied|refused|rejected|invalid)\b/;
 
 /**
  * A negation, a condition or a future anywhere in the clause turns "cancelled" around or leaves it open: "not yet
@@ -105,47 +121,72 @@ export function meaningOf(facts: AnswerFacts): Meaning {
         if (status >= 400 && status < 500 && status !== 404 && status !== 408) return "refused";
         return "unknown";
     }
-    const text = wordsOf(facts.message);
+    // A status word that is not a failure ("pending", "queued") says something is under way; one that is may say why.
+    const statusText = wordsOf(facts.statusWord);
+    if (facts.statusWord !== undefined && !FAILURE_STATUS.test(statusText)) return "unknown";
+    const text = facts.message ? wordsOf(facts.message) : statusText;
     if (LATER.test(text)) return "retry";
+    // A server that failed, or words that something was made, say nothing else about the thing asked about.
+    if (status >= 500 || SERVER_FAILED.test(text) || MADE.test(text)) return "unknown";
     const subject = notFoundSubject(text);
     if (subject === "server") return "gone";
     if (subject === "account" || CREDENTIAL_WORDS.test(text) || status === 401 || status === 403) return "credentials";
     if (saysCancelled(text)) return "cancelled";
-    if (status >= 500 || SERVER_FAILED.test(text)) return "unknown";
     // A 404 in EDIS's form without words of its own is EDIS's "not found"; with other words it is what they say.
     if (status === 404 && /^(error|failed|not found|404|)$/.test(text)) return "gone";
-    return "refused";
+    if (subject === "other" || REFUSAL.test(text)) return "refused";
+    return "unknown";
 }
 
-/** Whose "not found" the text is: the server's, the account's, something else's; undefined when it says none. */
+/** Words that leave a "not found" open: "not found or suspended", "in active services", "not found (yet)". */
+const OPEN_ENDED = /\b(or|active|request|parameter|yet|queue|queued|provisioning|pending|suspended|currently)\b/;
+/** An id in a message ("1003", "kvm_101003_1", "#12"): not a word of the subject. */
+const ID_TOKEN = /[\d_#]/;
+
+/** The subject words of a phrase: before the first preposition, without fillers and ids. */
+function subjectWords(words: string[]): string[] {
+    const prep = words.findIndex((w) => PREPOSITIONS.test(w));
+    return (prep >= 0 ? words.slice(0, prep) : words).filter((w) => !FILLERS.test(w) && !ID_TOKEN.test(w));
+}
+
+/**
+ * Whose "not found" the text is: the server's (every subject word names the thing asked about: "service",
+ * "service id", "KVM kvm_1"), the account's, something else's ("database server", "location"); undefined when it
+ * says none.
+ */
 function notFoundSubject(text: string): "server" | "account" | "other" | undefined {
     for (const clause of text.split(/[.,;:!?()\[\]"]/)) {
         const after = NOT_FOUND_AFTER.exec(clause);
         const before = after ? null : NOT_FOUND_BEFORE.exec(clause);
         if (!after && !before) continue;
-        let words = (after ? clause.slice(0, after.index) : before![1]).trim().split(/\s+/).filter(Boolean);
-        // "the backend for this service" is about the backend: the head noun stands before the first preposition.
-        const prep = words.findIndex((w) => PREPOSITIONS.test(w));
-        if (prep > 0) words = words.slice(0, prep);
-        words = words.filter((w) => !FILLERS.test(w));
-        if (before) words = words.slice(0, 1);
-        let head = words[words.length - 1];
-        // "service id", "order id": the noun before the id says whose id it is.
-        if ((head === "id" || head === "number" || head === "#") && words.length > 1) head = words[words.length - 2];
-        if (head === undefined) return "server"; // "Not found", "Not found: 1003"
-        if (SERVER_NOUNS.has(head)) return "server";
-        if (ACCOUNT_NOUNS.has(head)) return "account";
+        const raw = (after ? clause.slice(0, after.index) : before![1]).trim().split(/\s+/).filter(Boolean);
+        // "An unknown error occurred" names no thing that is unknown.
+        if (before && /^(error|errors|problem|issue|reason|failure)$/.test(raw[0] ?? "")) continue;
+        const words = subjectWords(before ? raw.slice(0, 2) : raw);
+        if (OPEN_ENDED.test(text)) return "other";
+        if (words.length === 0) return after ? "server" : "other"; // "Not found: 1003"
+        if (words.every((w) => SERVER_NOUNS.has(w) || w === "number")) return "server";
+        if (words.some((w) => ACCOUNT_NOUNS.has(w)) && words.every((w) => ACCOUNT_NOUNS.has(w) || SERVER_NOUNS.has(w))) return "account";
         return "other";
     }
     return undefined;
 }
 
-/** "already cancelled" and its kin, in a clause without a negation, a condition or a future. */
+/**
+ * "already cancelled" and its kin: about the service (the subject is the service, product, KVM or server, or none),
+ * in an answer without a negation, a condition or a future anywhere ("Cancelled already? No: ...").
+ */
 function saysCancelled(text: string): boolean {
+    if (NOT_OR_IF.test(text)) return false;
     return text
-        .split(/[.;!?]|\bbut\b/)
+        .split(/[.;:!?]|\bbut\b/)
         .map((c) => c.trim())
-        .some((clause) => CANCELLED.test(clause) && !NOT_OR_IF.test(clause));
+        .some((clause) => {
+            const m = CANCELLED.exec(clause);
+            if (!m) return false;
+            const words = subjectWords(clause.slice(0, m.index).trim().split(/\s+/).filter(Boolean));
+            return words.every((w) => SERVER_NOUNS.has(w) || /^(it|has|have|had|is|was|were|been|already)$/.test(w));
+        });
 }
 
 /** A Management API refusal that is about the session (signature, expiry, API Access), not the request. */

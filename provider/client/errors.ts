@@ -41,6 +41,8 @@ export interface EdisApiErrorInit {
     attempts?: number;
     /** The order this error concerns, when an answer named one (add/order or add/upgrade, whatever its status). */
     orderId?: number;
+    /** The request was never sent (it failed before leaving: no usable host in a session, say). */
+    notSent?: boolean;
     /** Every service id the answer named (add/order): each is a server that may be billed. */
     serviceIds?: number[];
     /** The invoice the answer named. */
@@ -98,6 +100,7 @@ export class EdisApiError extends Error {
     readonly orderId?: number;
     readonly serviceIds?: number[];
     readonly invoiceId?: number;
+    readonly notSent?: boolean;
     /** What the answer means: gone, cancelled, credentials, refused, retry or unknown (answers.ts). */
     readonly meaning: Meaning;
     /** Not enumerable: a body can echo request fields, so it must not reach JSON, logs or state. */
@@ -124,6 +127,7 @@ export class EdisApiError extends Error {
         this.attempts = init.attempts;
         this.orderId = init.orderId;
         this.serviceIds = init.serviceIds;
+        this.notSent = init.notSent;
         this.invoiceId = init.invoiceId;
         this.meaning = init.meaning ?? MEANING_OF_KIND[init.kind];
         Object.defineProperty(this, "body", { value: init.body, enumerable: false });
@@ -142,6 +146,7 @@ export class EdisApiError extends Error {
             orderId: this.orderId,
             serviceIds: this.serviceIds,
             invoiceId: this.invoiceId,
+            notSent: this.notSent,
             meaning: this.meaning,
             body: this.body,
             ...extra,
@@ -191,11 +196,21 @@ const NAMED_ENTITIES: Record<string, string[]> = {
     "¢": ["cent"], "×": ["times"], "÷": ["divide"], "¶": ["para"], "¹": ["sup1"], "²": ["sup2"], "³": ["sup3"], "ª": ["ordf"], "º": ["ordm"],
     "¼": ["frac14"], "½": ["frac12"], "¾": ["frac34"], "´": ["acute"], "¨": ["uml"], "¸": ["cedil"], "¯": ["macr"], "~": ["tilde"], "^": ["circ"],
 };
+/** HTML5's names for ASCII punctuation, as PHP's htmlentities(..., ENT_HTML5) writes them. */
+const HTML5_NAMES: Record<string, string[]> = {
+    "@": ["commat"], ".": ["period"], _: ["lowbar", "UnderBar"], "+": ["plus"], "=": ["equals"], "%": ["percnt"], "!": ["excl"],
+    "#": ["num"], $: ["dollar"], "(": ["lpar"], ")": ["rpar"], "*": ["ast", "midast"], ",": ["comma"], ":": ["colon"], ";": ["semi"],
+    "?": ["quest"], "[": ["lsqb", "lbrack"], "]": ["rsqb", "rbrack"], "\\": ["bsol"], "^": ["Hat"], "`": ["grave", "DiacriticalGrave"],
+    "{": ["lcub", "lbrace"], "}": ["rcub", "rbrace"], "|": ["verbar", "vert", "VerticalLine"], "/": ["sol"], "\t": ["Tab"], "\n": ["NewLine"],
+};
+/** JSON's short escapes. */
+const JSON_SHORT: Record<string, string> = { "\t": "t", "\n": "n", "\r": "r", "\b": "b", "\f": "f" };
+
 const ACCENT_NAMES: Record<string, string> = { "\u0300": "grave", "\u0301": "acute", "\u0302": "circ", "\u0303": "tilde", "\u0308": "uml", "\u030a": "ring", "\u0327": "cedil" };
 
 /** The entity names of a character: listed, or derived from its decomposition (ü = u + ¨ = "uuml"). */
 function entityNames(ch: string): string[] {
-    const listed = NAMED_ENTITIES[ch] ?? [];
+    const listed = [...(NAMED_ENTITIES[ch] ?? []), ...(HTML5_NAMES[ch] ?? [])];
     const [base, accent] = [...ch.normalize("NFD")];
     const derived = accent && ACCENT_NAMES[accent] && /^[a-z]$/i.test(base) ? [`${base}${ACCENT_NAMES[accent]}`] : [];
     return [...listed, ...derived];
@@ -229,9 +244,38 @@ function spellingsOf(ch: string): string {
         `&#[xX]0*${hexAnyCase(cp, 1)};`,
         ...entityNames(ch).map((name) => `&${escapeRegExp(name)};`),
     ];
+    // Percent-encoded twice (%2540), and a Latin-1 character as its one byte (%E4).
+    out.push([...Buffer.from(ch, "utf8")].map((b) => `%25${hexAnyCase(b, 2)}`).join(""));
+    if (cp >= 0x80 && cp <= 0xff) out.push(`%${hexAnyCase(cp, 2)}`);
+    // Decomposed (u + combining diaeresis for ü).
+    const nfd = ch.normalize("NFD");
+    if (nfd !== ch) out.push(escapeRegExp(nfd));
+    if (JSON_SHORT[ch]) out.push(`\\\\${JSON_SHORT[ch]}`);
     if (ch === " ") out.push("\\+");
+    // A form-decoded echo turns a `+` into a space.
+    if (ch === "+") out.push(" ");
     if (ch === "/" || ch === '"' || ch === "\\") out.push(`\\\\${escapeRegExp(ch)}`);
     return `(?:${out.join("|")})`;
+}
+
+/** The shortest start of a secret that is removed where a server cut its message after it. */
+const CUT_PREFIX_MIN = 4;
+
+/**
+ * A server that cuts its own message may end it with the start of a secret ("... pw=Gr\u00fc\u00df"): such a tail, of
+ * CUT_PREFIX_MIN characters or more, before an optional ellipsis, is removed too.
+ */
+function redactCutTail(text: string, secrets: Iterable<string>): string {
+    const lower = text.toLowerCase();
+    for (const secret of secrets) {
+        for (let k = secret.length - 1; k >= CUT_PREFIX_MIN; k--) {
+            const start = secret.slice(0, k).toLowerCase();
+            for (const tail of [start, `${start}...`, `${start}\u2026`]) {
+                if (lower.endsWith(tail)) return `${text.slice(0, text.length - tail.length)}[redacted]${tail.endsWith(start) ? "" : "..."}`;
+            }
+        }
+    }
+    return text;
 }
 
 /**
@@ -265,6 +309,6 @@ export class Redactor {
                 .join("|"),
             "gi",
         );
-        return text.replace(this.pattern, "[redacted]");
+        return redactCutTail(text.replace(this.pattern, "[redacted]"), this.secrets);
     }
 }

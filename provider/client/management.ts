@@ -217,6 +217,7 @@ export class ManagementClient {
             throw new EdisApiError({
                 endpoint: endpoint.path,
                 kind: "unexpected_answer",
+                notSent: true,
                 detail: `the session of ${session.kvmId} names no usable ${endpoint.host === "api" ? "api_host" : "api_rdns"} (got ${JSON.stringify(host ?? null)})`,
             });
         }

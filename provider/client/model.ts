@@ -48,6 +48,8 @@ export interface Addon {
     prices: Prices;
     /** The currency of `prices`, when it has any. */
     currency?: string;
+    /** The answer gave it no price at all (operating systems, the "no extra" entry); a price in no billing cycle is still a price. */
+    unpriced?: boolean;
 }
 
 /** The four add-on groups the order document knows, plus the operating systems; unknown groups are kept. */

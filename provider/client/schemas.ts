@@ -119,7 +119,7 @@ const wireAddonGroup = keyedBy(wireAddon).transform((group, ctx): Addon[] => {
             ctx.addIssue({ code: "custom", message: `add-on "${addon.description}" has no numeric id`, path: [key] });
             return z.NEVER;
         }
-        out.push({ id, name: addon.description, prices: addon.price?.prices ?? {}, currency: addon.price?.currency });
+        out.push({ id, name: addon.description, prices: addon.price?.prices ?? {}, currency: addon.price?.currency, ...(addon.price === undefined ? { unpriced: true } : {}) });
     }
     return out;
 });

@@ -107,7 +107,8 @@ export async function postJson(req: PostRequest): Promise<Record<string, unknown
         throw new EdisApiError({ ...common, kind: "unexpected_answer", meaning: "unknown", detail: describeNonJson(text) });
     }
     // Every other answer is a failure of some meaning; what it means is decided in one place (answers.ts).
-    const meaning = meaningOf({ httpStatus: status, edisShaped, message: serverMessage });
+    const statusWord = edisShaped ? String((body as Record<string, unknown>).status) : undefined;
+    const meaning = meaningOf({ httpStatus: status, edisShaped, message: serverMessage, statusWord });
     const kind = ok2xx && !edisShaped ? "unexpected_answer" : kindFor(meaning, status, edisShaped);
     let detail: string | undefined;
     if (body === undefined) detail = describeNonJson(text);

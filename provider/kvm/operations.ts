@@ -127,8 +127,8 @@ export async function upgradeServer(ctx: Context, olds: KvmServerOutputs, news: 
     const key = id?.key;
     const journaled = id ? entryFor(ctx.journal, id, "upgrade", ctx.log) : undefined;
     const resolution = (k: string) =>
-        `Check the service's plan in the EDIS client area. If the change was made, run \`${resolveCommand("confirm", k, ctx.journal.dir)}\`; ` +
-        `if it was not, run \`${resolveCommand("forget", k, ctx.journal.dir)}\`. Then run \`pulumi up\` again.`;
+        `Check the service's plan in the EDIS client area. If the change was made, run \`${resolveCommand("confirm", k, ctx.journal.dir, "upgrade")}\`; ` +
+        `if it was not, run \`${resolveCommand("forget", k, ctx.journal.dir, "upgrade")}\`. Then run \`pulumi up\` again.`;
     if (journaled && journaled.serviceId === olds.serviceId) {
         const sameChange = journaled.toPlanId === news.planId && journaled.billingCycle === news.billingCycle;
         if (journaled.state === "done" && sameChange) {
@@ -143,6 +143,13 @@ export async function upgradeServer(ctx: Context, olds: KvmServerOutputs, news: 
             );
         }
         ctx.journal.clear(journaled.key, "upgrade"); // a change made earlier, which state has; this one is another
+    } else if (journaled) {
+        // A change of another server this resource held (a replacement's old half): not this server's, kept apart.
+        if (journaled.state !== "done") {
+            ctx.journal.write({ ...journaled, key: `${journaled.key}#service-${journaled.serviceId}` });
+            ctx.log(`note: an unfinished plan change of service ${journaled.serviceId} is kept in the order journal as ${journaled.key}#service-${journaled.serviceId}`);
+        }
+        ctx.journal.clear(journaled.key, "upgrade");
     }
     const entry: UpgradeEntry | undefined = key
         ? {
@@ -169,7 +176,8 @@ export async function upgradeServer(ctx: Context, olds: KvmServerOutputs, news: 
             made: (sending) => ({ ...sending, state: "done" }),
             // An answer naming an upgrade order or invoice, whatever its status: something was made, perhaps billed, and
             // whether the plan changed is for the user to say; it is never sent again without that.
-            madeDespite: (sending, e) => ({ ...sending, state: "unknown", problem: e.message }),
+            madeDespite: (sending, e) =>
+                e.orderId !== undefined || e.invoiceId !== undefined || e.serviceIds?.length ? { ...sending, state: "unknown", problem: e.message } : undefined,
             unknown: (problem, unknown) =>
                 new WriteOutcomeUnknownError(`the plan change of ${name}`, problem, unknown ? resolution(unknown.key) : `Do so before running \`pulumi up\` again.`),
         });

@@ -117,5 +117,5 @@ export async function checkOrder(
 export async function isNoExtraAddon(catalogue: Catalogue, planId: number, input: keyof typeof ADDON_INPUTS, id: number): Promise<boolean> {
     const home = await catalogue.findPlan(planId);
     const addon = home?.plan.addons[ADDON_INPUTS[input].group].find((a) => a.id === id);
-    return !!addon && Object.keys(addon.prices).length === 0;
+    return !!addon && addon.unpriced === true;
 }

@@ -43,8 +43,22 @@ async function orderOrResume(ctx: Context, inputs: KvmServerInputs, id?: Identit
     const key = id?.key;
     if (inputs.adoptKvmId) {
         const adopted = await adoptServer(ctx, inputs);
-        // Adopting is how the user resolves an order whose outcome was unknown.
-        if (key) ctx.journal.clear(key, "order");
+        if (key) {
+            // Adopting is how the user resolves an order whose outcome was unknown; an order that named another
+            // service stays, and is named on every run until the user deals with it.
+            const order = ctx.journal.read(key, "order");
+            if (order && (order.serviceId === undefined || order.serviceId === adopted.outs.serviceId)) ctx.journal.clear(key, "order");
+            ctx.journal.write({
+                kind: "adoption",
+                state: "held",
+                key,
+                account: id!.account,
+                hostname: inputs.hostname,
+                sentAt: new Date().toISOString(),
+                serviceId: adopted.outs.serviceId,
+                kvmId: adopted.outs.kvmId!,
+            });
+        }
         return { ...adopted, outs: compact({ ...adopted.outs, [RESOURCE_KEY]: key }) };
     }
     const journaled = id ? entryFor(ctx.journal, id, "order", ctx.log) : undefined;
@@ -169,7 +183,7 @@ function extraText(extra: number[], ctx: Context, key: string | undefined): stri
     return (
         ` The order named more services than it had items: service ${extra.join(", ")} belongs to no resource and may be billed. ` +
         `Adopt each with adoptKvmId on a resource of its own, or cancel it in the EDIS client area` +
-        (key ? `; then run \`${resolveCommand("forget", key, ctx.journal.dir)}\` (the journal names them on every \`pulumi up\` until then).` : ".")
+        (key ? `; then run \`${resolveCommand("forget", key, ctx.journal.dir, "extra")}\` (the journal names them on every \`pulumi up\` until then).` : ".")
     );
 }
 
@@ -204,7 +218,7 @@ async function resumeHandedOver(ctx: Context, entry: OrderEntry, inputs: KvmServ
     throw new Error(
         `${entry.hostname}: service ${entry.serviceId} (${entry.kvmId}) was created for ${entry.key} at ${entry.sentAt}, is not in the ` +
             `account's listing, and EDIS does not confirm it gone. Nothing was ordered. Check it in the EDIS client area: if it exists, ` +
-            `set adoptKvmId to "${entry.kvmId}"; if it does not, run \`${resolveCommand("forget", entry.key, ctx.journal.dir)}\`. Then run \`pulumi up\` again.`,
+            `set adoptKvmId to "${entry.kvmId}"; if it does not, run \`${resolveCommand("forget", entry.key, ctx.journal.dir, "order")}\`. Then run \`pulumi up\` again.`,
     );
 }
 
@@ -351,11 +365,11 @@ async function adoptServer(ctx: Context, inputs: KvmServerInputs): Promise<{ id:
 /** The error for an order whose outcome is unknown, with what tells the candidates apart and the command that resolves it. */
 function unknownOrder(entry: OrderEntry, journalDir: string): WriteOutcomeUnknownError {
     const problem = entry.problem ?? `the deployment that sent it at ${entry.sentAt} stopped before its answer was recorded`;
-    return orderUnknownError(entry.hostname, problem, resolveCommand("forget", entry.key, journalDir), entry.replacing);
+    return orderUnknownError(entry.hostname, problem, resolveCommand("forget", entry.key, journalDir, "order"), entry.replacing);
 }
 
 function orderOutcomeUnknown(ctx: Context, hostname: string, problem: string, entry: OrderEntry | undefined, replacing: OrderEntry["replacing"]): WriteOutcomeUnknownError {
-    return orderUnknownError(hostname, problem, entry ? resolveCommand("forget", entry.key, ctx.journal.dir) : undefined, replacing);
+    return orderUnknownError(hostname, problem, entry ? resolveCommand("forget", entry.key, ctx.journal.dir, "order") : undefined, replacing);
 }
 
 export function orderUnknownError(hostname: string, problem: string, forget?: string, replacing?: OrderEntry["replacing"]): WriteOutcomeUnknownError {

@@ -9,7 +9,7 @@ import { ServerInitError } from "./context";
 import { DiffResult, UNFINISHED, diffKvmServer, needsUpgrade } from "./diff";
 import { OrderCheckError, checkOrder, isNoExtraAddon, resolvePaymentMethod } from "./orderCheck";
 import { isEdisApiError } from "../client/errors";
-import { HELD_KVM_IDS, RESOURCE_ALIASES, RESOURCE_KEY, forgetService, identityOf } from "../journal";
+import { HELD_KVM_IDS, RESOURCE_ALIASES, RESOURCE_KEY, adoptedElsewhere, forgetService, identityOf } from "../journal";
 import { ADDON_INPUTS, INPUT_NAMES, KvmServerOutputs, UNKNOWN, checkInputs, compact, inputsOf, resourceKeyOf } from "./inputs";
 import { cancelServer, checkLocation, readServer, recheckSuspension, upgradeServer } from "./operations";
 import { createServer, resumeServer } from "./orderFlow";
@@ -152,8 +152,15 @@ export const kvmServer = {
     },
 
     async delete(id: string, props: Record<string, unknown>) {
-        await cancelServer(ctx(), id, props);
+        const c = ctx();
         const key = resourceKeyOf(props);
-        if (key) forgetService(ctx().journal, key, Number(id));
+        // No delete cancels a server that another resource adopted and holds.
+        const holder = adoptedElsewhere(c.journal, key, Number(id));
+        if (holder) {
+            log(`${String(props.hostname ?? "")} (service ${id}) is held by ${holder.key}, which adopted it: removed from this resource's state, not cancelled`);
+            return;
+        }
+        await cancelServer(c, id, props);
+        if (key) forgetService(c.journal, key, Number(id));
     },
 };

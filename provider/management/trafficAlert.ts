@@ -155,7 +155,7 @@ function hookUnknown(entry: HookEntry, dir: string): WriteOutcomeUnknownError {
         `a traffic hook on ${entry.kvmId} (${entry.callbackUrl} at ${entry.triggerPercent}%)`,
         entry.problem ?? `the deployment that sent it at ${entry.sentAt} stopped before its answer was recorded`,
         `Each call adds a hook and EDIS cannot list them, so a second one would call your URL twice. If the hook exists, remove it ` +
-            `in the KVM portal; then run \`${resolveCommand("forget", entry.key, dir)}\` and \`pulumi up\` to create it.`,
+            `in the KVM portal; then run \`${resolveCommand("forget", entry.key, dir, "hook")}\` and \`pulumi up\` to create it.`,
     );
 }
 
@@ -164,7 +164,7 @@ function hookMayExist(entry: HookEntry, dir: string): Error {
         return new Error(
             `traffic hook ${entry.hookId ?? "?"} on ${entry.kvmId} was created at ${entry.sentAt} by a deployment that did not finish, with other ` +
                 `inputs than this resource now has, so it is not taken as this one. Remove it in the KVM portal if it should go; then run ` +
-                `\`${resolveCommand("forget", entry.key, dir)}\` and \`pulumi up\` to create this one.`,
+                `\`${resolveCommand("forget", entry.key, dir, "hook")}\` and \`pulumi up\` to create this one.`,
         );
     }
     return hookUnknown(entry, dir);
