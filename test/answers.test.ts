@@ -88,7 +88,7 @@ const TABLE: Row[] = [
     [200, json("error", "Internal processing error"), "unknown"],
     // ---- found by review: words about another subject, or that something was made, never gone, cancelled or refused
     [500, json("error", "A task was canceled."), "unknown"],
-    [400, json("error", "The operation was canceled."), "unknown"],
+    [400, json("error", "The operation was canceled."), "refused"],
     [200, json("error", "Your session has been terminated"), "unknown"],
     [200, json("error", "Order has been cancelled"), "unknown"],
     [200, json("error", "Cancelled already? No: the service is active"), "unknown"],
@@ -110,6 +110,8 @@ const TABLE: Row[] = [
     [200, json("error", "Order created"), "unknown"],
     [200, json("error", "KVM kvm_101003_445097 not found"), "gone"],
     // ---- refused: understood and refused, nothing happened
+    [200, json("error", "Service 1003 has no KVM assigned at the moment"), "refused"],
+    [200, json("error", "The service is not provisioned yet"), "refused"],
     [200, json("error", "Invalid billing cycle"), "refused"],
     [400, json("error", "Missing field: order"), "refused"],
     [200, json("failed", "Out of stock"), "refused"],

@@ -211,7 +211,8 @@ describe("an order whose outcome is unknown blocks a second order until the user
         expect((await stack.up()).errors).toEqual([]);
         // The killed run's pending create stays until the user clears it (`pulumi refresh --clear-pending-creates`).
         expect(finalState()).toEqual({ orders: 1, active: ["web1.example.com"], inState: [`web1=${serviceOf("web1.example.com")}`], pending: 1, cancellations: [] });
-        expect(readdirSync(journalDir())).toEqual([]);
+        // What remains is the adoption's record, which keeps any other resource's delete from cancelling the server.
+        expect(readdirSync(journalDir()).filter((f) => !f.endsWith(".adoption.json"))).toEqual([]);
     });
 
     test("a connection dropped before EDIS saw the order: blocked; the command the error names allows it again; one order", async () => {
@@ -297,12 +298,13 @@ describe("a billed server leaves state only when EDIS confirms it is gone", () =
         expect(finalState().inState).toEqual([]);
     });
 
-    test('cancel answering 200 {"status":"error","message":"An unknown error occurred"}: destroy fails and keeps the server', async () => {
-        sim.inject({ endpoint: "cancel/product", body: "status-error", message: "An unknown error occurred", times: 2 });
+    test('cancel answering 200 {"status":"error","message":"An unknown error occurred"}, every attempt: destroy fails and keeps the server', async () => {
+        // An answer that says nothing is "unknown": cancel/product may be repeated, so it is, then the destroy fails.
+        sim.inject({ endpoint: "cancel/product", body: "status-error", message: "An unknown error occurred", times: 20 });
         const down = await stack.destroy();
         expect(down.errors).toEqual([
-            expect.stringContaining("EDIS cancel/product: the request was refused (HTTP 200); server said: An unknown error occurred"),
-            expect.stringContaining("EDIS cancel/product: the request was refused (HTTP 200); server said: An unknown error occurred"),
+            expect.stringContaining("EDIS cancel/product: server error (HTTP 200); server said: An unknown error occurred"),
+            expect.stringContaining("EDIS cancel/product: server error (HTTP 200); server said: An unknown error occurred"),
         ]);
         expect(sorted()).toEqual(bothKept());
     });

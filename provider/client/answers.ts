@@ -68,7 +68,7 @@ const MADE = /\b(placed|created|accepted|received|queued|submitted|processing|pr
  * this module knows, is "unknown": for a paid write that is the safe reading, and a read keeps state on it.
  */
 const REFUSAL =
-    /\b(invalid|missing|required|not (allowed|permitted|available|offered|sold|supported|possible|valid|enabled)|out of stock|sold out|insufficient|not enough|denied|rejected|refused|exceeds?|exceeded|limit reached|does not match|do not match|wrong|bad request|disabled|could not be processed|cannot|can ?not|can't|unable to|must|only possible|no (credit|funds|stock)|unsupported|malformed|forbidden|not yet|not active|inactive|already requested|outstanding|only at|closed)\b/;
+    /\b(invalid|missing|required|not (allowed|permitted|available|offered|sold|supported|possible|valid|enabled)|out of stock|sold out|insufficient|not enough|denied|rejected|refused|exceeds?|exceeded|limit reached|does not match|do not match|wrong|bad request|disabled|could not be processed|cannot|can ?not|can't|unable to|must|only possible|no (credit|funds|stock)|unsupported|malformed|forbidden|not yet|not active|inactive|already requested|outstanding|only at|closed|locked|not (a|an|the|your)\b|no kvm|not (yet )?(assigned|provisioned|ready)|at the moment)\b/;
 
 /** Status words that say the request failed; any other word (`pending`, `queued`, ...) is not a refusal. */
 const FAILURE_STATUS = /^(error|errors|failed|fail|failure|denied|refused|rejected|invalid)\b/;
@@ -134,7 +134,8 @@ export function meaningOf(facts: AnswerFacts): Meaning {
     if (saysCancelled(text)) return "cancelled";
     // A 404 in EDIS's form without words of its own is EDIS's "not found"; with other words it is what they say.
     if (status === 404 && /^(error|failed|not found|404|)$/.test(text)) return "gone";
-    if (subject === "other" || REFUSAL.test(text)) return "refused";
+    // A client error (HTTP 4xx) is a refusal by its status alone; a 200 must say so in words.
+    if (subject === "other" || REFUSAL.test(text) || (status >= 400 && status < 500 && status !== 408)) return "refused";
     return "unknown";
 }
 

@@ -242,15 +242,15 @@ describe("the client reads each shape of the specification", () => {
         expect(m.currency).toBe("EUR");
         expect(m.prices).toEqual({ monthly: "8.00", quarterly: "23.28", semiannually: "45.12", annually: "86.40" });
         expect(m.addons.os).toEqual([
-            { id: 77, name: "Debian 12 (64bit)", prices: {}, currency: undefined },
-            { id: 78, name: "Debian 11 (64bit)", prices: {}, currency: undefined },
+            { id: 77, name: "Debian 12 (64bit)", prices: {}, currency: undefined, unpriced: true },
+            { id: 78, name: "Debian 11 (64bit)", prices: {}, currency: undefined, unpriced: true },
         ]);
         expect(m.addons.ram).toEqual([
-            { id: 300, name: "no additional RAM", prices: {}, currency: undefined },
+            { id: 300, name: "no additional RAM", prices: {}, currency: undefined, unpriced: true },
             { id: 301, name: "+1 GB RAM", prices: { monthly: "2.00" }, currency: "EUR" },
         ]);
         expect(m.addons.ip).toEqual([{ id: 400, name: "+1 IPv4", prices: { monthly: "1.50" }, currency: "EUR" }]);
-        expect(m.addons.diskBoost).toEqual([{ id: 500, name: "no drive boost", prices: {}, currency: undefined }]);
+        expect(m.addons.diskBoost).toEqual([{ id: 500, name: "no drive boost", prices: {}, currency: undefined, unpriced: true }]);
         expect(m.addons.vcpu).toEqual([]);
         expect(m.addons.other).toEqual({});
 
@@ -319,6 +319,6 @@ describe("tolerance where the specification leaves things open, without weakenin
         });
         expect(p.addons.os.map((a) => a.id)).toEqual([1]);
         expect(p.addons.vcpu).toEqual([{ id: 2, name: "+1 core", prices: { monthly: "1.00" }, currency: "EUR" }]);
-        expect(p.addons.other).toEqual({ "additional backup": [{ id: 3, name: "daily", prices: {}, currency: undefined }] });
+        expect(p.addons.other).toEqual({ "additional backup": [{ id: 3, name: "daily", prices: {}, currency: undefined, unpriced: true }] });
     });
 });
