@@ -312,10 +312,15 @@ function sameResourceElsewhere(key: string, other: string): boolean {
     return legacy.length >= 3 && legacy[0] === me.project && legacy.slice(2).join("/") === me.name;
 }
 
-/** Whether an entry records a write that nobody has handed to the engine yet. */
+/**
+ * Whether an entry may record a write that no stack's state holds. A "created" order counts: the program settles
+ * an entry the moment the engine has saved its resource (settleRecorded), so one that is still here was most
+ * likely never saved (an engine that died after the provider answered). A finished plan change and an adoption
+ * belong to a resource in state.
+ */
 function unresolved(entry: JournalEntry): boolean {
     if (entry.kind === "adoption") return false;
-    return entry.kind === "extra" || (entry.state !== "created" && !(entry.kind === "upgrade" && entry.state === "done"));
+    return !(entry.kind === "upgrade" && entry.state === "done");
 }
 
 /**
@@ -366,6 +371,19 @@ export function entryFor<K extends JournalKind>(
     return undefined;
 }
 
+/**
+ * The program's side of settling (sdk/): the engine answers a resource's registration only after it has saved the
+ * resource in the stack's checkpoint, so once the program holds the resource's id, the entry that recorded the
+ * write that made it is redundant, and is removed at once rather than at the next diff (where another stack in the
+ * same directory could meanwhile take it for its own).
+ */
+export function settleRecorded(journal: OrderJournal, key: string, kind: "order" | "hook", id: number): void {
+    const entry = journal.read(key, kind as "order") as OrderEntry | HookEntry | undefined;
+    if (!entry) return;
+    const made = entry.kind === "order" ? entry.serviceId : entry.hookId;
+    if (made === id && (entry.state === "ordered" || entry.state === "created" || entry.state === "done")) journal.clear(key, kind);
+}
+
 /** A server is cancelled: its entries go with it (another server of the same resource keeps its own). */
 export function forgetService(journal: OrderJournal, key: string, serviceId: number): void {
     if (journal.read(key, "order")?.serviceId === serviceId) journal.clear(key, "order");
@@ -393,8 +411,9 @@ export function settle(journal: OrderJournal, props: Record<string, unknown>, lo
     if (typeof key !== "string" || props.serviceId === undefined) return;
     const order = journal.read(key, "order");
     if ((order?.state === "ordered" || order?.state === "created") && order.serviceId === props.serviceId) journal.clear(key, "order");
-    // Only an order nobody handed to the engine: a "created" one is in state (a replacement's new half, say).
-    else if (order?.state === "ordered" && order.serviceId !== undefined && order.serviceId !== props.serviceId) {
+    // A replacement's new half that the engine saved was settled by the program at once: an entry still here names
+    // a server that no state holds.
+    else if ((order?.state === "ordered" || order?.state === "created") && order.serviceId !== undefined && order.serviceId !== props.serviceId) {
         log(
             `warning: ${key} holds service ${String(props.serviceId)}, but the order journal records service ${order.serviceId} ` +
                 `(order ${order.orderId ?? "?"}, ${order.hostname}, sent ${order.sentAt}) ordered for it by a deployment that did not finish ` +

@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { journalIdentity, registration } from "./options";
+import { journalIdentity, registration, settleWhenRecorded } from "./options";
 import { INPUT_NAMES, OUTPUT_ONLY_NAMES } from "../provider/kvm/inputs";
 import { kvmServerShim } from "./providerShim";
 
@@ -179,6 +179,7 @@ export class KvmServer extends pulumi.dynamic.Resource {
         if (adopts) props.__heldKvmIds = heldBy(index);
         super(kvmServerShim, name, props, registration("KvmServer", opts), "edis", "KvmServer");
         if (!opts?.id) declared.push({ server: this, adopts });
+        settleWhenRecorded(props.__resourceKey as pulumi.Input<unknown> | undefined, "order", this.serviceId as pulumi.Output<number | undefined>);
     }
 
     /** Reads an existing server, by its service id, into the program without managing it. */

@@ -96,3 +96,21 @@ export function journalIdentity(name: string, type: string, opts: pulumi.CustomR
         __resourceAliases: pulumi.all(aliases),
     };
 }
+
+/**
+ * Once the engine has saved a resource (its registration answered, outside preview), the journal entry of the write
+ * that made it goes (provider/journal.ts settleRecorded). Never fails the program: the provider settles it later too.
+ */
+export function settleWhenRecorded(key: pulumi.Input<unknown> | undefined, kind: "order" | "hook", id: pulumi.Output<number | undefined>): void {
+    if (key === undefined || pulumi.runtime.isDryRun()) return;
+    pulumi.all([key, id]).apply(([k, made]) => {
+        if (typeof k !== "string" || typeof made !== "number") return;
+        try {
+            const { OrderJournal, settleRecorded, DEFAULT_JOURNAL_DIR } = require("../provider/journal") as typeof import("../provider/journal");
+            const dir = new pulumi.Config("edis").get("journalDir") ?? process.env.EDIS_JOURNAL_DIR ?? DEFAULT_JOURNAL_DIR;
+            settleRecorded(new OrderJournal(require("node:path").resolve(dir)), k, kind, made);
+        } catch {
+            // The provider settles it at the next diff or read.
+        }
+    });
+}

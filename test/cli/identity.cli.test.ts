@@ -10,6 +10,7 @@ import { runNamedCommand } from "../harness/journalCommand";
 import { CliStack } from "./pulumi";
 import { cliStacksPerTest, failed, ok, opsOf, paidWrites } from "./support";
 import { EdisSimulator } from "../../simulator/server";
+import { OrderJournal, accountTag } from "../../provider/journal";
 
 const SERVERS = join(PACKAGE_ROOT, "test", "programs", "servers");
 const TYPE = "pulumi-nodejs:dynamic/edis:KvmServer";
@@ -73,22 +74,32 @@ test("case 2: killed after add/order answered, then the stack renamed: the next 
     expect(paidWrites(sim)).toEqual(["add/order"]);
 });
 
-test("case 3: a finished up, `pulumi stack rm --force`, `stack init` again: the server still at EDIS is taken back; one gone at EDIS is ordered anew at once", async () => {
-    const { sim, stack } = await open(SERVERS);
+test("case 3: a finished up leaves no entry; after `stack rm --force` and `stack init`, a leftover entry of a dead engine takes the server back, or, when EDIS confirms it gone, never stalls", async () => {
+    const f = await open(SERVERS);
+    const { sim, stack } = f;
     await declare(stack, { web });
     ok(await stack.up());
+    // The program settled the entry as soon as the engine had saved the server.
+    const journal = new OrderJournal(join(stack.project.dir, ".pulumi-edis", "journal"));
+    expect(journal.list().filter((e) => e.kind === "order")).toEqual([]);
+
+    // What an engine that died between the provider's answer and its checkpoint leaves: a "created" entry, no state.
+    const service = sim.account.state.services[0];
+    const key = `urn:pulumi:dev::edis-servers::${TYPE}::web`;
+    const account = accountTag(sim.stackConfig()["edis:email"], sim.stackConfig()["edis:baseUrl"]);
+    const leftover = { kind: "order" as const, state: "created" as const, key, account, hostname: web.hostname, sentAt: new Date().toISOString(), inputs: web, serviceId: service.serviceId, kvmId: service.kvmId, invoicePaid: true, orderId: service.orderId };
     await stack.removeAndInitAgain();
     await declare(stack, { web });
-
+    journal.write(leftover);
     const back = ok(await stack.up());
     expect(back.output).toContain("was created for this resource earlier and is still at EDIS; it is taken back, not ordered again");
-    expect(await serverUrns(stack)).toEqual({ [`urn:pulumi:dev::edis-servers::${TYPE}::web`]: "1003" });
+    expect(await serverUrns(stack)).toEqual({ [key]: String(service.serviceId) });
     expect(paidWrites(sim)).toEqual(["add/order"]);
 
     // The same leftover after the server was cancelled behind Pulumi's back: EDIS confirms it gone, a new order follows at once.
     await stack.removeAndInitAgain();
     await declare(stack, { web });
-    const service = sim.account.state.services[0];
+    journal.write(leftover);
     sim.account.cancelService(service, "Immediate");
     const again = ok(await stack.up());
     expect(again.output).toContain("is gone at EDIS; its journal entry is dropped");
