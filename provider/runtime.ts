@@ -21,9 +21,14 @@ let config: ProviderConfig | undefined;
 const replacing: Context["replacing"] = new Map();
 let context: Context | undefined;
 
+/** Set once the host's stderr is gone (the CLI that read it was killed): lines would only pile up in memory. */
+let stderrGone = false;
+process.stderr.on?.("error", () => (stderrGone = true));
+
 export function log(line: string): void {
     // The host's stderr reaches the deployment's log. Lines are the provider's own words plus EdisApiError
     // messages, which come redacted; redacting the whole line again would blank words a short password matches.
+    if (stderrGone || process.stderr.destroyed) return;
     process.stderr.write(`pulumi-edis: ${line}\n`);
 }
 

@@ -330,15 +330,11 @@ describe("TrafficAlert", () => {
 
     test("a hook created by a deployment whose engine died before recording it is taken from the journal, not created twice", async () => {
         declare({ alert: ALERT });
-        expect((await run(stack.up())).errors).toEqual([]);
+        // The engine dies after hooks/set answered and the journal says "done", before its checkpoint: the state has
+        // only a pending create, and the program never heard of the hook (so it settled nothing).
+        stack.dieAfterCreateOf = "web-traffic";
+        await run(stack.up()).catch(() => undefined);
         const hookId = web().hooks![0].id;
-        // The checkpoint a dead engine leaves: hooks/set answered and the journal says "done", but the state has
-        // only a pending create (the engine writes the resource after create returns).
-        stack.editState((state) => {
-            const hook = state.resources.find((r) => r.name === "web-traffic")!;
-            state.resources = state.resources.filter((r) => r !== hook);
-            state.pendingCreates.push({ urn: hook.urn, inputs: hook.inputs });
-        });
         const rerun = await run(stack.up());
         expect(rerun.errors).toEqual([]);
         expect(rerun.warnings).toEqual([expect.stringContaining("1 pending create operation(s)")]);

@@ -12,7 +12,7 @@
  */
 import { ChildProcess, execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PACKAGE_ROOT, Project, createProject } from "../harness/workspace";
@@ -253,6 +253,7 @@ export class CliStack {
     }
 
     dispose(): void {
+        killOrphans(this.workDir);
         rmSync(this.workDir, { recursive: true, force: true });
     }
 }
@@ -312,4 +313,25 @@ function stepsOf(events: EngineEvent[]): CliResult["steps"] {
         }
     }
     return steps;
+}
+
+/**
+ * The engine starts provider hosts in process groups of their own, so a SIGKILLed `pulumi` leaves its provider
+ * host running (as it would for a user; it finishes or times out on its own). Tests stop every process that still
+ * works in this stack's directory, so that one test's orphan does not load the machine for the next.
+ */
+function killOrphans(workDir: string): void {
+    let pids: string[];
+    try {
+        pids = readdirSync("/proc").filter((p) => /^\d+$/.test(p));
+    } catch {
+        return;
+    }
+    for (const pid of pids) {
+        try {
+            if (readlinkSync(`/proc/${pid}/cwd`).startsWith(workDir)) process.kill(Number(pid), "SIGKILL");
+        } catch {
+            // gone meanwhile, or not ours
+        }
+    }
 }

@@ -145,6 +145,8 @@ export class TestStack {
     env: NodeJS.ProcessEnv;
     /** Called once the host is up, so that a test can act on it mid-operation (e.g. kill it). */
     onHostStarted?: (host: ProviderHost) => void;
+    /** The name of a resource after whose create (the provider answered) the engine dies, before saving it. */
+    dieAfterCreateOf?: string;
     private running?: { op: Operation; program?: ChildProcess };
     /** The stack's secrets provider, as a passphrase provider: the key lives beside the state, never in it. */
     private readonly secretsProvider = new SecretsProvider();
@@ -564,6 +566,13 @@ export class TestStack {
         const settle = () => (state.pendingCreates = state.pendingCreates.filter((p) => p !== pending));
         try {
             const created = await op.host.create(res.urn, inputs);
+            if (this.dieAfterCreateOf === res.name) {
+                // The engine dies between the provider's answer and its checkpoint: nothing is saved, and the
+                // program never hears of the resource.
+                this.dieAfterCreateOf = undefined;
+                await this.crash();
+                throw new Error(`${res.urn}: the engine died after the provider created it`);
+            }
             settle();
             put({ ...res, id: created.id, inputs, outputs: created.outputs });
             return { id: created.id, state: created.outputs };
