@@ -43,6 +43,25 @@ async function serverUrns(stack: CliStack): Promise<Record<string, string | unde
     return Object.fromEntries(resources.filter((r) => r.type === TYPE).map((r) => [r.urn, r.id]));
 }
 
+test("case 1: servers named `server` in two component types are two URNs, two orders, two journal identities; the next up changes nothing", async () => {
+    const { sim, stack } = await open(SERVERS);
+    await declare(stack, {});
+    const tier = (hostname: string) => JSON.stringify({ server: { ...web, hostname } });
+    await stack.setConfig({ "edis-servers:components": `{"WebTier":${tier("web.example.com")},"DbTier":${tier("db.example.com")}}` });
+    ok(await stack.up());
+    const urns = await serverUrns(stack);
+    expect(Object.keys(urns).sort()).toEqual([
+        `urn:pulumi:dev::edis-servers::test:index:DbTier$${TYPE}::server`,
+        `urn:pulumi:dev::edis-servers::test:index:WebTier$${TYPE}::server`,
+    ]);
+    expect(new Set(Object.values(urns)).size).toBe(2);
+    // The SDK's journal key is the engine's URN, parents' types included.
+    const resources = (await stack.deployment()).resources ?? [];
+    for (const r of resources.filter((x) => x.type === TYPE)) expect(r.outputs!.__resourceKey).toBe(r.urn);
+    ok(await stack.preview(["--expect-no-changes"]));
+    expect(paidWrites(sim)).toEqual(["add/order", "add/order"]);
+});
+
 test("case 2: killed after add/order answered, then the resource renamed with an alias: the next up resumes that order, one add/order", async () => {
     const { sim, stack } = await open(SERVERS, { sim: { provisioningDelayMs: 4000 } });
     await declare(stack, { web });
