@@ -318,3 +318,15 @@ test("an entry written for another account or endpoint is this resource's in no 
     expect(stack.resource("web1")!.id).not.toBe("4242");
     expect(sim.account.state.orders).toHaveLength(1);
 });
+
+test("a server renamed with an alias is the same resource: nothing is ordered or cancelled (the harness follows aliases as the engine does)", async () => {
+    declare({ web1 });
+    await upOk();
+    const id = stack.resource("web1")!.id;
+    declare({ front: web1 });
+    stack.setConfig("edis-servers:options", JSON.stringify({ front: { aliases: [{ name: "web1" }] } }));
+    const up = await stack.up();
+    expect(up.errors).toEqual([]);
+    expect(stack.state().resources.map((r) => `${r.name}=${r.id}`)).toEqual([`front=${id}`]);
+    expect(paidWrites()).toEqual(["add/order"]);
+});

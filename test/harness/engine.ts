@@ -40,7 +40,8 @@
  * results only in `pulumi refresh`.
  *
  * What it does not model: the engine's checkpoint format, locks (`pulumi cancel`), provider plugins other than
- * the dynamic host, invokes, components' own registrations, aliases, `protect`, targets, and the display.
+ * the dynamic host, invokes, components' own registrations, `protect`, targets, and the display. Aliases are followed
+ * by URN (name, type, parent), as the engine matches them against the prior state.
  * For those, and to settle any doubt about what the engine does, use the real CLI (test/cli/pulumi.ts).
  */
 import { ChildProcess, fork } from "node:child_process";
@@ -371,8 +372,11 @@ export class TestStack {
         const save = () => !preview && this.writeState(state);
         // The old halves of replacements under way: they stay in state beside their new halves.
         const replacing = new Set<ResourceState>();
+        // Resources found under an alias's URN: their state moves to the new URN when it is next written.
+        const renamedFrom = new Map<string, string>();
         const put = (r: ResourceState) => {
-            state.resources = [...state.resources.filter((x) => x.urn !== r.urn || x.pendingDelete || replacing.has(x)), r];
+            const was = renamedFrom.get(r.urn);
+            state.resources = [...state.resources.filter((x) => (x.urn !== r.urn && x.urn !== was) || x.pendingDelete || replacing.has(x)), r];
             save();
         };
         // The program's first dynamic resource registers the default provider with the current config, which the
@@ -406,7 +410,18 @@ export class TestStack {
                     op.step({ ...base, op: "read" });
                     return { id: read.id, state: read.outputs };
                 }
-                const old = prior.get(urn);
+                // An alias names the URN this resource had: the engine takes that state as this resource's (a rename).
+                let old = prior.get(urn);
+                for (const alias of old ? [] : (msg.aliases ?? [])) {
+                    const aliasUrn = alias.urn ?? this.urnOf(alias.type ?? msg.type, alias.name ?? msg.name, alias.noParent ? undefined : (alias.parent ?? msg.parent));
+                    const found = prior.get(aliasUrn);
+                    if (!found || registered.has(aliasUrn)) continue;
+                    registered.add(aliasUrn);
+                    renamedFrom.set(urn, aliasUrn);
+                    old = { ...found, urn, name: msg.name };
+                    prior.set(urn, old);
+                    break;
+                }
                 // ignoreChanges: the engine keeps the old value of each listed input before Check and Diff.
                 const news = { ...msg.inputs };
                 for (const key of old ? msg.ignoreChanges : []) {

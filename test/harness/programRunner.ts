@@ -39,6 +39,8 @@ export type RunnerMessage =
           dependencies: string[];
           /** The parent's URN as the mock monitor names it: the engine's URN of a resource carries its parents' types. */
           parent?: string;
+          /** The resource's aliases (name, type, parent), which the engine matches against the prior state's URNs. */
+          aliases?: Array<{ name?: string; type?: string; parent?: string; noParent?: boolean; urn?: string }>;
       }
     | { kind: "done"; outputs?: Record<string, unknown>; error?: string };
 
@@ -82,7 +84,14 @@ async function main(): Promise<void> {
     // The program's own @pulumi/pulumi, resolved from the project as the program will resolve it.
     const pulumi = require(require.resolve("@pulumi/pulumi", { paths: [job.projectDir] })) as typeof import("@pulumi/pulumi");
 
-    type Options = { ignoreChanges: string[]; deleteBeforeReplace: boolean; secrets: string[]; dependencies: string[]; parent?: string };
+    type Options = {
+        ignoreChanges: string[];
+        deleteBeforeReplace: boolean;
+        secrets: string[];
+        dependencies: string[];
+        parent?: string;
+        aliases?: Array<{ name?: string; type?: string; parent?: string; noParent?: boolean; urn?: string }>;
+    };
     // Per name, in registration order: two components may each register a resource of the same name.
     const options = new Map<string, Options[]>();
     let nextReq = 0;
@@ -136,6 +145,16 @@ async function main(): Promise<void> {
                 secrets: [...secretInputs, ...req.getAdditionalsecretoutputsList()],
                 dependencies: req.getDependenciesList(),
                 parent: req.getParent() || undefined,
+                aliases: [
+                    ...(req.getAliasurnsList?.() ?? []).map((urn: string) => ({ urn })),
+                    ...(req.getAliasesList?.() ?? []).map((a: any) => {
+                        if (a.getUrn?.()) return { urn: a.getUrn() };
+                        const spec = a.getSpec?.();
+                        return spec
+                            ? { name: spec.getName() || undefined, type: spec.getType() || undefined, parent: spec.getParenturn() || undefined, noParent: spec.getNoparent() || undefined }
+                            : {};
+                    }),
+                ],
             },
         ]);
         return register(req, cb);
