@@ -154,6 +154,9 @@ function payAll(sim: EdisSimulator): void {
     for (const invoice of sim.account.state.invoices) sim.account.payInvoice(invoice.invoiceId);
 }
 
+/** Each calibration runs a whole lifecycle twice (the real CLI, then the harness): minutes on a loaded 2-core machine. */
+const CALIBRATION_TIMEOUT_MS = 360_000;
+
 test("calibration: up, no-change up, an in-place upgrade, a replacement (and replaceOnChanges doing nothing), a planned and a real delete, destroy", async () => {
     await calibrate(async (r, step) => {
         await r.declare({ a, b });
@@ -176,7 +179,7 @@ test("calibration: up, no-change up, an in-place upgrade, a replacement (and rep
         step("up (b dropped)", await r.run("up"));
         step("destroy", await r.run("destroy"));
     });
-});
+}, CALIBRATION_TIMEOUT_MS);
 
 test("calibration: refresh always clears init errors; a failing refresh stops up, preview and destroy; refresh and destroy use the recorded config", async () => {
     await calibrate(async (r, step) => {
@@ -195,4 +198,4 @@ test("calibration: refresh always clears init errors; a failing refresh stops up
         step("refresh", await r.run("refresh"));
         step("destroy", await r.run("destroy"));
     });
-});
+}, CALIBRATION_TIMEOUT_MS);
