@@ -66,8 +66,8 @@ export function ctx(): Context {
 }
 
 /** Diff saw a replacement of this resource coming: its new half's order remembers the server it replaces. */
-export function noteReplacement(key: unknown, serviceId: number, kvmId: unknown): void {
-    if (typeof key === "string") replacing.set(key, { serviceId, kvmId: typeof kvmId === "string" ? kvmId : undefined });
+export function noteReplacement(key: unknown, serviceId: number, kvmId: unknown, order: Record<string, unknown>): void {
+    if (typeof key === "string") replacing.set(key, { serviceId, kvmId: typeof kvmId === "string" ? kvmId : undefined, order });
 }
 
 /** Removes the journal entries that the engine's state makes redundant; never fails the operation. */

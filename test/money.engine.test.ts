@@ -225,13 +225,13 @@ describe("stock, add-ons, adoption, replacement", () => {
         expect(sim.account.state.cancellations.map((c) => c.serviceId)).toEqual([serviceId]);
     });
 
-    test("a replacement whose new order the catalogue refutes is refused at diff time, so deleteBeforeReplace cancels nothing", async () => {
+    test("with deleteBeforeReplace, a replacement whose new order the catalogue refutes cancels nothing: the old half's delete checks it first", async () => {
         declare({ web1 });
         await upOk();
         stack.setConfig("edis-servers:options", JSON.stringify({ web1: { deleteBeforeReplace: true } }));
         declare({ web1: { ...web1, osId: 9999 } });
         const up = await stack.up();
-        expect(up.errors.join("\n")).toContain("web1.example.com cannot be replaced, so nothing was changed (the old server is kept): nothing was ordered: osId 9999");
+        expect(up.errors.join("\n")).toContain(`web1.example.com cannot be replaced, so service ${stack.resource("web1")!.id} was not cancelled and stays in the stack's state: nothing was ordered: osId 9999`);
         expect(paidWrites()).toEqual(["add/order"]);
         expect(billed()).toHaveLength(1);
     });

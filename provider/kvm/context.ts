@@ -22,7 +22,7 @@ export interface Context {
      * The servers that replacements of this deployment replace, by resource key, as diff saw them: the new
      * half's order records it, so that its errors tell the old server from the new one.
      */
-    replacing: Map<string, { serviceId: number; kvmId?: string }>;
+    replacing: Map<string, Replacement>;
     /** One line to the engine's log; already free of secrets. */
     log: (line: string) => void;
 }
@@ -44,4 +44,14 @@ export class ServerInitError extends Error {
         this.name = "ServerInitError";
         this.reasons = [message];
     }
+}
+
+/** A replacement diff saw coming: the server it replaces, and the order its new half will place. */
+export interface Replacement {
+    serviceId: number;
+    kvmId?: string;
+    /** The new half's inputs, for the check a delete-before-replace makes before it cancels the old half. */
+    order: Record<string, unknown>;
+    /** Set when the new half's create has begun: the old half's delete then needs no check. */
+    newHalfStarted?: boolean;
 }

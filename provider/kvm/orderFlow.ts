@@ -70,7 +70,9 @@ async function orderOrResume(ctx: Context, inputs: KvmServerInputs, id?: Identit
 
     const paymentMethod = resolvePaymentMethod(inputs.paymentMethod, ctx.config, "nothing was ordered: the order");
     const { plan, location } = await checkOrder(ctx.catalogue, inputs, paymentMethod);
-    const replacing = key ? ctx.replacing.get(key) : undefined;
+    const replacement = key ? ctx.replacing.get(key) : undefined;
+    if (replacement) replacement.newHalfStarted = true;
+    const replacing = replacement && { serviceId: replacement.serviceId, kvmId: replacement.kvmId };
 
     const entry: OrderEntry | undefined = key
         ? { kind: "order", state: "sending", key, account: id!.account, hostname: inputs.hostname, sentAt: new Date().toISOString(), inputs: { ...inputs }, replacing }
@@ -118,7 +120,7 @@ async function orderOrResume(ctx: Context, inputs: KvmServerInputs, id?: Identit
                     : e.orderId !== undefined
                       ? { ...sending, state: "unknown", orderId: e.orderId, invoiceId: e.invoiceId, problem: e.message }
                       : undefined,
-            unknown: (problem, unknown) => orderOutcomeUnknown(ctx, inputs.hostname, problem, unknown ?? entry, replacing),
+            unknown: (problem, unknown) => orderOutcomeUnknown(ctx.journal.dir, inputs.hostname, problem, unknown ?? entry, replacing),
         });
     } catch (e) {
         if (isEdisApiError(e)) throw new Error(`nothing was ordered for ${inputs.hostname}: ${e.message}`);
@@ -135,7 +137,7 @@ async function orderOrResume(ctx: Context, inputs: KvmServerInputs, id?: Identit
     const [serviceId, ...extra] = order.serviceIds;
     if (serviceId === undefined) {
         const unknown = entry ? ctx.journal.read(entry.key, "order") : undefined;
-        throw orderOutcomeUnknown(ctx, inputs.hostname, `EDIS ${named ? `answered "${named.message}"` : `accepted order ${order.orderId}`} but named no service id`, unknown, replacing);
+        throw orderOutcomeUnknown(ctx.journal.dir, inputs.hostname, `EDIS ${named ? `answered "${named.message}"` : `accepted order ${order.orderId}`} but named no service id`, unknown, replacing);
     }
     if (extra.length) recordExtra(ctx, entry, order.orderId, extra);
     // Written before anything else can fail: if this process dies now, the engine keeps no record of the
@@ -365,11 +367,11 @@ async function adoptServer(ctx: Context, inputs: KvmServerInputs): Promise<{ id:
 /** The error for an order whose outcome is unknown, with what tells the candidates apart and the command that resolves it. */
 function unknownOrder(entry: OrderEntry, journalDir: string): WriteOutcomeUnknownError {
     const problem = entry.problem ?? `the deployment that sent it at ${entry.sentAt} stopped before its answer was recorded`;
-    return orderUnknownError(entry.hostname, problem, resolveCommand("forget", entry.key, journalDir, "order"), entry.replacing);
+    return orderOutcomeUnknown(journalDir, entry.hostname, problem, entry, entry.replacing);
 }
 
-function orderOutcomeUnknown(ctx: Context, hostname: string, problem: string, entry: OrderEntry | undefined, replacing: OrderEntry["replacing"]): WriteOutcomeUnknownError {
-    return orderUnknownError(hostname, problem, entry ? resolveCommand("forget", entry.key, ctx.journal.dir, "order") : undefined, replacing);
+function orderOutcomeUnknown(journalDir: string, hostname: string, problem: string, entry: OrderEntry | undefined, replacing: OrderEntry["replacing"]): WriteOutcomeUnknownError {
+    return orderUnknownError(hostname, problem, entry ? resolveCommand("forget", entry.key, journalDir, "order") : undefined, replacing);
 }
 
 export function orderUnknownError(hostname: string, problem: string, forget?: string, replacing?: OrderEntry["replacing"]): WriteOutcomeUnknownError {

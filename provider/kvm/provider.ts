@@ -5,12 +5,11 @@
  * context (client, caches) is built once and shared.
  */
 import { ConfigureRequest, configure, ctx, log, noteReplacement, settleJournal } from "../runtime";
-import { ServerInitError } from "./context";
+import { Context, ServerInitError } from "./context";
 import { DiffResult, UNFINISHED, diffKvmServer, needsUpgrade } from "./diff";
-import { OrderCheckError, checkOrder, isNoExtraAddon, resolvePaymentMethod } from "./orderCheck";
-import { isEdisApiError } from "../client/errors";
+import { checkOrder, isNoExtraAddon, resolvePaymentMethod } from "./orderCheck";
 import { HELD_KVM_IDS, RESOURCE_ALIASES, RESOURCE_KEY, adoptedElsewhere, forgetService, identityOf } from "../journal";
-import { ADDON_INPUTS, INPUT_NAMES, KvmServerOutputs, UNKNOWN, checkInputs, compact, inputsOf, resourceKeyOf } from "./inputs";
+import { ADDON_INPUTS, INPUT_NAMES, KvmServerOutputs, checkInputs, compact, inputsOf, resourceKeyOf } from "./inputs";
 import { cancelServer, checkLocation, readServer, recheckSuspension, upgradeServer } from "./operations";
 import { createServer, resumeServer } from "./orderFlow";
 import { applyPowerState } from "./power";
@@ -50,26 +49,18 @@ async function withoutNoExtraAddons(olds: Record<string, unknown>, diff: DiffRes
 }
 
 /**
- * The order a replacement will place, checked against the catalogue at diff time: with `deleteBeforeReplace`
- * (a user's option, or a resource that needs it) the engine deletes the old server before the new half's create
- * checks its order, so a plan, OS or add-on that cannot be ordered must stop the deployment here, before anything
- * is cancelled. Inputs not known yet (preview) and a catalogue that cannot be read now leave the check to create.
+ * The old half of a replacement is deleted before its new half is created only with `deleteBeforeReplace` (a
+ * user's option): then nothing has checked the new order yet, so it is checked here, against the catalogue, before
+ * the old server is cancelled. With create-before-delete the new half's create has checked it already.
  */
-async function checkReplacementOrder(news: Record<string, unknown>): Promise<void> {
-    if (Object.values(news).some((v) => v === UNKNOWN)) return;
-    let c;
-    try {
-        c = ctx();
-    } catch {
-        return;
-    }
-    const inputs = inputsOf(news);
+async function checkReplacementBeforeCancel(c: Context, key: string | undefined, serviceId: number): Promise<void> {
+    const replacement = key ? c.replacing.get(key) : undefined;
+    if (!replacement || replacement.serviceId !== serviceId || replacement.newHalfStarted) return;
+    const inputs = inputsOf(replacement.order);
     try {
         await checkOrder(c.catalogue, inputs, resolvePaymentMethod(inputs.paymentMethod, c.config, "the replacement's order"));
     } catch (e) {
-        if (e instanceof OrderCheckError || (e instanceof Error && !isEdisApiError(e))) {
-            throw new Error(`${inputs.hostname} cannot be replaced, so nothing was changed (the old server is kept): ${e.message}`);
-        }
+        throw new Error(`${inputs.hostname} cannot be replaced, so service ${serviceId} was not cancelled and stays in the stack's state: ${(e as Error).message}`);
     }
 }
 
@@ -95,8 +86,7 @@ export const kvmServer = {
         }
         // The dynamic host reports no per-property diff, so the plan cannot say why it replaces: the log does.
         if (replaces.length) {
-            noteReplacement(news[RESOURCE_KEY] ?? olds[RESOURCE_KEY], Number(id), olds.kvmId);
-            await checkReplacementOrder(news);
+            noteReplacement(news[RESOURCE_KEY] ?? olds[RESOURCE_KEY], Number(id), olds.kvmId, news);
             log(`${String(olds.hostname)} (service ${id}) is replaced because ${replaces.join(", ")} changed: a new server is ordered, then this one is cancelled`);
         }
         return { changes, replaces, deleteBeforeReplace };
@@ -160,6 +150,7 @@ export const kvmServer = {
             log(`${String(props.hostname ?? "")} (service ${id}) is held by ${holder.key}, which adopted it: removed from this resource's state, not cancelled`);
             return;
         }
+        await checkReplacementBeforeCancel(c, key, Number(id));
         await cancelServer(c, id, props);
         if (key) forgetService(c.journal, key, Number(id));
     },

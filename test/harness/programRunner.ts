@@ -84,14 +84,7 @@ async function main(): Promise<void> {
     // The program's own @pulumi/pulumi, resolved from the project as the program will resolve it.
     const pulumi = require(require.resolve("@pulumi/pulumi", { paths: [job.projectDir] })) as typeof import("@pulumi/pulumi");
 
-    type Options = {
-        ignoreChanges: string[];
-        deleteBeforeReplace: boolean;
-        secrets: string[];
-        dependencies: string[];
-        parent?: string;
-        aliases?: Array<{ name?: string; type?: string; parent?: string; noParent?: boolean; urn?: string }>;
-    };
+    type Options = Pick<Extract<RunnerMessage, { kind: "register" }>, "ignoreChanges" | "deleteBeforeReplace" | "secrets" | "dependencies" | "parent" | "aliases">;
     // Per name, in registration order: two components may each register a resource of the same name.
     const options = new Map<string, Options[]>();
     let nextReq = 0;
