@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { journalIdentity, registration, settleWhenRecorded } from "./options";
 import { INPUT_NAMES, OUTPUT_ONLY_NAMES } from "../provider/kvm/inputs";
-import { kvmServerShim } from "./providerShim";
+import kvmServerShim = require("./shim/kvmServer");
 
 /** A billing cycle; `semi-annually` is accepted as a spelling of `semiannually`. */
 export type BillingCycle = "monthly" | "quarterly" | "semiannually" | "semi-annually" | "annually";

@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { registration } from "./options";
-import { reverseDnsShim } from "./providerShim";
+import reverseDnsShim = require("./shim/reverseDns");
 
 /** The arguments of a {@link ReverseDns}. */
 export interface ReverseDnsArgs {

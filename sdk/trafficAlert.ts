@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { trafficAlertShim } from "./providerShim";
+import trafficAlertShim = require("./shim/trafficAlert");
 import { journalIdentity, registration, settleWhenRecorded } from "./options";
 
 /** The arguments of a {@link TrafficAlert}. Every one replaces the alert when changed: EDIS cannot edit a hook. */

@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { registration } from "./options";
-import { vncAccessShim } from "./providerShim";
+import vncAccessShim = require("./shim/vncAccess");
 
 /** The arguments of a {@link VncAccess}. */
 export interface VncAccessArgs {

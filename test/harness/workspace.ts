@@ -1,10 +1,12 @@
 /**
  * A Pulumi project as a user has it: a directory outside this repository holding the program, Pulumi.yaml
- * and node_modules in which `pulumi-edis` is installed (here: linked to this package, as `npm install
- * ../pulumi-edis` would). The provider host runs with this directory as its working directory, so the only
- * way it can find the implementation is the package-name require that the serialized shim makes.
+ * and node_modules in which `pulumi-edis` is installed as npm installs it: a directory of its own under
+ * node_modules holding the files the package ships (hard links to this package's build, so that the project
+ * costs no copy). The provider host runs with this directory as its working directory, so the only way it can
+ * find the implementation is the package-name require that the serialized shim makes; and the serializer
+ * sees the package under node_modules, as it does in a user's project, so `__provider` is what users store.
  */
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync } from "node:fs";
+import { cpSync, existsSync, linkSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 
@@ -32,10 +34,13 @@ export function createProject(programDir: string, workDir = mkdtempSync(join(tmp
         cpSync(programDir, dir, { recursive: true, filter: (src) => !src.includes("node_modules") });
         const modules = join(dir, "node_modules");
         mkdirSync(join(modules, "@pulumi"), { recursive: true });
-        symlinkSync(PACKAGE_ROOT, join(modules, "pulumi-edis"), "dir");
-        // The program must share the SDK's @pulumi/pulumi instance, as one npm install would give it.
-        const pulumiDir = dirname(require.resolve("@pulumi/pulumi/package.json", { paths: [PACKAGE_ROOT] }));
-        symlinkSync(pulumiDir, join(modules, "@pulumi", "pulumi"), "dir");
+        installPackage(join(modules, "pulumi-edis"));
+        // The program must share the SDK's @pulumi/pulumi instance, as one npm install would give it; the
+        // package's own dependencies sit beside it, as npm hoists them.
+        for (const dependency of ["@pulumi/pulumi", "zod", "node-fetch"]) {
+            const from = dirname(require.resolve(`${dependency}/package.json`, { paths: [PACKAGE_ROOT] }));
+            symlinkSync(from, join(modules, dependency), "dir");
+        }
     }
 
     const yaml = readFileSync(join(dir, "Pulumi.yaml"), "utf8");
@@ -44,6 +49,22 @@ export function createProject(programDir: string, workDir = mkdtempSync(join(tmp
     const declaredMain = /^main:\s*["']?([^"'\s]+)/m.exec(yaml)?.[1];
     const main = declaredMain ?? (existsSync(join(dir, "index.ts")) ? "index.ts" : "index.js");
     return { dir, name, main, refreshAlways: optionOf(yaml, "refresh") === "always" };
+}
+
+/** The files of package.json's `files` (the built ones), hard-linked into `dir`. */
+function installPackage(dir: string): void {
+    const manifest = JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")) as { files: string[] };
+    mkdirSync(dir, { recursive: true });
+    linkSync(join(PACKAGE_ROOT, "package.json"), join(dir, "package.json"));
+    for (const entry of manifest.files.filter((f) => f.startsWith("dist/"))) linkTree(join(PACKAGE_ROOT, entry), join(dir, entry));
+}
+
+function linkTree(from: string, to: string): void {
+    mkdirSync(to, { recursive: true });
+    for (const entry of readdirSync(from, { withFileTypes: true })) {
+        if (entry.isDirectory()) linkTree(join(from, entry.name), join(to, entry.name));
+        else linkSync(join(from, entry.name), join(to, entry.name));
+    }
 }
 
 /** A key of the top-level `options:` block of a Pulumi.yaml (the only nesting the harness reads). */
