@@ -7,12 +7,14 @@
  */
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { DEFAULT_JOURNAL_DIR, JournalEntry, OrderJournal, entryId } from "./journal";
+import { DEFAULT_JOURNAL_DIR, JournalEntry, OrderEntry, OrderJournal, entryId } from "./journal";
 
 const USAGE = `usage: pulumi-edis orders list [--dir DIR]
        pulumi-edis orders forget RESOURCE [--kind K] [--dir DIR]   no order, plan change or traffic hook was made (or the extra
                                                          services are dealt with): allow it to be sent again; K is
                                                          order, upgrade, hook or extra (default: every entry)
+       pulumi-edis orders forget --batch ID [--dir DIR]  no server of the batched order ID was made: allow every one of
+                                                         them to be ordered again (the error of each member names ID)
        pulumi-edis orders confirm RESOURCE [--dir DIR]   the plan change was made: record it, do not send it again
        pulumi-edis orders move FROM TO [--dir DIR]       the entries of FROM are this resource's (a renamed stack): hand them to TO
 RESOURCE is the id the provider's error names (or the resource's URN); DIR defaults to EDIS_JOURNAL_DIR or ${DEFAULT_JOURNAL_DIR}.`;
@@ -20,7 +22,7 @@ RESOURCE is the id the provider's error names (or the resource's URN); DIR defau
 function describe(e: JournalEntry): string {
     const what =
         e.kind === "order"
-            ? `order of ${e.hostname}`
+            ? `order of ${e.hostname}${e.batch ? ` (batch ${e.batch.id}, ${e.batch.index + 1} of ${e.batch.hostnames.length})` : ""}`
             : e.kind === "upgrade"
               ? `plan change of ${e.hostname} to plan ${e.toPlanId}, ${e.billingCycle}`
                 : e.kind === "adoption"
@@ -33,14 +35,19 @@ function describe(e: JournalEntry): string {
 }
 
 export function runOrdersCli(argv: string[], out: (line: string) => void = console.log): number {
-    const { values, positionals } = parseArgs({ args: argv, options: { dir: { type: "string" }, kind: { type: "string" }, help: { type: "boolean", short: "h" } }, allowPositionals: true });
+    const { values, positionals } = parseArgs({ args: argv, options: { dir: { type: "string" }, kind: { type: "string" }, batch: { type: "string" }, help: { type: "boolean", short: "h" } }, allowPositionals: true });
     const [group, verb, keyWord, toWord] = positionals;
     const kinds = ["order", "upgrade", "hook", "extra", "adoption"];
     if (values.kind !== undefined && !kinds.includes(values.kind)) {
         out(`--kind must be one of ${kinds.join(", ")}, not "${values.kind}"`);
         return 2;
     }
-    const usable = group === "orders" && (verb === "list" || (["forget", "confirm"].includes(verb ?? "") && keyWord) || (verb === "move" && keyWord && toWord));
+    const usable =
+        group === "orders" &&
+        (verb === "list" ||
+            (verb === "forget" && values.batch !== undefined && !keyWord) ||
+            (["forget", "confirm"].includes(verb ?? "") && keyWord && values.batch === undefined) ||
+            (verb === "move" && keyWord && toWord));
     if (values.help || !usable) {
         out(USAGE);
         return values.help ? 0 : 2;
@@ -53,6 +60,7 @@ export function runOrdersCli(argv: string[], out: (line: string) => void = conso
         const keys = new Set(entries.flatMap((e) => [e.key, ...(claimants ? (e.claimants ?? []) : [])]));
         return [...keys].find((k) => entryId(k) === word) ?? word;
     };
+    if (values.batch !== undefined) return forgetBatch(journal, entries, values.batch, out);
     const key = keyOf(keyWord)!;
     const to = keyOf(toWord, true)!;
     if (verb === "list") {
@@ -90,6 +98,24 @@ export function runOrdersCli(argv: string[], out: (line: string) => void = conso
     }
     journal.write({ ...upgrade, state: "done" });
     out(`confirmed: ${describe({ ...upgrade, state: "done" })}; the next \`pulumi up\` records it without sending it again`);
+    return 0;
+}
+
+/**
+ * Forgets the unresolved order entries of one batched order: what the user runs after finding that none of its
+ * servers exists. Members whose service id is known are left alone (their servers exist and are tracked).
+ */
+function forgetBatch(journal: OrderJournal, entries: JournalEntry[], batch: string, out: (line: string) => void): number {
+    const members = entries.filter((e): e is OrderEntry => e.kind === "order" && e.batch?.id === batch);
+    const unresolved = members.filter((e) => e.state === "sending" || e.state === "unknown");
+    if (!unresolved.length) {
+        out(`batch ${batch}: no unresolved order entries in ${journal.dir}${members.length ? ` (${members.length} member(s) have a known service)` : ""}`);
+        return 1;
+    }
+    for (const e of unresolved) {
+        journal.clear(e.key, "order");
+        out(`forgot: ${describe(e)}; the next \`pulumi up\` may order it again`);
+    }
     return 0;
 }
 

@@ -23,6 +23,7 @@ export const SETTINGS = {
     requestTimeoutSeconds: { key: "requestTimeoutSeconds", env: "EDIS_REQUEST_TIMEOUT_SECONDS" },
     allowInsecureHttp: { key: "allowInsecureHttp", env: "EDIS_ALLOW_INSECURE_HTTP" },
     journalDir: { key: "journalDir", env: "EDIS_JOURNAL_DIR" },
+    batchOrders: { key: "batchOrders", env: "EDIS_BATCH_ORDERS" },
 } as const;
 
 export type SettingName = keyof typeof SETTINGS;
@@ -46,6 +47,11 @@ export interface ProviderConfig {
     requestTimeoutSeconds: number;
     /** Where the order journal lives (absolute; relative settings are taken from the program's directory). */
     journalDir: string;
+    /**
+     * One order (one invoice) for the servers that a deployment creates together with the same billing cycle,
+     * payment method and credit choice, instead of one order each. Off by default.
+     */
+    batchOrders: boolean;
     /** Settings that were present but unusable; reported when an operation needs them, not at configure. */
     problems: string[];
 }
@@ -87,6 +93,10 @@ export function resolveConfig(
         }
         return raw.replace(/\/+$/, "");
     };
+    const batchOrders = read("batchOrders");
+    if (batchOrders !== undefined && batchOrders !== "true" && batchOrders !== "false") {
+        problems.push(`${describeSetting("batchOrders")} must be "true" or "false", got "${batchOrders}"`);
+    }
     const cancellation = read("cancellationType");
     if (cancellation !== undefined && !(CANCELLATION_TYPES as readonly string[]).includes(cancellation)) {
         problems.push(`${describeSetting("cancellationType")} must be "Immediate" or "End of Billing Period", got "${cancellation}"`);
@@ -105,6 +115,7 @@ export function resolveConfig(
         provisioningPollSeconds: number("provisioningPollSeconds", 5, 0.05, 300),
         requestTimeoutSeconds: number("requestTimeoutSeconds", 30, 1, 600),
         journalDir: resolve(read("journalDir") ?? DEFAULT_JOURNAL_DIR),
+        batchOrders: batchOrders === "true",
         problems,
     };
 }

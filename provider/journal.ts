@@ -63,6 +63,18 @@ export interface OrderEntry extends EntryBase {
     kvmId?: string;
     /** For a replacement: the server being replaced, which the user must not adopt as the new one. */
     replacing?: { serviceId: number; kvmId?: string };
+    /** An order placed for several resources at once (`edis:batchOrders`): this one's place in it. */
+    batch?: OrderBatchInfo;
+}
+
+/** One add/order for several resources: every member's entry carries it, so each finds the others. */
+export interface OrderBatchInfo {
+    /** Hex id of the batch, shared by its members' entries; `orders forget --batch <id>` resolves them all. */
+    id: string;
+    /** This member's item in the order (its service id is the answer's id at the same place). */
+    index: number;
+    /** The members' host names, in item order. */
+    hostnames: string[];
 }
 
 /** Services an order answer named beyond the one the resource holds: billed, and in no state. Never settled. */
@@ -265,6 +277,12 @@ export function entryId(key: string): string {
 /** The command that resolves one entry (of one kind: forgetting an order never forgets a hook or extra services), as the errors print it. */
 export function resolveCommand(verb: "forget" | "confirm", key: string, dir: string, kind: JournalKind): string {
     return `npx pulumi-edis orders ${verb} ${entryId(key)} --kind ${kind} --dir ${shellQuote(dir)}`;
+}
+
+/** The command that forgets an order entry whose outcome is unknown: for a batched order, every member's at once. */
+export function forgetOrderCommand(entry: Pick<OrderEntry, "key" | "batch">, dir: string): string {
+    if (entry.batch) return `npx pulumi-edis orders forget --batch ${entry.batch.id} --dir ${shellQuote(dir)}`;
+    return resolveCommand("forget", entry.key, dir, "order");
 }
 
 /** The command that hands one resource's entries to another key (a renamed stack, an older version's key). */

@@ -41,13 +41,18 @@ export interface PaidWrite<E extends WriteEntry, R> {
     /** The journal, and the "sending" entry; without an entry (no resource key) nothing is recorded. */
     journal: OrderJournal;
     entry?: E;
+    /**
+     * Instead of `entry`: the entries of one write made for several resources (a batched order), claimed by the
+     * caller already; each is recorded by `made` and `madeDespite` with its index.
+     */
+    claimed?: E[];
     /** The write's endpoint: a failure of another call before it (a session, a lookup) means it was never sent. */
     endpoint: string;
     send(): Promise<R>;
     /** The entry that records an answer. */
-    made(sending: E, result: R): E;
+    made(sending: E, result: R, index: number): E;
     /** The entry that records a failed answer naming what was made; undefined when it names nothing. */
-    madeDespite(sending: E, e: EdisApiError): E | undefined;
+    madeDespite(sending: E, e: EdisApiError, index: number): E | undefined;
     /** The error for an unknown outcome (with the entry that records it, when there is one). */
     unknown(problem: string, entry?: E): WriteOutcomeUnknownError;
     log(line: string): void;
@@ -58,32 +63,34 @@ export type PaidOutcome<R> = { answered: R } | { named: EdisApiError };
 /** Sends the write once; see the module comment for what each outcome records. */
 export async function sendOnce<E extends WriteEntry, R>(w: PaidWrite<E, R>): Promise<PaidOutcome<R>> {
     if (w.entry) w.journal.claim(w.entry);
+    const entries = w.claimed ?? (w.entry ? [w.entry] : []);
+    const recordEach = (entryOf: (sending: E, index: number) => E) => entries.forEach((sending, i) => record(w, entryOf(sending, i)));
     let result: R;
     try {
         result = await w.send();
     } catch (e) {
         if (!isEdisApiError(e)) {
-            if (w.entry) record(w, { ...w.entry, state: "unknown", problem: (e as Error).message } as E);
+            recordEach((sending) => ({ ...sending, state: "unknown", problem: (e as Error).message }));
             throw w.unknown((e as Error).message);
         }
         if (e.endpoint !== w.endpoint || e.notSent) {
-            if (w.entry) w.journal.clear(w.entry.key, w.entry.kind);
+            entries.forEach((sending) => w.journal.clear(sending.key, sending.kind));
             throw e;
         }
-        const named = w.entry ? w.madeDespite(w.entry, e) : undefined;
-        if (named || (!w.entry && (e.serviceIds?.length || e.orderId !== undefined))) {
-            if (named) record(w, named);
+        const named = entries.map((sending, i) => w.madeDespite(sending, e, i));
+        if (named.some(Boolean) || (!entries.length && (e.serviceIds?.length || e.orderId !== undefined))) {
+            recordEach((sending, i) => named[i] ?? { ...sending, state: "unknown", problem: e.message });
             return { named: e };
         }
         if (e.meaning === "refused" || e.meaning === "gone" || e.meaning === "credentials") {
-            if (w.entry) w.journal.clear(w.entry.key, w.entry.kind);
+            entries.forEach((sending) => w.journal.clear(sending.key, sending.kind));
             throw e;
         }
-        const unknown = w.entry ? ({ ...w.entry, state: "unknown", problem: e.message } as E) : undefined;
-        if (unknown) record(w, unknown);
-        throw w.unknown(e.message, unknown);
+        const unknown = entries.map((sending) => ({ ...sending, state: "unknown", problem: e.message }) as E);
+        unknown.forEach((entry) => record(w, entry));
+        throw w.unknown(e.message, unknown[0]);
     }
-    if (w.entry) record(w, w.made(w.entry, result));
+    recordEach((sending, i) => w.made(sending, result, i));
     return { answered: result };
 }
 

@@ -9,6 +9,10 @@ import { ManagementClient } from "./client/management";
 import { ProviderConfig, clientFromConfig, resolveConfig } from "./config";
 import { OrderJournal, accountTag, settle } from "./journal";
 import { Context } from "./kvm/context";
+import { PowerReadings } from "./kvm/power";
+import { systemClock } from "./clock";
+import { Flights } from "./flights";
+import { OrderBatcher } from "./kvm/orderBatch";
 import { SessionDirectory } from "./sessions";
 
 /** The part of pulumi.dynamic.ConfigureRequest the providers use. */
@@ -51,15 +55,21 @@ export function ctx(): Context {
     const cfg = config ?? resolveConfig(() => undefined);
     const client = clientFromConfig(cfg, { userAgent: `pulumi-edis/${version()}`, log });
     const management = new ManagementClient(client, { urlTemplate: cfg.managementUrl });
+    const flights = new Flights();
+    const sessions = new SessionDirectory(client, flights, systemClock);
     context = {
         config: cfg,
         client,
         management,
         catalogue: new Catalogue(client),
-        sessions: new SessionDirectory(client),
+        sessions,
+        flights,
+        batcher: cfg.batchOrders ? new OrderBatcher(client, flights, journal(), systemClock, log) : undefined,
+        powerReadings: new PowerReadings(management, systemClock, cfg.requestTimeoutSeconds * 1000, log),
         journal: journal(),
         account: accountTag(cfg.email, cfg.baseUrl),
         replacing,
+        clock: systemClock,
         log,
     };
     return context;

@@ -1,42 +1,61 @@
 /**
  * KVM session entries (get/auth). A refresh reads every server of a deployment at once, so the listing of
  * the whole account is fetched once and shared by all concurrent reads (single flight, kept a few seconds).
- * A create needs the entry of one new KVM: servers that are provisioned close together share one listing
- * too (a short batching window), so N new servers cost a few get/auth calls, not N.
+ *
+ * A create needs the entry of one new KVM. The creates in flight share one listing (flights.ts): a new KVM's
+ * lookup waits until every create in flight has reached the same point or finished, then one listing serves
+ * them all. So when EDIS provisions at once, N creates at the engine's parallelism P cost about N / P
+ * listings, whatever the machine's speed; a create still waiting for EDIS holds the others back at most
+ * LISTING_WAIT_MAX_MS.
  */
 import { SingleFlightCache } from "./cache";
+import { Clock, systemClock } from "./clock";
 import { EdisClient } from "./client/client";
 import { isEdisApiError } from "./client/errors";
 import { KvmSession } from "./client/model";
+import { Flights, Gathering } from "./flights";
 
 export const SESSION_LISTING_TTL_MS = 5_000;
-/** How long a new KVM waits for others to share its listing: nothing next to a provisioning wait of minutes. */
-export const LISTING_BATCH_MS = 250;
+/** The longest a new KVM waits for other creates to share its listing: nothing next to a provisioning wait of minutes. */
+export const LISTING_WAIT_MAX_MS = 2_000;
+
+interface Lookup {
+    kvmId: string;
+    resolve: (session: KvmSession | undefined) => void;
+    reject: (e: unknown) => void;
+}
 
 export class SessionDirectory {
     private readonly listing = new SingleFlightCache<Map<string, KvmSession>>(SESSION_LISTING_TTL_MS);
-    private batch?: Promise<Map<string, KvmSession>>;
+    /** The last listing EDIS answered: a new KVM already in it needs no other. */
+    private last?: Map<string, KvmSession>;
+    private readonly newKvms: Gathering<Lookup>;
 
-    constructor(private readonly client: EdisClient) {}
+    constructor(
+        private readonly client: EdisClient,
+        private readonly flights: Flights = new Flights(),
+        clock: Clock = systemClock,
+    ) {
+        this.newKvms = flights.add(new Gathering<Lookup>(clock, LISTING_WAIT_MAX_MS, (lookups) => this.list(lookups)));
+    }
 
     /** Every KVM of the account, keyed by KVM id. */
     all(): Promise<Map<string, KvmSession>> {
-        return this.listing.get("all", async () => new Map((await this.client.getAuth()).map((s) => [s.kvmId, s])));
+        return this.listing.get("all", async () => {
+            const map = new Map((await this.client.getAuth()).map((s) => [s.kvmId, s]));
+            this.last = map;
+            return map;
+        });
     }
 
     /**
-     * A newly provisioned KVM's entry: from the shared listing when it is there already, else from the next
-     * listing, which every KVM that misses within LISTING_BATCH_MS shares; asked for directly as a last resort.
+     * A newly provisioned KVM's entry: from the last listing when it is there already, else from the next shared
+     * listing (see above); asked for directly when even that does not have it.
      */
-    async find(kvmId: string): Promise<KvmSession | undefined> {
-        const cached = await this.all();
-        if (cached.has(kvmId)) return cached.get(kvmId);
-        this.batch ??= new Promise((r) => setTimeout(r, LISTING_BATCH_MS)).then(() => {
-            this.batch = undefined;
-            this.listing.invalidate();
-            return this.all();
-        });
-        return (await this.batch).get(kvmId) ?? this.one(kvmId);
+    find(kvmId: string): Promise<KvmSession | undefined> {
+        const known = this.last?.get(kvmId);
+        if (known) return Promise.resolve(known);
+        return new Promise<KvmSession | undefined>((resolve, reject) => this.flights.arrive(this.newKvms, { kvmId, resolve, reject }));
     }
 
     /** One KVM's entry, asked for directly; undefined when EDIS does not know it (yet). */
@@ -52,5 +71,20 @@ export class SessionDirectory {
     /** After an order or a cancel the account's listing is stale. */
     invalidate(): void {
         this.listing.invalidate();
+        this.last = undefined;
+    }
+
+    private list(lookups: Lookup[]): void {
+        this.listing.invalidate();
+        this.all().then(
+            (listed) => {
+                for (const l of lookups) {
+                    const session = listed.get(l.kvmId);
+                    if (session) l.resolve(session);
+                    else this.one(l.kvmId).then(l.resolve, l.reject);
+                }
+            },
+            (e) => lookups.forEach((l) => l.reject(e)),
+        );
     }
 }

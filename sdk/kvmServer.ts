@@ -131,8 +131,9 @@ export class KvmServer extends pulumi.dynamic.Resource {
     /** The KVM id this resource adopted, when it adopted one. */
     declare public readonly adoptKvmId: pulumi.Output<string | undefined>;
     /**
-     * The power state EDIS last reported (create, update, refresh); absent when it could not be read (e.g. API
-     * Access is off). With `powerState` set, a refresh that finds another state shows an update that switches it back.
+     * With `powerState` set: the power state EDIS last reported (create, update, refresh), absent when it could not
+     * be read (e.g. API Access is off); a refresh that finds another state shows an update that switches it back.
+     * Without it, power is not managed and not read (no Management API call per server), and this is absent.
      */
     declare public readonly powerState: pulumi.Output<PowerState | undefined>;
     /** Whether a change of planId replaces the server, when it was given as an input. */
@@ -163,7 +164,7 @@ export class KvmServer extends pulumi.dynamic.Resource {
     declare public readonly lps: pulumi.Output<string | undefined>;
     /** Whether the platform is premium (`lps_ispremium`). */
     declare public readonly lpsIsPremium: pulumi.Output<boolean | undefined>;
-    /** True when EDIS has suspended the server's traffic (allowance used up); read with the power state. */
+    /** True when EDIS has suspended the server's traffic (allowance used up); read with the power state, so only with `powerState` set. */
     declare public readonly trafficSuspended: pulumi.Output<boolean | undefined>;
 
     /** Orders (or adopts) a server. */

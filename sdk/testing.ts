@@ -106,8 +106,9 @@ export function mocks(overrides: { kvmServer?: (args: pulumi.runtime.MockResourc
                 suspended: false,
                 lps: "edis-test",
                 lpsIsPremium: false,
-                powerState: args.inputs.powerState ?? "on",
-                trafficSuspended: false,
+                // As the provider: power is read only where the program manages it.
+                powerState: args.inputs.powerState,
+                trafficSuspended: args.inputs.powerState === undefined ? undefined : false,
                 ...overrides.kvmServer?.(args),
             };
             return { id: String(state.serviceId), state };

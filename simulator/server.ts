@@ -28,6 +28,8 @@ export interface InjectedFault {
     json?: unknown;
     /** Drop the connection: before the request is processed, or after (the state change has happened). */
     drop?: "before" | "after";
+    /** Never answer (a host behind a firewall, or down): logged as "unanswered" on arrival; the client must give up. */
+    hang?: boolean;
     /** The error message of the answer (a server that echoes the request, for redaction tests). */
     message?: string;
     /**
@@ -250,6 +252,7 @@ export class EdisSimulator {
             if (latency > 0) await sleep(latency);
             const fault = this.takeFault(endpoint);
 
+            if (fault?.hang) return void record(0, "unanswered");
             if (fault?.drop === "before") {
                 record(0, "dropped");
                 return void req.socket.destroy();

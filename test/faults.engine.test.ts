@@ -61,7 +61,6 @@ describe("transient errors on read-only endpoints: the operation succeeds after 
         const refresh = await stack.refresh();
         expect(refresh.errors).toEqual([]);
         expect(refresh.hostLog.join("\n")).toContain("EDIS get/auth: rate_limited (HTTP 429), retry 1 of 3 in 2000 ms");
-        expect(refresh.durationMs).toBeGreaterThanOrEqual(2000);
         expect(sim.calls("get/auth").slice(-2).map((c) => c.httpStatus)).toEqual([429, 200]);
         expect(finalState()).toEqual({ orders: 1, active: ["web1.example.com"], inState: [`web1=${serviceOf("web1.example.com")}`], pending: 0, cancellations: [] });
     });

@@ -20,6 +20,7 @@ import {
     UpgradeResult,
     upgradeBillingCycle,
 } from "./model";
+import { Clock, systemClock } from "../clock";
 import { buildOrderDocument } from "./order";
 import { RequestSettings, request } from "./request";
 import { DEFAULT_RETRY_POLICY, RetryPolicy } from "./retry";
@@ -41,6 +42,8 @@ export interface EdisClientOptions {
     /** Receives one line per retry; lines never contain request fields. */
     log?: (line: string) => void;
     userAgent?: string;
+    /** Whose time the back-off waits in; the system's by default (tests pass a ManualClock). */
+    clock?: Clock;
 }
 
 /** How each endpoint is reached and whether a failed call may be repeated. */
@@ -88,6 +91,7 @@ export class EdisClient {
             log: options.log ?? (() => undefined),
             userAgent: options.userAgent ?? "pulumi-edis",
             redactor: new Redactor([options.password, options.email]),
+            clock: options.clock ?? systemClock,
         };
     }
 

@@ -68,6 +68,14 @@ export interface ManagementClientOptions {
     now?: () => number;
 }
 
+/** How one call departs from its endpoint's rule. */
+export interface CallOptions {
+    /** Send it once, even where the endpoint may be repeated. */
+    once?: boolean;
+    /** A time limit shorter than the client's. */
+    timeoutMs?: number;
+}
+
 /** A session entry in memory, with when to stop using it (its own `valid_until` is sent back untouched). */
 interface HeldSession extends KvmSession {
     renewAfter: number;
@@ -88,8 +96,9 @@ export class ManagementClient {
 
     // ---- power ---------------------------------------------------------------------------------------
 
-    getPower(kvmId: string): Promise<PowerStatus> {
-        return this.call(kvmId, MANAGEMENT_ENDPOINTS.power, {}, wire.powerAnswer);
+    /** `once`: no repeat of a transient failure; `timeoutMs`: a shorter limit than the client's (a refresh's readings, kvm/power.ts). */
+    getPower(kvmId: string, options: CallOptions = {}): Promise<PowerStatus> {
+        return this.call(kvmId, MANAGEMENT_ENDPOINTS.power, {}, wire.powerAnswer, options);
     }
 
     async setPower(kvmId: string, state: PowerState): Promise<void> {
@@ -194,24 +203,25 @@ export class ManagementClient {
         endpoint: ManagementEndpoint,
         fields: Record<string, string | number>,
         schema: S,
+        options: CallOptions = {},
     ): Promise<z.output<S>> {
         let session = await this.session(kvmId);
         try {
-            return await this.send(session, endpoint, fields, schema);
+            return await this.send(session, endpoint, fields, schema, options);
         } catch (e) {
             if (!isSessionRefusal(e)) throw e;
         }
         // Expired early, revoked, or issued before a change on EDIS's side: one new session, one more try.
         session = await this.session(kvmId, true);
         try {
-            return await this.send(session, endpoint, fields, schema);
+            return await this.send(session, endpoint, fields, schema, options);
         } catch (e) {
             if (isSessionRefusal(e)) throw (e as EdisApiError).with({ kind: "session", status: (e as EdisApiError).status });
             throw e;
         }
     }
 
-    private send<S extends z.ZodType>(session: KvmSession, endpoint: ManagementEndpoint, fields: Record<string, string | number>, schema: S) {
+    private send<S extends z.ZodType>(session: KvmSession, endpoint: ManagementEndpoint, fields: Record<string, string | number>, schema: S, options: CallOptions) {
         const host = endpoint.host === "api" ? session.apiHost : session.apiRdns;
         if (!host || !/^[a-z0-9]([a-z0-9.-]*[a-z0-9])?(:\d{1,5})?$/i.test(host)) {
             throw new EdisApiError({
@@ -226,7 +236,8 @@ export class ManagementClient {
             endpoint: endpoint.path,
             url: endpoint.host === "api" ? `${base}/kvm/v2/${endpoint.path}` : `${base}/${endpoint.path}`,
             encoding: "form",
-            retry: endpoint.retry,
+            retry: options.once ? "never" : endpoint.retry,
+            timeoutMs: options.timeoutMs,
             fields: {
                 signature: session.signature,
                 kvm_id: session.kvmId,

@@ -5,7 +5,8 @@
  */
 import { z } from "zod";
 import { EdisApiError, Redactor } from "./errors";
-import { RetryPolicy, nextDelayMs, sleep } from "./retry";
+import { Clock, systemClock } from "../clock";
+import { RetryPolicy, nextDelayMs } from "./retry";
 import { describeIssues } from "./schemas";
 import { postJson } from "./transport";
 
@@ -18,6 +19,8 @@ export interface RequestSettings {
     userAgent: string;
     /** The secrets EdisApiError removes from the text it quotes. */
     redactor: Redactor;
+    /** Whose time the back-off waits in (tests pass a ManualClock). */
+    clock?: Clock;
 }
 
 export interface EndpointCall<S extends z.ZodType> {
@@ -29,6 +32,8 @@ export interface EndpointCall<S extends z.ZodType> {
     retry: "safe" | "never";
     fields: Record<string, string | number | boolean>;
     schema: S;
+    /** This call's time limit, when shorter than the client's (a refresh's power reading near its window's end). */
+    timeoutMs?: number;
 }
 
 export async function request<S extends z.ZodType>(settings: RequestSettings, call: EndpointCall<S>): Promise<z.output<S>> {
@@ -39,7 +44,7 @@ export async function request<S extends z.ZodType>(settings: RequestSettings, ca
                 url: call.url,
                 encoding: call.encoding,
                 fields: call.fields,
-                timeoutMs: settings.timeoutMs,
+                timeoutMs: call.timeoutMs ?? settings.timeoutMs,
                 redactor: settings.redactor,
                 userAgent: settings.userAgent,
             });
@@ -62,7 +67,7 @@ export async function request<S extends z.ZodType>(settings: RequestSettings, ca
             settings.log(
                 `EDIS ${call.endpoint}: ${e.kind}${e.status ? ` (HTTP ${e.status})` : ""}, retry ${attempt} of ${settings.retryPolicy.maxAttempts - 1} in ${delay} ms`,
             );
-            await sleep(delay);
+            await (settings.clock ?? systemClock).sleep(delay);
         }
     }
 }

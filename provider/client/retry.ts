@@ -55,7 +55,3 @@ export function nextDelayMs(
     const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
     return Math.round(random() * ceiling);
 }
-
-export function sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => setTimeout(resolve, ms));
-}

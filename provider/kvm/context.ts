@@ -2,11 +2,15 @@
  * What every KvmServer operation works with, built once per provider host process from the configuration.
  */
 import { Catalogue } from "../catalogue";
+import { Clock } from "../clock";
 import { EdisClient } from "../client/client";
 import { ManagementClient } from "../client/management";
 import { ProviderConfig } from "../config";
 import { OrderJournal } from "../journal";
 import { SessionDirectory } from "../sessions";
+import type { PowerReadings } from "./power";
+import type { OrderBatcher } from "./orderBatch";
+import { Flights } from "../flights";
 
 export interface Context {
     config: ProviderConfig;
@@ -15,6 +19,12 @@ export interface Context {
     management: ManagementClient;
     catalogue: Catalogue;
     sessions: SessionDirectory;
+    /** The creates in flight in this host, which shared listings and batched orders wait for (flights.ts). */
+    flights: Flights;
+    /** With `edis:batchOrders`: what puts the orders of creates in flight into one add/order. */
+    batcher?: OrderBatcher;
+    /** A refresh's power readings: bounded, and within one request time limit for all of them. */
+    powerReadings: PowerReadings;
     journal: OrderJournal;
     /** The account and endpoint the journal's entries are written for (journal.accountTag). */
     account: string;
@@ -23,6 +33,8 @@ export interface Context {
      * half's order records it, so that its errors tell the old server from the new one.
      */
     replacing: Map<string, Replacement>;
+    /** Every wait's time (provisioning, power, back-off); tests run them at once. */
+    clock: Clock;
     /** One line to the engine's log; already free of secrets. */
     log: (line: string) => void;
 }

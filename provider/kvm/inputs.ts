@@ -35,6 +35,11 @@ export interface KvmServerInputs {
 export interface KvmServerOutputs extends KvmServerInputs {
     /** The resource's identity for the order journal (see journal.ts). */
     [RESOURCE_KEY]?: string;
+    /**
+     * The batch of a server ordered with others in one add/order (`edis:batchOrders`): its service id was taken
+     * from its place in the answer, which the KVM's description must confirm once provisioned.
+     */
+    [ORDER_BATCH]?: string;
     serviceId: number;
     kvmId?: string;
     orderId?: number;
@@ -49,6 +54,9 @@ export interface KvmServerOutputs extends KvmServerInputs {
     /** True when EDIS has suspended the server's traffic (from get/power). */
     trafficSuspended?: boolean;
 }
+
+/** The output that names the batch a server was ordered in (see KvmServerOutputs). */
+export const ORDER_BATCH = "__orderBatch";
 
 export const INPUT_NAMES = [
     "planId",

@@ -9,7 +9,7 @@ import { Identity, UpgradeEntry, entryFor, resolveCommand } from "../journal";
 import { WriteOutcomeUnknownError, sendOnce } from "../paidWrite";
 import { UpgradeResult } from "../client/model";
 import { KvmServerInputs, KvmServerOutputs, compact, sessionOutputs } from "./inputs";
-import { readPowerState } from "./power";
+import { managesPower, readPowerState } from "./power";
 import { billingCycleProblem, paymentMethodProblem, resolvePaymentMethod } from "./orderCheck";
 
 export type ReadResult = { id: string; props: Record<string, unknown> };
@@ -63,7 +63,10 @@ export async function readServer(ctx: Context, id: string, props: Record<string,
         if (!kvmId) return { id, props: compact({ ...props, serviceId }) };
     }
     const session = (await ctx.sessions.all()).get(kvmId);
-    if (session) return { id, props: compact({ ...props, serviceId, ...sessionOutputs(session), ...(await readPowerState(ctx, session, props.hostname)) }) };
+    if (session) {
+        const power = managesPower(props) ? await readPowerState(ctx, session, props.hostname) : {};
+        return { id, props: compact({ ...props, serviceId, ...sessionOutputs(session), ...power }) };
+    }
     if (await confirmedGone(ctx, serviceId, kvmId)) return GONE;
     return { id, props: compact({ ...props, serviceId, kvmId }) };
 }

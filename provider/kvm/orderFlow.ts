@@ -13,16 +13,16 @@
  * create whose result never reached the engine (killed host or engine) is resumed from the journal.
  */
 import { isEdisApiError } from "../client/errors";
-import { KvmSession, OrderResult } from "../client/model";
+import { KvmSession, OrderItem, OrderRequest, OrderResult } from "../client/model";
 import { DEFAULT_PROVISIONING_TIMEOUT_SECONDS } from "../config";
-import { Identity, OrderEntry, RESOURCE_KEY, entryFor, resolveCommand } from "../journal";
+import { Identity, OrderBatchInfo, OrderEntry, RESOURCE_KEY, entryFor, forgetOrderCommand, resolveCommand } from "../journal";
 import { PaidOutcome, WriteOutcomeUnknownError, sendOnce } from "../paidWrite";
 import { confirmedGone } from "./operations";
 import { Context, ServerInitError } from "./context";
-import { KvmServerInputs, KvmServerOutputs, compact } from "./inputs";
+import { KvmServerInputs, KvmServerOutputs, ORDER_BATCH, compact } from "./inputs";
 import { checkOrder, resolvePaymentMethod } from "./orderCheck";
 import { sessionOutputs } from "./inputs";
-import { applyPowerState, readPowerState } from "./power";
+import { applyPowerState } from "./power";
 
 /**
  * Creates a KvmServer: adopts, resumes what the journal knows, or orders. Whatever reaches the engine with a
@@ -42,6 +42,7 @@ export async function createServer(ctx: Context, inputs: KvmServerInputs, id?: I
 async function orderOrResume(ctx: Context, inputs: KvmServerInputs, id?: Identity): Promise<{ id: string; outs: KvmServerOutputs }> {
     const key = id?.key;
     if (inputs.adoptKvmId) {
+        ctx.batcher?.notOrdering();
         const adopted = await adoptServer(ctx, inputs);
         if (key) {
             // Adopting is how the user resolves an order whose outcome was unknown; an order that named another
@@ -62,7 +63,10 @@ async function orderOrResume(ctx: Context, inputs: KvmServerInputs, id?: Identit
         return { ...adopted, outs: compact({ ...adopted.outs, [RESOURCE_KEY]: key }) };
     }
     const journaled = id ? entryFor(ctx.journal, id, "order", ctx.log) : undefined;
-    if (journaled?.state === "ordered") return resumeJournaledOrder(ctx, journaled, inputs);
+    if (journaled?.state === "ordered") {
+        ctx.batcher?.notOrdering();
+        return resumeJournaledOrder(ctx, journaled, inputs);
+    }
     if (journaled?.state === "created") {
         const resumed = await resumeHandedOver(ctx, journaled, inputs);
         if (resumed) return resumed;
@@ -75,53 +79,36 @@ async function orderOrResume(ctx: Context, inputs: KvmServerInputs, id?: Identit
     const replacing = replacement && { serviceId: replacement.serviceId, kvmId: replacement.kvmId };
 
     const entry: OrderEntry | undefined = key
-        ? { kind: "order", state: "sending", key, account: id!.account, hostname: inputs.hostname, sentAt: new Date().toISOString(), inputs: { ...inputs }, replacing }
+        ? {
+              kind: "order",
+              state: "sending",
+              key,
+              account: id!.account,
+              hostname: inputs.hostname,
+              sentAt: new Date().toISOString(),
+              inputs: { ...inputs },
+              replacing,
+              locationId: location.id,
+          }
         : undefined;
+    const terms = { billingCycle: inputs.billingCycle, paymentMethod, applyCredit: inputs.applyCredit };
+    const item: OrderItem = {
+        pid: inputs.planId,
+        os: inputs.osId,
+        hostname: inputs.hostname,
+        additionalRam: inputs.additionalRamId,
+        additionalVcpu: inputs.additionalVcpuId,
+        additionalIp: inputs.additionalIpId,
+        diskBoost: inputs.diskBoostId,
+        sshPublicKey: inputs.sshPublicKey,
+    };
+    const outcomeUnknown = (problem: string, recorded?: OrderEntry) => orderOutcomeUnknown(ctx.journal.dir, inputs.hostname, problem, recorded ?? entry, replacing);
     let outcome: PaidOutcome<OrderResult>;
+    let batch: OrderBatchInfo | undefined;
     try {
-        outcome = await sendOnce<OrderEntry, OrderResult>({
-            journal: ctx.journal,
-            entry,
-            endpoint: "add/order",
-            log: ctx.log,
-            send: () =>
-                ctx.client.addOrder({
-                    billingCycle: inputs.billingCycle,
-                    paymentMethod,
-                    applyCredit: inputs.applyCredit,
-                    items: [
-                        {
-                            pid: inputs.planId,
-                            os: inputs.osId,
-                            hostname: inputs.hostname,
-                            additionalRam: inputs.additionalRamId,
-                            additionalVcpu: inputs.additionalVcpuId,
-                            additionalIp: inputs.additionalIpId,
-                            diskBoost: inputs.diskBoostId,
-                            sshPublicKey: inputs.sshPublicKey,
-                        },
-                    ],
-                }),
-            made: (sending, order) => ({
-                ...sending,
-                state: order.serviceIds.length ? "ordered" : "unknown",
-                problem: order.serviceIds.length ? undefined : `EDIS accepted order ${order.orderId} but named no service id`,
-                serviceId: order.serviceIds[0],
-                orderId: order.orderId,
-                invoiceId: order.invoiceId,
-                invoicePaid: order.invoicePaid,
-                locationId: location.id,
-            }),
-            // Any answer that names a service is an order, whatever its status; one that names only an order
-            // leaves open whether a service follows, which only the user can find out.
-            madeDespite: (sending, e) =>
-                e.serviceIds?.length
-                    ? { ...sending, state: "ordered", serviceId: e.serviceIds[0], orderId: e.orderId, invoiceId: e.invoiceId, invoicePaid: false, locationId: location.id }
-                    : e.orderId !== undefined
-                      ? { ...sending, state: "unknown", orderId: e.orderId, invoiceId: e.invoiceId, problem: e.message }
-                      : undefined,
-            unknown: (problem, unknown) => orderOutcomeUnknown(ctx.journal.dir, inputs.hostname, problem, unknown ?? entry, replacing),
-        });
+        // With `edis:batchOrders`, the creates in flight share one add/order (orderBatch.ts); else this one is sent alone.
+        if (ctx.batcher) ({ outcome, batch } = await ctx.batcher.order({ terms, item, entry, unknown: outcomeUnknown }));
+        else outcome = await orderAlone(ctx, { ...terms, items: [item] }, entry, outcomeUnknown);
     } catch (e) {
         if (isEdisApiError(e)) throw new Error(`nothing was ordered for ${inputs.hostname}: ${e.message}`);
         throw e;
@@ -144,11 +131,13 @@ async function orderOrResume(ctx: Context, inputs: KvmServerInputs, id?: Identit
     // server, and this line in the deployment log is how the user finds it (README: "Recovering an order").
     ctx.log(
         `ordered ${inputs.hostname}: order ${order.orderId}, service ${order.serviceIds.join(", ")}, invoice ${order.invoiceId ?? "?"} ` +
-            `(${order.invoicePaid ? "paid" : "unpaid"}), plan ${plan.id} (${plan.name}) at ${location.name}`,
+            `(${order.invoicePaid ? "paid" : "unpaid"}), plan ${plan.id} (${plan.name}) at ${location.name}` +
+            (batchOf(batch) ? `; one order with ${batch!.hostnames.filter((_, i) => i !== batch!.index).join(", ")} (batch ${batch!.id})` : ""),
     );
     const outs: KvmServerOutputs = compact({
         ...inputs,
         [RESOURCE_KEY]: key,
+        [ORDER_BATCH]: batchOf(batch),
         locationId: location.id,
         serviceId,
         orderId: order.orderId,
@@ -168,6 +157,45 @@ async function orderOrResume(ctx: Context, inputs: KvmServerInputs, id?: Identit
     const done = await awaitServer(ctx, outs);
     if (extra.length) throw new ServerInitError(done.id, done.outs, `${inputs.hostname} (service ${serviceId}) is provisioned.${extraText(extra, ctx, key)}`);
     return done;
+}
+
+/** The batch id a server's outputs keep, for a batch of more than one server (whose ids are mapped by place). */
+function batchOf(batch: OrderBatchInfo | undefined): string | undefined {
+    return batch && batch.hostnames.length > 1 ? batch.id : undefined;
+}
+
+/** One add/order for one server, through the paid-write path (paidWrite.ts). */
+function orderAlone(
+    ctx: Context,
+    request: OrderRequest,
+    entry: OrderEntry | undefined,
+    unknown: (problem: string, recorded?: OrderEntry) => WriteOutcomeUnknownError,
+): Promise<PaidOutcome<OrderResult>> {
+    return sendOnce<OrderEntry, OrderResult>({
+        journal: ctx.journal,
+        entry,
+        endpoint: "add/order",
+        log: ctx.log,
+        send: () => ctx.client.addOrder(request),
+        made: (sending, order) => ({
+            ...sending,
+            state: order.serviceIds.length ? "ordered" : "unknown",
+            problem: order.serviceIds.length ? undefined : `EDIS accepted order ${order.orderId} but named no service id`,
+            serviceId: order.serviceIds[0],
+            orderId: order.orderId,
+            invoiceId: order.invoiceId,
+            invoicePaid: order.invoicePaid,
+        }),
+        // Any answer that names a service is an order, whatever its status; one that names only an order
+        // leaves open whether a service follows, which only the user can find out.
+        madeDespite: (sending, e) =>
+            e.serviceIds?.length
+                ? { ...sending, state: "ordered", serviceId: e.serviceIds[0], orderId: e.orderId, invoiceId: e.invoiceId, invoicePaid: false }
+                : e.orderId !== undefined
+                  ? { ...sending, state: "unknown", orderId: e.orderId, invoiceId: e.invoiceId, problem: e.message }
+                  : undefined,
+        unknown,
+    });
 }
 
 /** More service ids than items: the first is this resource's, the others are recorded until the user deals with them. */
@@ -241,6 +269,7 @@ async function resumeJournaledOrder(ctx: Context, entry: OrderEntry, inputs: Kvm
     const outs: KvmServerOutputs = compact({
         ...ordered,
         [RESOURCE_KEY]: entry.key,
+        [ORDER_BATCH]: batchOf(entry.batch),
         locationId: entry.locationId ?? ordered.locationId,
         serviceId: entry.serviceId!,
         orderId: entry.orderId,
@@ -282,6 +311,7 @@ async function finishProvisioning(ctx: Context, outs: KvmServerOutputs): Promise
         if (session) ctx.management.remember(session);
         // No `powerState` until EDIS has reported it, so that a failed switch below shows as a change.
         provisioned = compact({ ...outs, kvmId, ...(session ? sessionOutputs(session) : {}), invoicePaid: true, powerState: undefined });
+        if (session) verifyBatchMapping(provisioned);
     } catch (e) {
         if (e instanceof ServerInitError) throw e;
         throw new ServerInitError(
@@ -291,8 +321,8 @@ async function finishProvisioning(ctx: Context, outs: KvmServerOutputs): Promise
                 `It is in the stack's state; run \`pulumi up\` again to finish.`,
         );
     }
-    // Power not managed: report it when it can be read (so that the first refresh finds nothing new), never fail on it.
-    if (!outs.powerState) return session ? compact({ ...provisioned, ...(await readPowerState(ctx, session, outs.hostname)) }) : provisioned;
+    // Power not managed: not read either (no get/power per server; refresh does not read it).
+    if (!outs.powerState) return provisioned;
     try {
         return compact(await applyPowerState(ctx, provisioned, outs.powerState));
     } catch (e) {
@@ -306,6 +336,33 @@ async function finishProvisioning(ctx: Context, outs: KvmServerOutputs): Promise
 }
 
 /**
+ * A server ordered in a batch got its service id by its place in EDIS's answer. Its KVM's description (EDIS sets
+ * it to the host name ordered) must say the same; if it does not, the ids may have been mapped to the wrong
+ * resources, which the user must sort out: the server stays in state (an init error) and both names are given.
+ * Checked once, when the create ends; the batch mark is then dropped, so the next `pulumi up` accepts what the
+ * user decided.
+ */
+function verifyBatchMapping(outs: KvmServerOutputs): void {
+    const batch = outs[ORDER_BATCH];
+    if (!batch || outs.description === undefined) return;
+    delete outs[ORDER_BATCH];
+    if (sameHostname(outs.description, outs.hostname)) return;
+    throw new ServerInitError(
+        String(outs.serviceId),
+        outs,
+        `service ${outs.serviceId} (${outs.kvmId}) was taken as ${outs.hostname} by its place in order ${outs.orderId ?? "?"} (batch ${batch}), but EDIS ` +
+            `describes that KVM as "${outs.description}": the order's services may be mapped to the wrong resources. It is in the stack's ` +
+            `state as ${outs.hostname}. Check order ${outs.orderId ?? "?"} in the EDIS client area. If the description is only written ` +
+            `differently, run \`pulumi up\` again (this check is not repeated). If the server belongs to another resource, remove ` +
+            `both from the state (\`pulumi state delete <urn>\`) and set adoptKvmId on each to its own KVM id.`,
+    );
+}
+
+function sameHostname(a: string, b: string): boolean {
+    return a.trim().replace(/\.$/, "").toLowerCase() === b.trim().replace(/\.$/, "").toLowerCase();
+}
+
+/**
  * Polls get/kvmid until the service has a KVM, with a growing pause, up to the time limit. EDIS leaves open
  * what "not provisioned yet" looks like: an answer without a KVM id, a 404, a 400, or an HTTP 200 with
  * `status: "error"` in any wording. So every answer means "not yet" except a refusal of the credentials,
@@ -313,7 +370,7 @@ async function finishProvisioning(ctx: Context, outs: KvmServerOutputs): Promise
  */
 async function waitForKvmId(ctx: Context, outs: KvmServerOutputs): Promise<string> {
     const limitSeconds = outs.provisioningTimeoutSeconds ?? ctx.config.provisioningTimeoutSeconds ?? DEFAULT_PROVISIONING_TIMEOUT_SECONDS;
-    const deadline = Date.now() + limitSeconds * 1000;
+    const deadline = ctx.clock.now() + limitSeconds * 1000;
     let pauseMs = ctx.config.provisioningPollSeconds * 1000;
     let lastAnswer: string;
     for (let poll = 1; ; poll++) {
@@ -325,7 +382,7 @@ async function waitForKvmId(ctx: Context, outs: KvmServerOutputs): Promise<strin
             if (!isEdisApiError(e) || e.meaning === "credentials") throw e;
             lastAnswer = e.message;
         }
-        const left = deadline - Date.now();
+        const left = deadline - ctx.clock.now();
         if (left <= 0) {
             throw new ServerInitError(
                 String(outs.serviceId),
@@ -338,7 +395,7 @@ async function waitForKvmId(ctx: Context, outs: KvmServerOutputs): Promise<strin
             );
         }
         if (poll === 1 || poll % 10 === 0) ctx.log(`waiting for ${outs.hostname} (service ${outs.serviceId}) to be provisioned`);
-        await new Promise((r) => setTimeout(r, Math.min(pauseMs, left)));
+        await ctx.clock.sleep(Math.min(pauseMs, left));
         pauseMs = Math.min(pauseMs * 1.5, 30_000);
     }
 }
@@ -361,7 +418,7 @@ async function adoptServer(ctx: Context, inputs: KvmServerInputs): Promise<{ id:
     const outs = { ...inputs, locationId: inputs.locationId ?? home?.location.id, serviceId, ...(session ? sessionOutputs(session) : { kvmId }) };
     const adopted = compact({ ...outs, powerState: undefined });
     if (inputs.powerState) return { id: String(serviceId), outs: compact(await applyPowerState(ctx, adopted, inputs.powerState)) };
-    return { id: String(serviceId), outs: session ? compact({ ...adopted, ...(await readPowerState(ctx, session, inputs.hostname)) }) : adopted };
+    return { id: String(serviceId), outs: adopted };
 }
 
 /** The error for an order whose outcome is unknown, with what tells the candidates apart and the command that resolves it. */
@@ -371,10 +428,21 @@ function unknownOrder(entry: OrderEntry, journalDir: string): WriteOutcomeUnknow
 }
 
 function orderOutcomeUnknown(journalDir: string, hostname: string, problem: string, entry: OrderEntry | undefined, replacing: OrderEntry["replacing"]): WriteOutcomeUnknownError {
-    return orderUnknownError(hostname, problem, entry ? resolveCommand("forget", entry.key, journalDir, "order") : undefined, replacing);
+    return orderUnknownError(hostname, problem, entry ? forgetOrderCommand(entry, journalDir) : undefined, replacing, entry?.batch);
 }
 
-export function orderUnknownError(hostname: string, problem: string, forget?: string, replacing?: OrderEntry["replacing"]): WriteOutcomeUnknownError {
+export function orderUnknownError(
+    hostname: string,
+    problem: string,
+    forget?: string,
+    replacing?: OrderEntry["replacing"],
+    batch?: OrderBatchInfo,
+): WriteOutcomeUnknownError {
+    const others = batch?.hostnames.filter((_, i) => i !== batch.index) ?? [];
+    const together = others.length
+        ? ` It was one order with ${others.join(", ")} (batch ${batch!.id}): each of them is blocked the same way until this is resolved; ` +
+          `look for every one of their descriptions.`
+        : "";
     const notOld = replacing
         ? ` This order was the new half of a replacement: the server being replaced (service ${replacing.serviceId}` +
           `${replacing.kvmId ? `, KVM ${replacing.kvmId}` : ""}) carries the same description and is NOT the new one; adopting it is refused.`
@@ -383,7 +451,7 @@ export function orderUnknownError(hostname: string, problem: string, forget?: st
         `the order for ${hostname}`,
         problem,
         `Check whether it exists: look in the EDIS client area, or list the account's servers with edis.getKvmSessions() and look ` +
-            `for the description "${hostname}".${notOld} If it exists, set adoptKvmId to its KVM id on this resource and run \`pulumi up\`: ` +
+            `for the description "${hostname}".${notOld}${together} If it exists, set adoptKvmId to its KVM id on this resource and run \`pulumi up\`: ` +
             `it is adopted, not ordered again. If it does not, ` +
             (forget ? `run \`${forget}\` and then \`pulumi up\` to order it.` : `run \`pulumi up\` again to order it.`),
     );

@@ -3,13 +3,19 @@
  *
  *   create (powerState set)  ─ after provisioning: get/power; switch if it differs; wait until EDIS reports it
  *   update (powerState set)  ─ the same; a failure carries the server id (the server exists, only power failed)
- *   refresh                  ─ get/power on the listing's session; the live state becomes the outputs, so a
- *                              server switched off behind Pulumi's back differs from `powerState: "on"`
+ *   refresh (powerState set) ─ get/power on the listing's session, at most POWER_READ_CONCURRENCY at once and
+ *                              within one request time limit for all of them (PowerReadings); the live state
+ *                              becomes the outputs, so a server switched off behind Pulumi's back differs from
+ *                              `powerState: "on"`
  *
- * `powerState` unset means "not managed": nothing is switched, and create does not need API Access.
+ * `powerState` unset means "not managed": nothing is switched or read (no get/power on create or refresh, so a
+ * fleet's refresh costs one get/auth however large it is), and nothing needs API Access. The outputs record
+ * which it is (MANAGES_POWER), because refresh sees only the outputs.
  * Powering off does not stop billing: only cancelling (delete) does.
  */
+import { Clock } from "../clock";
 import { isEdisApiError } from "../client/errors";
+import { ManagementClient } from "../client/management";
 import { KvmSession, PowerState, PowerStatus } from "../client/model";
 import { Context } from "./context";
 import { KvmServerOutputs } from "./inputs";
@@ -30,42 +36,132 @@ export async function applyPowerState(ctx: Context, outs: KvmServerOutputs, want
 }
 
 async function waitForPower(ctx: Context, outs: KvmServerOutputs, want: PowerState): Promise<PowerStatus> {
-    const deadline = Date.now() + POWER_WAIT_SECONDS * 1000;
+    const deadline = ctx.clock.now() + POWER_WAIT_SECONDS * 1000;
     let pauseMs = ctx.config.provisioningPollSeconds * 1000;
     for (;;) {
         const now = await ctx.management.getPower(outs.kvmId!);
         if (now.state === want) return now;
-        if (Date.now() >= deadline) {
+        if (ctx.clock.now() >= deadline) {
             throw new Error(
                 `asked EDIS to power ${want} ${outs.hostname} (${outs.kvmId}), but after ${POWER_WAIT_SECONDS} s it still reports "${now.text}"; ` +
                     `run \`pulumi up\` again to check and retry`,
             );
         }
-        await new Promise((r) => setTimeout(r, pauseMs));
+        await ctx.clock.sleep(pauseMs);
         pauseMs = Math.min(pauseMs * 1.5, 10_000);
     }
 }
 
-let accessWarned = false;
+/** The output that records whether the program manages the server's power (refresh is given only the outputs). */
+export const MANAGES_POWER = "__managesPower";
+
+/**
+ * Whether a refresh reads this server's power. State written before MANAGES_POWER existed holds a `powerState`
+ * output only where power was read: it is read as before.
+ */
+export function managesPower(props: Record<string, unknown>): boolean {
+    const marked = props[MANAGES_POWER];
+    return typeof marked === "boolean" ? marked : props.powerState !== undefined;
+}
+
+/** How many power readings of a refresh are in flight at once, whatever the engine's parallelism. */
+export const POWER_READ_CONCURRENCY = 16;
+
+/**
+ * The power readings of a refresh, which are optional: a server whose power cannot be read keeps its place in
+ * state and shows as a change. So no management host may cost more than one request time limit, and none
+ * per server:
+ * - every reading is sent once (no back-off), at most POWER_READ_CONCURRENCY at a time;
+ * - all readings share one window of one request time limit, which every answer renews: when no host has
+ *   answered for that long, the readings still waiting are not sent;
+ * - a host that failed once (no answer, a refusal, an answer not in EDIS's form) is not asked again, and a refusal
+ *   of the session (API Access off) stops every reading, because it holds for the account;
+ * - the first failure is reported, once; the servers concerned are left without `powerState`.
+ */
+export class PowerReadings {
+    private inFlight = 0;
+    private readonly waiting: Array<() => void> = [];
+    private readonly failedHosts = new Set<string>();
+    private stopped = false;
+    private windowEnd?: number;
+    private lastAnswerAt = -Infinity;
+    private lastFailureAt = -Infinity;
+    private reported = false;
+
+    constructor(
+        private readonly management: ManagementClient,
+        private readonly clock: Clock,
+        private readonly timeoutMs: number,
+        private readonly log: (line: string) => void,
+    ) {}
+
+    /** The server's power, or undefined when it is not read (see above). */
+    async read(session: KvmSession, hostname: string): Promise<PowerStatus | undefined> {
+        const host = session.apiHost ?? "";
+        if (this.skips(host)) return undefined;
+        await this.slot();
+        try {
+            if (this.skips(host)) return undefined;
+            const now = this.clock.now();
+            // A window starts with the first reading, and again after a quiet spell (nothing in flight) whose last
+            // reading was answered; one that ended in a failure ends the readings.
+            const quietAfterAnswer = this.inFlight === 1 && this.lastAnswerAt > this.lastFailureAt;
+            if (this.windowEnd === undefined || (now >= this.windowEnd && quietAfterAnswer)) this.windowEnd = now + this.timeoutMs;
+            const left = this.windowEnd - now;
+            if (left <= 0) {
+                this.fail(undefined, `no management host answered within ${Math.round(this.timeoutMs / 1000)} s`, hostname, session.kvmId, true);
+                return undefined;
+            }
+            const status = await this.management.getPower(session.kvmId, { once: true, timeoutMs: Math.min(this.timeoutMs, left) });
+            this.lastAnswerAt = this.clock.now();
+            this.windowEnd = Math.max(this.windowEnd, this.lastAnswerAt + this.timeoutMs);
+            return status;
+        } catch (e) {
+            const accessOff = isEdisApiError(e) && e.kind === "session";
+            this.fail(host, (e as Error).message, hostname, session.kvmId, accessOff);
+            return undefined;
+        } finally {
+            this.release();
+        }
+    }
+
+    private skips(host: string): boolean {
+        return this.stopped || this.failedHosts.has(host);
+    }
+
+    private fail(host: string | undefined, why: string, hostname: string, kvmId: string, everyHost: boolean): void {
+        this.lastFailureAt = this.clock.now();
+        if (everyHost) this.stopped = true;
+        if (host !== undefined) this.failedHosts.add(host);
+        if (this.reported) return;
+        this.reported = true;
+        this.log(
+            `warning: the power state of ${hostname} (${kvmId}) could not be read: ${why}. powerState and trafficSuspended are left ` +
+                `out for it and for the servers whose management host ${everyHost ? "is not asked after this" : "fails too"} in this deployment ` +
+                `(reported once); a server that manages powerState shows as a change, which \`pulumi up\` checks again.`,
+        );
+    }
+
+    private async slot(): Promise<void> {
+        if (this.inFlight >= POWER_READ_CONCURRENCY) await new Promise<void>((resolve) => this.waiting.push(resolve));
+        this.inFlight++;
+    }
+
+    private release(): void {
+        this.inFlight--;
+        this.waiting.shift()?.();
+    }
+}
 
 /**
  * The live power state for refresh, or nothing when it cannot be read: then `powerState` is left out of the
- * outputs, so a server whose power is managed shows as a change (unclear, not "same"), and one whose power
- * is not managed is unaffected. Never fails the refresh: the server's existence is what refresh must get right.
+ * outputs, so a server whose power is managed shows as a change (unclear, not "same"). Never fails the refresh:
+ * the server's existence is what refresh must get right.
  */
 export async function readPowerState(ctx: Context, session: KvmSession, hostname: unknown): Promise<Partial<KvmServerOutputs>> {
     ctx.management.remember(session);
-    try {
-        return powerOutputs(await ctx.management.getPower(session.kvmId));
-    } catch (e) {
-        if (isEdisApiError(e) && e.kind === "session") {
-            if (!accessWarned) ctx.log(`note: powerState and trafficSuspended are not reported: ${e.message}`);
-            accessWarned = true;
-        } else {
-            ctx.log(`warning: the power state of ${String(hostname ?? session.kvmId)} (${session.kvmId}) could not be read: ${(e as Error).message}`);
-        }
-        return { powerState: undefined, trafficSuspended: undefined };
-    }
+    const now = await ctx.powerReadings.read(session, String(hostname ?? session.kvmId));
+    return now ? powerOutputs(now) : { powerState: undefined, trafficSuspended: undefined };
 }
 
 function powerOutputs(now: PowerStatus): Partial<KvmServerOutputs> {

@@ -12,12 +12,12 @@ import { HELD_KVM_IDS, RESOURCE_ALIASES, RESOURCE_KEY, adoptedElsewhere, forgetS
 import { ADDON_INPUTS, INPUT_NAMES, KvmServerOutputs, checkInputs, compact, inputsOf, resourceKeyOf } from "./inputs";
 import { cancelServer, checkLocation, readServer, recheckSuspension, upgradeServer } from "./operations";
 import { createServer, resumeServer } from "./orderFlow";
-import { applyPowerState } from "./power";
+import { MANAGES_POWER, applyPowerState } from "./power";
 
 /** Outputs that are not inputs (service id, KVM id, session fields), kept across an update. */
 function computedOf(olds: Record<string, unknown>): Record<string, unknown> {
     return Object.fromEntries(
-        Object.entries(olds).filter(([k]) => k !== "__provider" && k !== RESOURCE_KEY && k !== RESOURCE_ALIASES && k !== HELD_KVM_IDS && !(INPUT_NAMES as readonly string[]).includes(k)),
+        Object.entries(olds).filter(([k]) => k !== "__provider" && k !== RESOURCE_KEY && k !== RESOURCE_ALIASES && k !== HELD_KVM_IDS && k !== MANAGES_POWER && !(INPUT_NAMES as readonly string[]).includes(k)),
     );
 }
 
@@ -27,8 +27,16 @@ function computedOf(olds: Record<string, unknown>): Record<string, unknown> {
  * `pulumi destroy` of that server would fail, so it is copied in from the inputs.
  */
 function keepProvider(e: unknown, inputs: Record<string, unknown>): unknown {
-    if (e instanceof ServerInitError) (e.properties as Record<string, unknown>).__provider = inputs.__provider;
+    if (e instanceof ServerInitError) {
+        (e.properties as Record<string, unknown>).__provider = inputs.__provider;
+        (e.properties as Record<string, unknown>)[MANAGES_POWER] = inputs.powerState !== undefined;
+    }
     return e;
+}
+
+/** Outputs record whether the program manages power: refresh, which sees only outputs, reads it only then. */
+function markPower<T extends object>(outs: T, inputs: Record<string, unknown>): T {
+    return { ...outs, [MANAGES_POWER]: inputs.powerState !== undefined };
 }
 
 /**
@@ -102,7 +110,8 @@ export const kvmServer = {
                         `Two resources on one server would cancel it when either is removed: remove adoptKvmId, or the other resource.`,
                 );
             }
-            return await createServer(c, inputsOf(inputs), identityOf(inputs, c.account));
+            const created = await c.flights.run(() => createServer(c, inputsOf(inputs), identityOf(inputs, c.account)));
+            return { ...created, outs: markPower(created.outs, inputs) };
         } catch (e) {
             throw keepProvider(e, inputs);
         }
@@ -125,7 +134,8 @@ export const kvmServer = {
         if (!outs.kvmId) {
             // The create of this server stopped after its order: finish it (throws with the id if it cannot).
             try {
-                outs = await resumeServer(c, outs);
+                const stopped = outs;
+                outs = await c.flights.run(() => resumeServer(c, stopped));
             } catch (e) {
                 throw keepProvider(e, news);
             }
@@ -135,10 +145,10 @@ export const kvmServer = {
         if (identity && typeof olds[RESOURCE_KEY] === "string" && olds[RESOURCE_KEY] !== key) identity.aliases.push(olds[RESOURCE_KEY] as string);
         if (needsUpgrade(olds, news)) await upgradeServer(c, { ...(olds as unknown as KvmServerOutputs), kvmId: outs.kvmId }, inputs, identity);
         if (outs.suspended) outs = await recheckSuspension(c, outs);
-        // Power: switched when the program manages it; otherwise the state last reported stays in the outputs.
+        // Power: switched and reported when the program manages it; otherwise neither switched nor read.
         if (inputs.powerState) outs = await applyPowerState(c, outs, inputs.powerState);
-        else outs = compact({ ...outs, powerState: olds.powerState as KvmServerOutputs["powerState"] });
-        return { outs };
+        else outs = compact({ ...outs, powerState: undefined, trafficSuspended: undefined });
+        return { outs: markPower(outs, news) };
     },
 
     async delete(id: string, props: Record<string, unknown>) {

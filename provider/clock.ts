@@ -1,0 +1,37 @@
+/**
+ * Time, as every wait of the provider sees it: the retry policy's back-off, the provisioning and power waits,
+ * the session listing's batching window, the refresh's power-reading window. One seam, so that a test can run
+ * a wait of minutes at once and assert what the code asked for (the delays it requested), not how long a
+ * loaded machine took.
+ */
+export interface Clock {
+    /** Milliseconds since the epoch. */
+    now(): number;
+    /** Resolves after `ms` milliseconds. */
+    sleep(ms: number): Promise<void>;
+}
+
+export const systemClock: Clock = {
+    now: () => Date.now(),
+    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms))),
+};
+
+/**
+ * A clock for tests: `sleep` resolves at once (after letting other promises run) and moves `now` forward by
+ * what was asked; `sleeps` records every request in order.
+ */
+export class ManualClock implements Clock {
+    readonly sleeps: number[] = [];
+
+    constructor(private current = Date.now()) {}
+
+    now(): number {
+        return this.current;
+    }
+
+    async sleep(ms: number): Promise<void> {
+        this.sleeps.push(ms);
+        this.current += Math.max(0, ms);
+        await new Promise((resolve) => setImmediate(resolve));
+    }
+}

@@ -1,0 +1,128 @@
+/**
+ * The creates that run together in one provider host, and the points where they wait for each other.
+ *
+ * The engine runs up to `--parallel` creates at once in one host process. Some work is cheaper done once for
+ * all of them: one session listing for every KVM that was just provisioned (sessions.ts), one order for every
+ * server of a batch (kvm/orderBatch.ts). A `Gathering` is such a point: it acts once every create in flight has
+ * either arrived at it or finished without needing it, so the count of listings or orders follows from the
+ * engine's parallelism, not from the speed of the machine; a create that is slow to arrive (EDIS still
+ * provisioning it) holds the others back at most the gathering's `maxWaitMs`. A gathering with a `quietMs` also
+ * waits until no create has started for that long: the engine starts the creates of one program as the program
+ * registers them, a few milliseconds apart, and an order should not leave before the last of them has begun.
+ *
+ * Which create is calling is found from the async context (AsyncLocalStorage), so that the code between the
+ * provider method and the gathering passes nothing along.
+ */
+import { AsyncLocalStorage } from "node:async_hooks";
+import { Clock } from "./clock";
+
+/** One point where the creates in flight meet; `act` receives what every one that arrived brought. */
+export class Gathering<W> {
+    private arrived: W[] = [];
+    /** Creates in flight that have neither arrived nor finished. */
+    private expected = 0;
+    /** The number of the pending time limit (0: none); a limit that an earlier act overtook does nothing. */
+    private timer = 0;
+    private timers = 0;
+    /** When the last create started or arrived. */
+    private lastChange = -Infinity;
+    private quietCheck = false;
+
+    constructor(
+        private readonly clock: Clock,
+        private readonly maxWaitMs: number,
+        private readonly act: (arrived: W[]) => void,
+        private readonly quietMs = 0,
+    ) {}
+
+    /** A create that may arrive here has started. */
+    expect(): void {
+        this.expected++;
+        this.lastChange = this.clock.now();
+    }
+
+    /** A create that was expected finished without arriving. */
+    pass(): void {
+        this.expected--;
+        this.actIfComplete();
+    }
+
+    /** Arrives (`expected`: as a create this gathering counted on) and waits for the others, within the time limit. */
+    arrive(what: W, expected: boolean): void {
+        if (expected) this.expected--;
+        this.arrived.push(what);
+        this.lastChange = this.clock.now();
+        if (this.timer === 0) {
+            const timer = (this.timer = ++this.timers);
+            void this.clock.sleep(this.maxWaitMs).then(() => this.timer === timer && this.actNow());
+        }
+        this.actIfComplete();
+    }
+
+    private actIfComplete(): boolean {
+        if (this.arrived.length === 0 || this.expected > 0) return false;
+        const quietFor = this.clock.now() - this.lastChange;
+        if (quietFor >= this.quietMs) {
+            this.actNow();
+            return true;
+        }
+        // Complete, but a create started a moment ago: look again once it has been quiet for long enough.
+        if (!this.quietCheck) {
+            this.quietCheck = true;
+            void this.clock.sleep(this.quietMs - quietFor).then(() => {
+                this.quietCheck = false;
+                this.actIfComplete();
+            });
+        }
+        return true;
+    }
+
+    private actNow(): void {
+        const arrived = this.arrived.splice(0);
+        this.timer = 0;
+        if (arrived.length) this.act(arrived);
+    }
+}
+
+interface Flight {
+    met: Set<Gathering<unknown>>;
+}
+
+/** The creates in flight, each counted by every gathering it may reach. */
+export class Flights {
+    private readonly current = new AsyncLocalStorage<Flight>();
+    private readonly gatherings: Array<Gathering<unknown>> = [];
+
+    /** A gathering that every create from now on is expected at. */
+    add<W>(gathering: Gathering<W>): Gathering<W> {
+        this.gatherings.push(gathering as Gathering<unknown>);
+        return gathering;
+    }
+
+    /** Runs one create as a flight: expected at every gathering until it arrives there or finishes. */
+    async run<T>(work: () => Promise<T>): Promise<T> {
+        const flight: Flight = { met: new Set() };
+        for (const g of this.gatherings) g.expect();
+        try {
+            return await this.current.run(flight, work);
+        } finally {
+            for (const g of this.gatherings) if (!flight.met.has(g)) g.pass();
+        }
+    }
+
+    /** The calling create will not arrive at this gathering: the others need not wait for it. */
+    leave<W>(gathering: Gathering<W>): void {
+        const flight = this.current.getStore();
+        if (!flight || flight.met.has(gathering as Gathering<unknown>) || !this.gatherings.includes(gathering as Gathering<unknown>)) return;
+        flight.met.add(gathering as Gathering<unknown>);
+        gathering.pass();
+    }
+
+    /** Arrives at a gathering as the calling create (or as a caller outside any create, whom nobody waits for). */
+    arrive<W>(gathering: Gathering<W>, what: W): void {
+        const flight = this.current.getStore();
+        const expected = !!flight && this.gatherings.includes(gathering as Gathering<unknown>) && !flight.met.has(gathering as Gathering<unknown>);
+        if (expected) flight!.met.add(gathering as Gathering<unknown>);
+        gathering.arrive(what, expected);
+    }
+}

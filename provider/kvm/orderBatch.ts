@@ -1,0 +1,173 @@
+/**
+ * One order, one invoice, for the servers a deployment creates together (config `edis:batchOrders`).
+ *
+ * The specification's add/order takes a list of items and answers one service id per item, in item order. With
+ * batching on, each create in flight brings its checked item here (a Gathering, flights.ts): once every create
+ * in flight has arrived or finished, the items with the same billing cycle, payment method and credit choice go
+ * to EDIS as one add/order. The engine runs at most `--parallel` creates at once, so a fleet larger than that
+ * is ordered in several batches.
+ *
+ * The money rules hold for the batch as for one order (paidWrite.ts, journal.ts):
+ *   - every member's own journal entry is claimed "sending" before the one add/order, and carries the batch
+ *     (its id, its place, the others' host names), so each member finds it on the next run;
+ *   - an answer maps service ids to members by item order; the mapping is verified against each KVM's
+ *     description once provisioned (orderFlow.ts);
+ *   - a lost or unreadable answer makes every member's entry "unknown", which blocks each of them until the
+ *     user resolves it; `orders forget --batch <id>` resolves the whole batch;
+ *   - a refusal orders nothing and clears every entry;
+ *   - from the answer on, each member's create goes on alone, and one whose create fails after the order still
+ *     reaches state with its service id (ServerInitError).
+ */
+import { randomBytes } from "node:crypto";
+import { Clock } from "../clock";
+import { EdisClient } from "../client/client";
+import { EdisApiError } from "../client/errors";
+import { OrderItem, OrderRequest, OrderResult } from "../client/model";
+import { Flights, Gathering } from "../flights";
+import { OrderBatchInfo, OrderEntry, OrderJournal } from "../journal";
+import { PaidOutcome, WriteOutcomeUnknownError, sendOnce } from "../paidWrite";
+
+/** The longest a create waits for others to join its order: seconds, against minutes of provisioning. */
+export const BATCH_WAIT_MAX_MS = 5_000;
+/** An order leaves only when no create has started or arrived for this long (see flights.ts). */
+export const BATCH_QUIET_MS = 1_000;
+
+/** One create's part of a batched order. */
+export interface BatchMember {
+    /** The order's terms: members with equal terms share an order. */
+    terms: Omit<OrderRequest, "items">;
+    item: OrderItem;
+    /** The member's "sending" entry (unclaimed); without one (no resource key) nothing is journalled for it. */
+    entry?: OrderEntry;
+    /** The error for this member when the outcome is unknown, given its entry as recorded. */
+    unknown(problem: string, entry?: OrderEntry): WriteOutcomeUnknownError;
+    /** The order as it concerns this member: its own service id first (the first member also gets any extra ids). */
+    settle(outcome: BatchedOrder | { error: unknown }): void;
+}
+
+/** A member's order: the outcome as it concerns this member, and its place in the batch. */
+export interface BatchedOrder {
+    outcome: PaidOutcome<OrderResult>;
+    batch: OrderBatchInfo;
+}
+
+export class OrderBatcher {
+    private readonly orders: Gathering<BatchMember>;
+
+    constructor(
+        private readonly client: EdisClient,
+        private readonly flights: Flights,
+        private readonly journal: OrderJournal,
+        clock: Clock,
+        private readonly log: (line: string) => void,
+    ) {
+        this.orders = flights.add(new Gathering<BatchMember>(clock, BATCH_WAIT_MAX_MS, (members) => this.send(members), BATCH_QUIET_MS));
+    }
+
+    /** Orders this member's server with the others in flight; resolves with the order as it concerns this member. */
+    order(member: Omit<BatchMember, "settle">): Promise<BatchedOrder> {
+        return new Promise((resolve, reject) => this.flights.arrive(this.orders, { ...member, settle: (r) => ("error" in r ? reject(r.error) : resolve(r)) }));
+    }
+
+    /** A create that will not order (it adopts, or resumes an order): the others need not wait for it. */
+    notOrdering(): void {
+        this.flights.leave(this.orders);
+    }
+
+    private send(arrived: BatchMember[]): void {
+        const groups = new Map<string, BatchMember[]>();
+        for (const m of arrived) {
+            const terms = JSON.stringify([m.terms.billingCycle, m.terms.paymentMethod, m.terms.applyCredit]);
+            groups.set(terms, [...(groups.get(terms) ?? []), m]);
+        }
+        for (const members of groups.values()) void this.sendGroup(members);
+    }
+
+    private async sendGroup(members: BatchMember[]): Promise<void> {
+        const id = randomBytes(8).toString("hex");
+        const claimed = this.claim(members, id);
+        if (!claimed.length) return;
+        if (claimed.length > 1) {
+            this.log(`ordering ${claimed.length} servers in one order (batch ${id}): ${claimed.map((m) => m.item.hostname).join(", ")}`);
+        }
+        const entries = claimed.map((m) => m.entry).filter((e): e is OrderEntry => !!e);
+        const indexOfEntry = new Map(claimed.flatMap((m, i) => (m.entry ? [[m.entry, i] as const] : [])));
+        let outcome: PaidOutcome<OrderResult>;
+        try {
+            outcome = await sendOnce<OrderEntry, OrderResult>({
+                journal: this.journal,
+                claimed: entries,
+                endpoint: "add/order",
+                log: this.log,
+                send: () => this.client.addOrder({ ...claimed[0].terms, items: claimed.map((m) => m.item) }),
+                made: (sending, order) => madeEntry(sending, order.serviceIds[indexOfEntry.get(sending)!], order, claimed.length),
+                madeDespite: (sending, e) => {
+                    if (!e.serviceIds?.length && e.orderId === undefined) return undefined;
+                    const serviceId = e.serviceIds?.[indexOfEntry.get(sending)!];
+                    const order = { orderId: e.orderId!, serviceIds: e.serviceIds ?? [], invoiceId: e.invoiceId, invoicePaid: false };
+                    return serviceId !== undefined ? madeEntry(sending, serviceId, order, claimed.length) : { ...sending, state: "unknown", orderId: e.orderId, invoiceId: e.invoiceId, problem: e.message };
+                },
+                unknown: (problem) => new WriteOutcomeUnknownError("the batched order", problem, ""),
+            });
+        } catch (e) {
+            for (const m of claimed) {
+                if (e instanceof WriteOutcomeUnknownError) m.settle({ error: m.unknown(e.problem, m.entry && this.journal.read(m.entry.key, "order")) });
+                else m.settle({ error: e });
+            }
+            return;
+        }
+        const order: OrderResult = "answered" in outcome ? outcome.answered : namedOrder(outcome.named);
+        const extra = order.serviceIds.slice(claimed.length);
+        claimed.forEach((m, i) => {
+            const serviceId = order.serviceIds[i];
+            if (serviceId === undefined) {
+                const problem = `EDIS ${"named" in outcome ? `answered "${outcome.named.message}"` : `accepted order ${order.orderId}`} but named ${order.serviceIds.length} service id(s) for ${claimed.length} servers`;
+                m.settle({ error: m.unknown(problem, m.entry && this.journal.read(m.entry.key, "order")) });
+                return;
+            }
+            const mine: OrderResult = { ...order, serviceIds: [serviceId, ...(i === 0 ? extra : [])] };
+            const batch = { id, index: i, hostnames: claimed.map((c) => c.item.hostname) };
+            m.settle({ outcome: "answered" in outcome ? { answered: mine } : { named: outcome.named.with({ serviceIds: mine.serviceIds }) }, batch });
+        });
+    }
+
+    /** Claims each member's entry with its place in the batch; a member another deployment is sending leaves the batch. */
+    private claim(members: BatchMember[], id: string): BatchMember[] {
+        const hostnames = members.map((m) => m.item.hostname);
+        const claimed: BatchMember[] = [];
+        for (const m of members) {
+            if (!m.entry) {
+                claimed.push(m);
+                continue;
+            }
+            const entry: OrderEntry = { ...m.entry, batch: { id, index: claimed.length, hostnames } };
+            try {
+                this.journal.claim(entry);
+                claimed.push({ ...m, entry });
+            } catch (e) {
+                m.settle({ error: e });
+            }
+        }
+        if (claimed.length < members.length) {
+            // Rare (two deployments at once): the members' places are written again as they will be sent.
+            const kept = claimed.map((m) => m.item.hostname);
+            claimed.forEach((m, i) => {
+                if (!m.entry) return;
+                m.entry = { ...m.entry, batch: { id, index: i, hostnames: kept } };
+                this.journal.write(m.entry);
+            });
+        }
+        return claimed;
+    }
+}
+
+function madeEntry(sending: OrderEntry, serviceId: number | undefined, order: OrderResult, size: number): OrderEntry {
+    if (serviceId === undefined) {
+        return { ...sending, state: "unknown", orderId: order.orderId, invoiceId: order.invoiceId, problem: `EDIS named ${order.serviceIds.length} service id(s) for ${size} servers` };
+    }
+    return { ...sending, state: "ordered", serviceId, orderId: order.orderId, invoiceId: order.invoiceId, invoicePaid: order.invoicePaid };
+}
+
+function namedOrder(e: EdisApiError): OrderResult {
+    return { orderId: e.orderId!, serviceIds: e.serviceIds ?? [], invoiceId: e.invoiceId, invoicePaid: false };
+}

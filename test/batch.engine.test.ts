@@ -1,0 +1,175 @@
+/**
+ * One order for a fleet (`edis:batchOrders`), through the engine path: the servers one `up` creates together go
+ * to EDIS in one add/order with one item each and one invoice, and the money rules hold for the batch as for
+ * one order (provider/kvm/orderBatch.ts). Each test asserts what EDIS was asked and what state holds.
+ */
+import { join } from "node:path";
+import { TestStack } from "./harness";
+import { EdisSimulator } from "../simulator/server";
+import { declareServers, runNamedCommand, simulatorAndStack } from "./support/sim";
+import { OrderJournal } from "../provider/journal";
+
+const PROGRAM = join(__dirname, "programs", "servers");
+const fleet = {
+    web1: { planId: 101, osId: 1012, hostname: "web1.example.com" },
+    web2: { planId: 101, osId: 1012, hostname: "web2.example.com" },
+    db1: { planId: 102, osId: 1012, hostname: "db1.example.com" },
+};
+
+let sim: EdisSimulator;
+let stack: TestStack;
+
+beforeEach(async () => {
+    ({ sim, stack } = await simulatorAndStack(PROGRAM, { provisioningDelayMs: 200 }));
+    stack.setConfig("edis:batchOrders", "true");
+    sim.account.state.credit = 1_000;
+});
+afterEach(async () => {
+    stack.dispose();
+    await sim.stop();
+});
+
+const declare = (servers: Record<string, Record<string, unknown>>) => declareServers(stack, servers);
+const orders = () => sim.calls("add/order");
+/** Service id by host name, as EDIS holds them. */
+const services = () => Object.fromEntries(sim.account.state.services.map((s) => [s.hostname, s.serviceId]));
+/** Service id by host name, as state holds them. */
+const inState = () => Object.fromEntries(stack.state().resources.map((r) => [r.outputs.hostname as string, Number(r.id)]));
+/** The order entries of the journal whose outcome is unknown. */
+const unresolved = () => new OrderJournal(join(stack.project.dir, ".pulumi-edis", "journal")).list().filter((e) => e.kind === "order" && (e.state === "unknown" || e.state === "sending"));
+const itemsOf = (call: { fields: Record<string, unknown> }) => (JSON.parse(String(call.fields.order)) as { item: Array<{ hostname: string }> }).item.map((i) => i.hostname);
+
+test("three servers created in one up cost one add/order with three items and one invoice; each resource holds its own server", async () => {
+    declare(fleet);
+    const up = await stack.up();
+    expect(up.errors).toEqual([]);
+    expect(orders()).toHaveLength(1);
+    expect(itemsOf(orders()[0]).sort()).toEqual(["db1.example.com", "web1.example.com", "web2.example.com"]);
+    expect(sim.account.state.invoices).toHaveLength(1);
+    expect(sim.account.state.orders).toHaveLength(1);
+    // Mapped by item order, verified by each KVM's description: every resource holds the server of its host name.
+    expect(inState()).toEqual(services());
+    expect(up.hostLog.join("\n")).toMatch(/ordering 3 servers in one order \(batch [0-9a-f]{16}\)/);
+    // The batch's marks do not stay in state, and the next run changes nothing.
+    expect(stack.state().resources.every((r) => r.outputs.__orderBatch === undefined)).toBe(true);
+    expect((await stack.preview()).hasChanges).toBe(false);
+    sim.clearLog();
+    expect((await stack.up()).errors).toEqual([]);
+    expect(orders()).toHaveLength(0);
+    expect((await stack.destroy()).errors).toEqual([]);
+    expect(sim.calls("cancel/product")).toHaveLength(3);
+});
+
+test("different billing cycles are different orders; without batchOrders each server is its own order", async () => {
+    declare({ ...fleet, db1: { ...fleet.db1, billingCycle: "quarterly" } });
+    expect((await stack.up()).errors).toEqual([]);
+    expect(orders().map((o) => itemsOf(o).length).sort()).toEqual([1, 2]);
+    stack.setConfig("edis:batchOrders", "false");
+    declare({ ...fleet, db1: { ...fleet.db1, billingCycle: "quarterly" }, web3: { ...fleet.web1, hostname: "web3.example.com" }, web4: { ...fleet.web1, hostname: "web4.example.com" } });
+    sim.clearLog();
+    expect((await stack.up()).errors).toEqual([]);
+    expect(orders().map((o) => itemsOf(o).length)).toEqual([1, 1]);
+});
+
+test("a lost answer blocks every member, on every run, until one command resolves the whole batch", async () => {
+    declare(fleet);
+    // The request never reaches EDIS, but the provider cannot know: nothing was made.
+    sim.inject({ endpoint: "add/order", drop: "before" });
+    const first = await stack.up();
+    expect(first.errors).toHaveLength(3);
+    for (const [name, server] of Object.entries(fleet)) {
+        const error = first.errors.find((e) => e.includes(`the order for ${server.hostname}`));
+        expect(error).toBeDefined();
+        // Each names the others of its batch and the one command for all of them.
+        for (const other of Object.values(fleet).filter((s) => s !== server)) expect(error).toContain(other.hostname);
+        expect(error).toMatch(/orders forget --batch [0-9a-f]{16}/);
+        expect(stack.resource(name)).toBeUndefined();
+    }
+    expect(orders()).toHaveLength(1);
+    // Blocked on the next run: nothing is sent. (The engine starts no more creates after the first fails, so each
+    // member's entry is asserted from the journal.)
+    const again = await stack.up();
+    expect(again.errors.length).toBeGreaterThanOrEqual(1);
+    for (const e of again.errors) expect(e).toMatch(/may or may not have been made.*orders forget --batch/);
+    expect(orders()).toHaveLength(1);
+    expect(unresolved()).toHaveLength(3);
+    // One command resolves all three; the next up orders them, once, in one order.
+    const out = runNamedCommand(first.errors[0], "forget", stack.project.dir);
+    expect(out.match(/^forgot: /gm)).toHaveLength(3);
+    expect((await stack.up()).errors).toEqual([]);
+    expect(orders()).toHaveLength(2);
+    expect(itemsOf(orders()[1])).toHaveLength(3);
+    expect(inState()).toEqual(services());
+});
+
+test("an answer lost after EDIS made the order: every member stays blocked and nothing is ordered twice; adopting resolves each", async () => {
+    declare(fleet);
+    sim.inject({ endpoint: "add/order", drop: "after" });
+    expect((await stack.up()).errors).toHaveLength(3);
+    expect(orders()).toHaveLength(1);
+    const made = services();
+    expect(Object.keys(made).sort()).toEqual(["db1.example.com", "web1.example.com", "web2.example.com"]);
+    expect((await stack.up()).errors.length).toBeGreaterThanOrEqual(1);
+    expect(orders()).toHaveLength(1);
+    expect(unresolved()).toHaveLength(3);
+    // The user finds the servers by description and adopts each on its own resource.
+    await new Promise((r) => setTimeout(r, 300));
+    sim.account.advance();
+    const kvmOf = (hostname: string) => sim.account.state.services.find((s) => s.hostname === hostname)!.kvmId;
+    const adopted = Object.fromEntries(Object.entries(fleet).map(([name, s]) => [name, { ...s, adoptKvmId: kvmOf(s.hostname) }]));
+    declare(adopted);
+    const up = await stack.up();
+    expect(up.errors).toEqual([]);
+    expect(orders()).toHaveLength(1);
+    expect(inState()).toEqual(made);
+});
+
+test("a refused batch orders nothing and leaves no entry: the next up orders all of it once", async () => {
+    declare(fleet);
+    sim.inject({ endpoint: "add/order", status: 400, json: { status: "error", message: "Invalid payment method" } });
+    const up = await stack.up();
+    expect(up.errors).toHaveLength(3);
+    for (const e of up.errors) expect(e).toMatch(/nothing was ordered for .*Invalid payment method/);
+    expect(sim.account.state.services).toHaveLength(0);
+    expect((await stack.up()).errors).toEqual([]);
+    expect(orders()).toHaveLength(2);
+    expect(sim.account.state.invoices).toHaveLength(1);
+    expect(inState()).toEqual(services());
+});
+
+test("members whose create fails after the order (unpaid invoice) reach state with their service ids; paying resumes them without a second order", async () => {
+    sim.behaviour.unpaidInvoices = true;
+    declare(fleet);
+    const up = await stack.up();
+    expect(up.errors).toHaveLength(3);
+    for (const e of up.errors) expect(e).toContain("is unpaid");
+    expect(inState()).toEqual(services());
+    sim.behaviour.unpaidInvoices = false;
+    for (const invoice of sim.account.state.invoices) sim.account.payInvoice(invoice.invoiceId);
+    const resumed = await stack.up();
+    expect(resumed.errors).toEqual([]);
+    expect(orders()).toHaveLength(1);
+    expect(stack.state().resources.every((r) => typeof r.outputs.kvmId === "string")).toBe(true);
+});
+
+test("service ids EDIS answers in another order than the items: each member that got another's server fails naming both, and stays in state", async () => {
+    declare(fleet);
+    // EDIS made the three services but listed their ids reversed.
+    sim.inject({
+        endpoint: "add/order",
+        rewrite: (answer) => ({ ...answer, serviceids: String(answer.serviceids).split(",").reverse().join(",") }),
+    });
+    const up = await stack.up();
+    expect(orders()).toHaveLength(1);
+    // The middle item maps to itself; the first and the last got each other's.
+    expect(up.errors).toHaveLength(2);
+    for (const e of up.errors) {
+        expect(e).toMatch(/was taken as (\S+) by its place in order \d+ \(batch [0-9a-f]{16}\), but EDIS describes that KVM as "(\S+)"/);
+        const [, taken, described] = /was taken as (\S+) by .* describes that KVM as "(\S+)"/.exec(e)!;
+        expect(taken).not.toBe(described);
+    }
+    // Nothing is lost: all three billed servers are in state, none ordered twice.
+    expect(Object.values(inState()).sort()).toEqual(Object.values(services()).sort());
+    expect((await stack.up()).errors).toEqual([]);
+    expect(orders()).toHaveLength(1);
+});
