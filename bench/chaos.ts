@@ -1,5 +1,6 @@
 /**
- * `npm run chaos -- --runs N --seed S [--parallel 2]`: a randomized fault campaign through the engine path.
+ * `npm run chaos -- --runs N --seed S [--parallel 2] [--batch]`: a randomized fault campaign through the engine path
+ * (`--batch`: with `edis:batchOrders`, so that each run's servers are ordered together).
  *
  * Each run deploys a small fleet (1 to 3 servers, some with a TrafficAlert) of test/programs/servers against a fresh simulator, with a
  * random fault schedule on the first `pulumi up`: 429s, 5xx, HTML and 404 pages, dropped connections before
@@ -83,7 +84,8 @@ function random(seed: number): () => number {
     };
 }
 
-export async function chaosRun(seed: number, index: number): Promise<RunReport> {
+/** `batch`: with `edis:batchOrders`, so that a run's servers are ordered together and its faults hit the batched order. */
+export async function chaosRun(seed: number, index: number, batch = false): Promise<RunReport> {
     const started = Date.now();
     const rnd = random(seed * 1_000_003 + index);
     const pick = <T>(list: readonly T[]): T => list[Math.floor(rnd() * list.length)];
@@ -112,6 +114,7 @@ export async function chaosRun(seed: number, index: number): Promise<RunReport> 
             "edis:provisioningPollSeconds": "0.1",
             "edis:provisioningTimeoutSeconds": "8",
             "edis:requestTimeoutSeconds": "1",
+            "edis:batchOrders": String(batch),
             "edis-servers:servers": JSON.stringify(servers),
             "edis-servers:alerts": JSON.stringify(alerts),
             "edis-servers:components": JSON.stringify(components),
@@ -170,6 +173,8 @@ export async function chaosRun(seed: number, index: number): Promise<RunReport> 
 
         // 2. Recovery, acting only on what the errors say.
         const declared = () => ({ ...servers, ...Object.fromEntries(Object.entries(components).map(([tier, s]) => [`${tier}/server`, s.server])) });
+        // A batched order is forgotten once, by the one command every member's error prints.
+        const forgottenBatches = new Set<string>();
         for (let attempt = 0; attempt < 8; attempt++) {
             report.recoveryUps++;
             const up = await stack.up();
@@ -181,7 +186,11 @@ export async function chaosRun(seed: number, index: number): Promise<RunReport> 
                 // The user looks in the client area for a server of that host name.
                 const service = sim.account.state.services.find((s) => s.hostname === args.hostname && s.status !== "Cancelled");
                 if (!service) {
-                    runNamedCommand(up.errors.find((e) => e.includes(String(args.hostname)))!, "forget");
+                    const error = up.errors.find((e) => e.includes(`the order for ${String(args.hostname)} `))!;
+                    const batchId = /orders forget --batch ([0-9a-f]+)/.exec(error)?.[1];
+                    if (batchId && forgottenBatches.has(batchId)) continue;
+                    if (batchId) forgottenBatches.add(batchId);
+                    runNamedCommand(error, "forget");
                     report.forgotten++;
                     continue;
                 }
@@ -253,13 +262,13 @@ export async function chaosRun(seed: number, index: number): Promise<RunReport> 
     return report;
 }
 
-export async function runCampaign(options: { runs: number; seed: number; parallel: number; onRun?: (r: RunReport) => void }): Promise<RunReport[]> {
+export async function runCampaign(options: { runs: number; seed: number; parallel: number; batch?: boolean; onRun?: (r: RunReport) => void }): Promise<RunReport[]> {
     const reports: RunReport[] = [];
     let next = 0;
     const worker = async () => {
         while (next < options.runs) {
             const index = next++;
-            const report = await chaosRun(options.seed, index);
+            const report = await chaosRun(options.seed, index, options.batch);
             reports.push(report);
             options.onRun?.(report);
         }
@@ -294,12 +303,12 @@ export function summarize(reports: RunReport[], seed: number, wallMs: number) {
 }
 
 async function main(argv: string[]): Promise<number> {
-    const { values } = parseArgs({ args: argv, options: { runs: { type: "string" }, seed: { type: "string" }, parallel: { type: "string" } } });
+    const { values } = parseArgs({ args: argv, options: { runs: { type: "string" }, seed: { type: "string" }, parallel: { type: "string" }, batch: { type: "boolean" } } });
     const runs = Number(values.runs ?? 20);
     const seed = Number(values.seed ?? 1);
     const parallel = Number(values.parallel ?? 2);
     if (![runs, seed, parallel].every((n) => Number.isInteger(n) && n >= 0) || runs < 1 || parallel < 1) {
-        console.error("usage: npm run chaos -- [--runs N] [--seed S] [--parallel P]");
+        console.error("usage: npm run chaos -- [--runs N] [--seed S] [--parallel P] [--batch]");
         return 2;
     }
     const started = Date.now();
@@ -307,6 +316,7 @@ async function main(argv: string[]): Promise<number> {
         runs,
         seed,
         parallel,
+        batch: values.batch,
         onRun: (r) =>
             console.log(
                 `run ${r.index}: ${r.servers} server(s), faults [${r.faults.join(", ")}], crash ${r.crash}, ${r.recoveryUps} recovery up(s)` +
@@ -318,7 +328,7 @@ async function main(argv: string[]): Promise<number> {
     const summary = summarize(reports, seed, Date.now() - started);
     const dir = join(PACKAGE_ROOT, "bench", "results");
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, `chaos-seed${seed}-runs${runs}.json`), JSON.stringify({ summary, reports }, null, 2));
+    writeFileSync(join(dir, `chaos-seed${seed}-runs${runs}${values.batch ? "-batch" : ""}.json`), JSON.stringify({ summary, reports }, null, 2));
     console.log(JSON.stringify(summary));
     return summary.violations === 0 ? 0 : 1;
 }

@@ -9,7 +9,7 @@ import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { DEFAULT_JOURNAL_DIR, JournalEntry, OrderEntry, OrderJournal, entryId } from "./journal";
 
-const USAGE = `usage: pulumi-edis orders list [--dir DIR]
+const USAGE = `usage: pulumi-edis orders list [--batch ID] [--dir DIR]
        pulumi-edis orders forget RESOURCE [--kind K] [--dir DIR]   no order, plan change or traffic hook was made (or the extra
                                                          services are dealt with): allow it to be sent again; K is
                                                          order, upgrade, hook or extra (default: every entry)
@@ -42,12 +42,13 @@ export function runOrdersCli(argv: string[], out: (line: string) => void = conso
         out(`--kind must be one of ${kinds.join(", ")}, not "${values.kind}"`);
         return 2;
     }
+    // --batch goes with forget (every member of one batched order) and list (those members only), nothing else.
     const usable =
         group === "orders" &&
         (verb === "list" ||
             (verb === "forget" && values.batch !== undefined && !keyWord) ||
             (["forget", "confirm"].includes(verb ?? "") && keyWord && values.batch === undefined) ||
-            (verb === "move" && keyWord && toWord));
+            (verb === "move" && keyWord && toWord && values.batch === undefined));
     if (values.help || !usable) {
         out(USAGE);
         return values.help ? 0 : 2;
@@ -60,13 +61,14 @@ export function runOrdersCli(argv: string[], out: (line: string) => void = conso
         const keys = new Set(entries.flatMap((e) => [e.key, ...(claimants ? (e.claimants ?? []) : [])]));
         return [...keys].find((k) => entryId(k) === word) ?? word;
     };
-    if (values.batch !== undefined) return forgetBatch(journal, entries, values.batch, out);
-    const key = keyOf(keyWord)!;
-    const to = keyOf(toWord, true)!;
     if (verb === "list") {
-        out(entries.length ? entries.map(describe).join("\n") : `no entries in ${journal.dir}`);
+        const shown = values.batch === undefined ? entries : entries.filter((e) => e.kind === "order" && e.batch?.id === values.batch);
+        out(shown.length ? shown.map(describe).join("\n") : `no entries${values.batch === undefined ? "" : ` of batch ${values.batch}`} in ${journal.dir}`);
         return 0;
     }
+    if (verb === "forget" && values.batch !== undefined) return forgetBatch(journal, entries, values.batch, out);
+    const key = keyOf(keyWord)!;
+    const to = keyOf(toWord, true)!;
     if (verb === "move") {
         const moved = journal.move(key, to);
         out(moved.length ? moved.map((e) => `moved: ${describe(e)}`).join("\n") : `${key}: no entries in ${journal.dir}`);

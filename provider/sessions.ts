@@ -54,7 +54,10 @@ export class SessionDirectory {
      */
     find(kvmId: string): Promise<KvmSession | undefined> {
         const known = this.last?.get(kvmId);
-        if (known) return Promise.resolve(known);
+        if (known) {
+            this.flights.leave(this.newKvms);
+            return Promise.resolve(known);
+        }
         return new Promise<KvmSession | undefined>((resolve, reject) => this.flights.arrive(this.newKvms, { kvmId, resolve, reject }));
     }
 

@@ -3,8 +3,9 @@
  * to EDIS in one add/order with one item each and one invoice, and the money rules hold for the batch as for
  * one order (provider/kvm/orderBatch.ts). Each test asserts what EDIS was asked and what state holds.
  */
+import { spawnSync } from "node:child_process";
 import { join } from "node:path";
-import { TestStack } from "./harness";
+import { PACKAGE_ROOT, TestStack } from "./harness";
 import { EdisSimulator } from "../simulator/server";
 import { declareServers, runNamedCommand, simulatorAndStack } from "./support/sim";
 import { OrderJournal } from "../provider/journal";
@@ -37,6 +38,9 @@ const services = () => Object.fromEntries(sim.account.state.services.map((s) => 
 const inState = () => Object.fromEntries(stack.state().resources.map((r) => [r.outputs.hostname as string, Number(r.id)]));
 /** The order entries of the journal whose outcome is unknown. */
 const unresolved = () => new OrderJournal(join(stack.project.dir, ".pulumi-edis", "journal")).list().filter((e) => e.kind === "order" && (e.state === "unknown" || e.state === "sending"));
+/** The orders CLI on this stack's journal. */
+const ordersCli = (args: string[]) =>
+    spawnSync(process.execPath, [join(PACKAGE_ROOT, "dist", "provider", "cli.js"), "orders", ...args, "--dir", join(stack.project.dir, ".pulumi-edis", "journal")], { encoding: "utf8" });
 const itemsOf = (call: { fields: Record<string, unknown> }) => (JSON.parse(String(call.fields.order)) as { item: Array<{ hostname: string }> }).item.map((i) => i.hostname);
 
 test("three servers created in one up cost one add/order with three items and one invoice; each resource holds its own server", async () => {
@@ -92,6 +96,13 @@ test("a lost answer blocks every member, on every run, until one command resolve
     expect(again.errors.length).toBeGreaterThanOrEqual(1);
     for (const e of again.errors) expect(e).toMatch(/may or may not have been made.*orders forget --batch/);
     expect(orders()).toHaveLength(1);
+    expect(unresolved()).toHaveLength(3);
+    // Listing the batch shows its members and changes nothing; moving is not for batches.
+    const batchId = /--batch ([0-9a-f]{16})/.exec(first.errors[0])![1];
+    const listed = ordersCli(["list", "--batch", batchId]);
+    expect(listed.status).toBe(0);
+    expect(listed.stdout.match(/ order  unknown  order of /g)).toHaveLength(3);
+    expect(ordersCli(["move", "a", "b", "--batch", batchId]).status).toBe(2);
     expect(unresolved()).toHaveLength(3);
     // One command resolves all three; the next up orders them, once, in one order.
     const out = runNamedCommand(first.errors[0], "forget", stack.project.dir);
@@ -164,12 +175,44 @@ test("service ids EDIS answers in another order than the items: each member that
     // The middle item maps to itself; the first and the last got each other's.
     expect(up.errors).toHaveLength(2);
     for (const e of up.errors) {
-        expect(e).toMatch(/was taken as (\S+) by its place in order \d+ \(batch [0-9a-f]{16}\), but EDIS describes that KVM as "(\S+)"/);
-        const [, taken, described] = /was taken as (\S+) by .* describes that KVM as "(\S+)"/.exec(e)!;
+        expect(e).toMatch(/is held by (\S+) because of its place in order \d+ \(batch [0-9a-f]{16}\), but EDIS describes that KVM as "(\S+)"/);
+        const [, taken, described] = /is held by (\S+) because .* describes that KVM as "(\S+)"/.exec(e)!;
         expect(taken).not.toBe(described);
     }
     // Nothing is lost: all three billed servers are in state, none ordered twice.
     expect(Object.values(inState()).sort()).toEqual(Object.values(services()).sort());
-    expect((await stack.up()).errors).toEqual([]);
+    // The check is not a one-off: the next up fails the same way, and nothing is ordered.
+    const again = await stack.up();
+    expect(again.errors.join("\n")).toMatch(/describes that KVM as/);
     expect(orders()).toHaveLength(1);
+    // Removing a swapped server from the program cancels nothing: its service may be another resource's.
+    const swapped = Object.entries(fleet).find(([name]) => inState()[fleet[name as keyof typeof fleet].hostname] !== services()[fleet[name as keyof typeof fleet].hostname])![0];
+    declare(Object.fromEntries(Object.entries(fleet).filter(([name]) => name !== swapped)));
+    const removed = await stack.up();
+    expect(removed.errors.join("\n")).toMatch(/describes that KVM as .*Nothing is changed or cancelled on it/);
+    expect(sim.calls("cancel/product")).toHaveLength(0);
+});
+
+test("a swap found only by a refresh (the invoice was unpaid at create): the refresh fails naming both, and nothing acts on the servers", async () => {
+    sim.behaviour.unpaidInvoices = true;
+    declare(fleet);
+    sim.inject({ endpoint: "add/order", rewrite: (answer) => ({ ...answer, serviceids: String(answer.serviceids).split(",").reverse().join(",") }) });
+    expect((await stack.up()).errors).toHaveLength(3);
+    sim.behaviour.unpaidInvoices = false;
+    for (const invoice of sim.account.state.invoices) sim.account.payInvoice(invoice.invoiceId);
+    await new Promise((r) => setTimeout(r, 300));
+    const refresh = await stack.refresh();
+    expect(refresh.errors.join("\n")).toMatch(/describes that KVM as/);
+    const up = await stack.up();
+    expect(up.errors.join("\n")).toMatch(/describes that KVM as/);
+    expect(orders()).toHaveLength(1);
+    expect(sim.calls("cancel/product")).toHaveLength(0);
+});
+
+test("two servers of one host name never share an order, so the description can tell every member apart", async () => {
+    declare({ a: { ...fleet.web1, hostname: "same.example.com" }, b: { ...fleet.db1, hostname: "same.example.com" }, c: fleet.web2 });
+    expect((await stack.up()).errors).toEqual([]);
+    const sizes = orders().map((o) => itemsOf(o));
+    expect(sizes).toHaveLength(2);
+    for (const items of sizes) expect(new Set(items).size).toBe(items.length);
 });

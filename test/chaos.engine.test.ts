@@ -27,3 +27,15 @@ test("8 runs of seed 14: nothing ordered or hooked twice, nothing billed outside
     expect(summary).toMatchObject({ meaningFaults: expect.any(Number), paidAnswerFaults: expect.any(Number) });
     expect(Math.min(summary.meaningFaults, summary.paidAnswerFaults, summary.renames, summary.componentRuns)).toBeGreaterThan(0);
 }, 600_000);
+
+test("6 runs of seed 14 with edis:batchOrders: the same invariants when each run's servers are ordered together", async () => {
+    const started = Date.now();
+    const reports = await runCampaign({ runs: 6, seed: SEED, parallel: 2, batch: true });
+    const summary = summarize(reports, SEED, Date.now() - started);
+    console.log(`chaos (batched orders): ${JSON.stringify(summary)}`);
+    expect(reports.flatMap((r) => r.violations.map((v) => `run ${r.index}: ${v}`))).toEqual([]);
+    expect(summary.runs).toBe(6);
+    expect(summary.faultsInjected).toBeGreaterThanOrEqual(10);
+    // Fewer orders than servers: a run's servers share orders.
+    expect(summary.orders).toBeLessThan(summary.servers);
+}, 600_000);

@@ -10,6 +10,8 @@ import { WriteOutcomeUnknownError, sendOnce } from "../paidWrite";
 import { UpgradeResult } from "../client/model";
 import { KvmServerInputs, KvmServerOutputs, compact, sessionOutputs } from "./inputs";
 import { managesPower, readPowerState } from "./power";
+import { confirmBatchPlace } from "./batchCheck";
+import { ORDER_BATCH } from "./inputs";
 import { billingCycleProblem, paymentMethodProblem, resolvePaymentMethod } from "./orderCheck";
 
 export type ReadResult = { id: string; props: Record<string, unknown> };
@@ -64,11 +66,23 @@ export async function readServer(ctx: Context, id: string, props: Record<string,
     }
     const session = (await ctx.sessions.all()).get(kvmId);
     if (session) {
+        // A server of a batched order is checked against its description before its live state is taken.
+        const live = confirmBatchPlace({ ...props, serviceId, ...sessionOutputs(session) });
         const power = managesPower(props) ? await readPowerState(ctx, session, props.hostname) : {};
-        return { id, props: compact({ ...props, serviceId, ...sessionOutputs(session), ...power }) };
+        return { id, props: compact({ ...live, ...power }) };
     }
     if (await confirmedGone(ctx, serviceId, kvmId)) return GONE;
     return { id, props: compact({ ...props, serviceId, kvmId }) };
+}
+
+/**
+ * Before an update or a delete acts on a server of a batched order whose place is not confirmed yet (see
+ * batchCheck.ts): its description is read and checked. Returns the outputs, without the mark once confirmed.
+ */
+export async function confirmBatchPlaceLive<T extends Partial<KvmServerOutputs>>(ctx: Context, outs: T): Promise<T> {
+    if (!outs[ORDER_BATCH] || typeof outs.kvmId !== "string") return outs;
+    const session = (await ctx.sessions.all()).get(outs.kvmId) ?? (await ctx.sessions.one(outs.kvmId));
+    return confirmBatchPlace(session ? { ...outs, ...sessionOutputs(session) } : outs);
 }
 
 /** A locationId given to a server whose state records none: the server's plan must be at that location. */

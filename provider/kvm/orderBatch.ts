@@ -74,16 +74,35 @@ export class OrderBatcher {
         this.flights.leave(this.orders);
     }
 
+    /**
+     * One order per set of terms; and two members of one host name never share an order, because the check of
+     * the mapping (batchCheck.ts) tells members apart by host name.
+     */
     private send(arrived: BatchMember[]): void {
-        const groups = new Map<string, BatchMember[]>();
+        const orders: BatchMember[][] = [];
+        const termsOf = (m: BatchMember) => JSON.stringify([m.terms.billingCycle, m.terms.paymentMethod, m.terms.applyCredit]);
         for (const m of arrived) {
-            const terms = JSON.stringify([m.terms.billingCycle, m.terms.paymentMethod, m.terms.applyCredit]);
-            groups.set(terms, [...(groups.get(terms) ?? []), m]);
+            const host = m.item.hostname.trim().replace(/\.$/, "").toLowerCase();
+            const fits = orders.find((o) => termsOf(o[0]) === termsOf(m) && !o.some((x) => x.item.hostname.trim().replace(/\.$/, "").toLowerCase() === host));
+            if (fits) fits.push(m);
+            else orders.push([m]);
         }
-        for (const members of groups.values()) void this.sendGroup(members);
+        for (const members of orders) void this.sendGroup(members);
     }
 
+    /** Sends one order; every member is settled whatever happens (a member left unsettled would hang its create). */
     private async sendGroup(members: BatchMember[]): Promise<void> {
+        const settled = new Set<BatchMember>();
+        const tracked = members.map((m) => ({ ...m, settle: (r: Parameters<BatchMember["settle"]>[0]) => (settled.add(m), m.settle(r)) }));
+        try {
+            await this.sendTracked(tracked);
+        } catch (e) {
+            this.log(`warning: the batched order of ${members.map((m) => m.item.hostname).join(", ")} stopped: ${(e as Error).message}`);
+            for (const m of members) if (!settled.has(m)) m.settle({ error: e });
+        }
+    }
+
+    private async sendTracked(members: BatchMember[]): Promise<void> {
         const id = randomBytes(8).toString("hex");
         const claimed = this.claim(members, id);
         if (!claimed.length) return;
@@ -92,6 +111,15 @@ export class OrderBatcher {
         }
         const entries = claimed.map((m) => m.entry).filter((e): e is OrderEntry => !!e);
         const indexOfEntry = new Map(claimed.flatMap((m, i) => (m.entry ? [[m.entry, i] as const] : [])));
+        // The entry as the journal holds it now, for the member's error; what was written if it cannot be read.
+        const recorded = (m: BatchMember, fallback: Partial<OrderEntry>): OrderEntry | undefined => {
+            if (!m.entry) return undefined;
+            try {
+                return this.journal.read(m.entry.key, "order") ?? { ...m.entry, ...fallback };
+            } catch {
+                return { ...m.entry, ...fallback };
+            }
+        };
         let outcome: PaidOutcome<OrderResult>;
         try {
             outcome = await sendOnce<OrderEntry, OrderResult>({
@@ -111,30 +139,33 @@ export class OrderBatcher {
             });
         } catch (e) {
             for (const m of claimed) {
-                if (e instanceof WriteOutcomeUnknownError) m.settle({ error: m.unknown(e.problem, m.entry && this.journal.read(m.entry.key, "order")) });
+                if (e instanceof WriteOutcomeUnknownError) m.settle({ error: m.unknown(e.problem, recorded(m, { state: "unknown", problem: e.problem })) });
                 else m.settle({ error: e });
             }
             return;
         }
         const order: OrderResult = "answered" in outcome ? outcome.answered : namedOrder(outcome.named);
         const extra = order.serviceIds.slice(claimed.length);
+        const hostnames = claimed.map((c) => c.item.hostname);
         claimed.forEach((m, i) => {
             const serviceId = order.serviceIds[i];
             if (serviceId === undefined) {
                 const problem = `EDIS ${"named" in outcome ? `answered "${outcome.named.message}"` : `accepted order ${order.orderId}`} but named ${order.serviceIds.length} service id(s) for ${claimed.length} servers`;
-                m.settle({ error: m.unknown(problem, m.entry && this.journal.read(m.entry.key, "order")) });
+                m.settle({ error: m.unknown(problem, recorded(m, { state: "unknown", problem })) });
                 return;
             }
             const mine: OrderResult = { ...order, serviceIds: [serviceId, ...(i === 0 ? extra : [])] };
-            const batch = { id, index: i, hostnames: claimed.map((c) => c.item.hostname) };
-            m.settle({ outcome: "answered" in outcome ? { answered: mine } : { named: outcome.named.with({ serviceIds: mine.serviceIds }) }, batch });
+            m.settle({ outcome: "answered" in outcome ? { answered: mine } : { named: outcome.named.with({ serviceIds: mine.serviceIds }) }, batch: { id, index: i, hostnames } });
         });
     }
 
-    /** Claims each member's entry with its place in the batch; a member another deployment is sending leaves the batch. */
+    /**
+     * Claims each member's entry with its place in the batch. A member whose entry cannot be claimed (another
+     * deployment is sending it, or the journal cannot be written) leaves the batch, with nothing sent for it.
+     */
     private claim(members: BatchMember[], id: string): BatchMember[] {
         const hostnames = members.map((m) => m.item.hostname);
-        const claimed: BatchMember[] = [];
+        let claimed: BatchMember[] = [];
         for (const m of members) {
             if (!m.entry) {
                 claimed.push(m);
@@ -148,14 +179,25 @@ export class OrderBatcher {
                 m.settle({ error: e });
             }
         }
-        if (claimed.length < members.length) {
-            // Rare (two deployments at once): the members' places are written again as they will be sent.
+        // Rare (two deployments at once, a full disk): the places are written again as the order will be sent. A
+        // member whose entry cannot be rewritten leaves too: its entry names a place it does not have, and blocks.
+        while (claimed.some((m, i) => m.entry && m.entry.batch!.index !== i) || claimed.some((m) => m.entry && m.entry.batch!.hostnames.length !== claimed.length)) {
             const kept = claimed.map((m) => m.item.hostname);
-            claimed.forEach((m, i) => {
-                if (!m.entry) return;
-                m.entry = { ...m.entry, batch: { id, index: i, hostnames: kept } };
-                this.journal.write(m.entry);
-            });
+            const next: BatchMember[] = [];
+            for (const [i, m] of claimed.entries()) {
+                if (!m.entry) {
+                    next.push(m);
+                    continue;
+                }
+                const entry: OrderEntry = { ...m.entry, batch: { id, index: i, hostnames: kept } };
+                try {
+                    this.journal.write(entry);
+                    next.push({ ...m, entry });
+                } catch (e) {
+                    m.settle({ error: new Error(`nothing was ordered for ${m.item.hostname}: the order journal could not be written (${(e as Error).message}); its entry stays and blocks it until \`npx pulumi-edis orders forget\``) });
+                }
+            }
+            claimed = next;
         }
         return claimed;
     }

@@ -18,6 +18,7 @@ import { DEFAULT_PROVISIONING_TIMEOUT_SECONDS } from "../config";
 import { Identity, OrderBatchInfo, OrderEntry, RESOURCE_KEY, entryFor, forgetOrderCommand, resolveCommand } from "../journal";
 import { PaidOutcome, WriteOutcomeUnknownError, sendOnce } from "../paidWrite";
 import { confirmedGone } from "./operations";
+import { confirmBatchPlace } from "./batchCheck";
 import { Context, ServerInitError } from "./context";
 import { KvmServerInputs, KvmServerOutputs, ORDER_BATCH, compact } from "./inputs";
 import { checkOrder, resolvePaymentMethod } from "./orderCheck";
@@ -63,10 +64,7 @@ async function orderOrResume(ctx: Context, inputs: KvmServerInputs, id?: Identit
         return { ...adopted, outs: compact({ ...adopted.outs, [RESOURCE_KEY]: key }) };
     }
     const journaled = id ? entryFor(ctx.journal, id, "order", ctx.log) : undefined;
-    if (journaled?.state === "ordered") {
-        ctx.batcher?.notOrdering();
-        return resumeJournaledOrder(ctx, journaled, inputs);
-    }
+    if (journaled?.state === "ordered") return resumeJournaledOrder(ctx, journaled, inputs);
     if (journaled?.state === "created") {
         const resumed = await resumeHandedOver(ctx, journaled, inputs);
         if (resumed) return resumed;
@@ -258,6 +256,7 @@ async function resumeHandedOver(ctx: Context, entry: OrderEntry, inputs: KvmServ
  * changed those inputs since, the next `pulumi up` shows the difference and acts on it as on any change.
  */
 async function resumeJournaledOrder(ctx: Context, entry: OrderEntry, inputs: KvmServerInputs): Promise<{ id: string; outs: KvmServerOutputs }> {
+    ctx.batcher?.notOrdering();
     ctx.log(
         `resuming ${entry.hostname}: order ${entry.orderId ?? "?"} (service ${entry.serviceId}) was placed at ${entry.sentAt} by a ` +
             `deployment that did not finish; it is in the order journal, so it is waited for, not ordered again`,
@@ -297,6 +296,7 @@ async function awaitServer(ctx: Context, outs: KvmServerOutputs): Promise<{ id: 
 
 /** Continues after the order: used by create, and by update for a server that failed to initialise. */
 export async function resumeServer(ctx: Context, outs: KvmServerOutputs): Promise<KvmServerOutputs> {
+    ctx.batcher?.notOrdering();
     ctx.log(`resuming ${outs.hostname}: service ${outs.serviceId} was ordered earlier; waiting for it, not ordering again`);
     return finishProvisioning(ctx, outs);
 }
@@ -311,7 +311,6 @@ async function finishProvisioning(ctx: Context, outs: KvmServerOutputs): Promise
         if (session) ctx.management.remember(session);
         // No `powerState` until EDIS has reported it, so that a failed switch below shows as a change.
         provisioned = compact({ ...outs, kvmId, ...(session ? sessionOutputs(session) : {}), invoicePaid: true, powerState: undefined });
-        if (session) verifyBatchMapping(provisioned);
     } catch (e) {
         if (e instanceof ServerInitError) throw e;
         throw new ServerInitError(
@@ -320,6 +319,12 @@ async function finishProvisioning(ctx: Context, outs: KvmServerOutputs): Promise
             `${outs.hostname} (service ${id}) was ordered but could not be read back: ${(e as Error).message}. ` +
                 `It is in the stack's state; run \`pulumi up\` again to finish.`,
         );
+    }
+    try {
+        provisioned = confirmBatchPlace(provisioned);
+    } catch (e) {
+        // In state as what it was ordered for, with the mark: refresh, update and delete check it again.
+        throw new ServerInitError(id, provisioned, (e as Error).message);
     }
     // Power not managed: not read either (no get/power per server; refresh does not read it).
     if (!outs.powerState) return provisioned;
@@ -333,33 +338,6 @@ async function finishProvisioning(ctx: Context, outs: KvmServerOutputs): Promise
                 `It is in the stack's state; run \`pulumi up\` again to retry.`,
         );
     }
-}
-
-/**
- * A server ordered in a batch got its service id by its place in EDIS's answer. Its KVM's description (EDIS sets
- * it to the host name ordered) must say the same; if it does not, the ids may have been mapped to the wrong
- * resources, which the user must sort out: the server stays in state (an init error) and both names are given.
- * Checked once, when the create ends; the batch mark is then dropped, so the next `pulumi up` accepts what the
- * user decided.
- */
-function verifyBatchMapping(outs: KvmServerOutputs): void {
-    const batch = outs[ORDER_BATCH];
-    if (!batch || outs.description === undefined) return;
-    delete outs[ORDER_BATCH];
-    if (sameHostname(outs.description, outs.hostname)) return;
-    throw new ServerInitError(
-        String(outs.serviceId),
-        outs,
-        `service ${outs.serviceId} (${outs.kvmId}) was taken as ${outs.hostname} by its place in order ${outs.orderId ?? "?"} (batch ${batch}), but EDIS ` +
-            `describes that KVM as "${outs.description}": the order's services may be mapped to the wrong resources. It is in the stack's ` +
-            `state as ${outs.hostname}. Check order ${outs.orderId ?? "?"} in the EDIS client area. If the description is only written ` +
-            `differently, run \`pulumi up\` again (this check is not repeated). If the server belongs to another resource, remove ` +
-            `both from the state (\`pulumi state delete <urn>\`) and set adoptKvmId on each to its own KVM id.`,
-    );
-}
-
-function sameHostname(a: string, b: string): boolean {
-    return a.trim().replace(/\.$/, "").toLowerCase() === b.trim().replace(/\.$/, "").toLowerCase();
 }
 
 /**
@@ -441,7 +419,8 @@ export function orderUnknownError(
     const others = batch?.hostnames.filter((_, i) => i !== batch.index) ?? [];
     const together = others.length
         ? ` It was one order with ${others.join(", ")} (batch ${batch!.id}): each of them is blocked the same way until this is resolved; ` +
-          `look for every one of their descriptions.`
+          `look for every one of their descriptions, and adopt (adoptKvmId) those that exist before you forget the rest: the forget ` +
+          `command below clears every member still unresolved.`
         : "";
     const notOld = replacing
         ? ` This order was the new half of a replacement: the server being replaced (service ${replacing.serviceId}` +
@@ -452,7 +431,7 @@ export function orderUnknownError(
         problem,
         `Check whether it exists: look in the EDIS client area, or list the account's servers with edis.getKvmSessions() and look ` +
             `for the description "${hostname}".${notOld}${together} If it exists, set adoptKvmId to its KVM id on this resource and run \`pulumi up\`: ` +
-            `it is adopted, not ordered again. If it does not, ` +
+            `it is adopted, not ordered again. If ${batch && others.length ? "none of them exists (or only those you have adopted)" : "it does not"}, ` +
             (forget ? `run \`${forget}\` and then \`pulumi up\` to order it.` : `run \`pulumi up\` again to order it.`),
     );
 }

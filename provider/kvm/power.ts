@@ -66,12 +66,15 @@ export function managesPower(props: Record<string, unknown>): boolean {
 
 /** How many power readings of a refresh are in flight at once, whatever the engine's parallelism. */
 export const POWER_READ_CONCURRENCY = 16;
+/** The pause before the one repeat of a reading that got an answered transient failure (a 503 blip). */
+export const POWER_READ_RETRY_MS = 500;
 
 /**
  * The power readings of a refresh, which are optional: a server whose power cannot be read keeps its place in
  * state and shows as a change. So no management host may cost more than one request time limit, and none
  * per server:
- * - every reading is sent once (no back-off), at most POWER_READ_CONCURRENCY at a time;
+ * - every reading is sent once, at most POWER_READ_CONCURRENCY at a time; an answered transient failure (a 5xx,
+ *   a 429) is asked once more after POWER_READ_RETRY_MS, a time-out or a dropped connection never;
  * - all readings share one window of one request time limit, which every answer renews: when no host has
  *   answered for that long, the readings still waiting are not sent;
  * - a host that failed once (no answer, a refusal, an answer not in EDIS's form) is not asked again, and a refusal
@@ -112,7 +115,7 @@ export class PowerReadings {
                 this.fail(undefined, `no management host answered within ${Math.round(this.timeoutMs / 1000)} s`, hostname, session.kvmId, true);
                 return undefined;
             }
-            const status = await this.management.getPower(session.kvmId, { once: true, timeoutMs: Math.min(this.timeoutMs, left) });
+            const status = await this.getPower(session.kvmId, host);
             this.lastAnswerAt = this.clock.now();
             this.windowEnd = Math.max(this.windowEnd, this.lastAnswerAt + this.timeoutMs);
             return status;
@@ -122,6 +125,19 @@ export class PowerReadings {
             return undefined;
         } finally {
             this.release();
+        }
+    }
+
+    /** One reading, and once more after an answered transient failure while the host and the window allow it. */
+    private async getPower(kvmId: string, host: string): Promise<PowerStatus> {
+        const once = () => this.management.getPower(kvmId, { once: true, timeoutMs: Math.min(this.timeoutMs, this.windowEnd! - this.clock.now()) });
+        try {
+            return await once();
+        } catch (e) {
+            const answered = isEdisApiError(e) && e.transient && e.status !== undefined;
+            if (!answered || this.skips(host) || this.windowEnd! - this.clock.now() < POWER_READ_RETRY_MS + 1_000) throw e;
+            await this.clock.sleep(POWER_READ_RETRY_MS);
+            return once();
         }
     }
 

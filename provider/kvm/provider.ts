@@ -10,7 +10,7 @@ import { DiffResult, UNFINISHED, diffKvmServer, needsUpgrade } from "./diff";
 import { checkOrder, isNoExtraAddon, resolvePaymentMethod } from "./orderCheck";
 import { HELD_KVM_IDS, RESOURCE_ALIASES, RESOURCE_KEY, adoptedElsewhere, forgetService, identityOf } from "../journal";
 import { ADDON_INPUTS, INPUT_NAMES, KvmServerOutputs, checkInputs, compact, inputsOf, resourceKeyOf } from "./inputs";
-import { cancelServer, checkLocation, readServer, recheckSuspension, upgradeServer } from "./operations";
+import { cancelServer, checkLocation, confirmBatchPlaceLive, readServer, recheckSuspension, upgradeServer } from "./operations";
 import { createServer, resumeServer } from "./orderFlow";
 import { MANAGES_POWER, applyPowerState } from "./power";
 
@@ -131,6 +131,7 @@ export const kvmServer = {
         const locationId = inputs.locationId ?? (olds.locationId as number | undefined);
         let outs = compact({ ...computedOf(olds), ...inputs, [RESOURCE_KEY]: key, locationId, serviceId: Number(id) }) as KvmServerOutputs;
         if (inputs.locationId !== undefined && olds.locationId == null) await checkLocation(c, outs);
+        outs = await confirmBatchPlaceLive(c, outs);
         if (!outs.kvmId) {
             // The create of this server stopped after its order: finish it (throws with the id if it cannot).
             try {
@@ -161,6 +162,7 @@ export const kvmServer = {
             return;
         }
         await checkReplacementBeforeCancel(c, key, Number(id));
+        await confirmBatchPlaceLive(c, props as Partial<KvmServerOutputs>);
         await cancelServer(c, id, props);
         if (key) forgetService(c.journal, key, Number(id));
     },

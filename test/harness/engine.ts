@@ -512,15 +512,23 @@ export class TestStack {
             });
         };
 
+        // The program may end (a failed registration fails it) while other steps are still under way; the engine lets
+        // steps in flight finish before it ends the deployment and stops the provider.
+        const inFlight = new Set<Promise<unknown>>();
         const outputs = await this.runProgram(op, preview, async (msg) => {
+            const step = register(msg);
+            inFlight.add(step);
             try {
-                return await register(msg);
+                return await step;
             } catch (e) {
                 const message = e instanceof Error ? e.message : String(e);
                 if (!/not started, an earlier step failed/.test(message)) op.errors.push(message);
                 return { error: message };
+            } finally {
+                inFlight.delete(step);
             }
         });
+        await Promise.allSettled([...inFlight]);
         op.result.outputs = outputs;
         if (op.errors.length === 0) {
             // Replaced resources and those the program no longer declares go last, newest first. Preview plans them.

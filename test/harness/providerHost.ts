@@ -90,9 +90,7 @@ export class ProviderHost {
             child.once("exit", (code) => reject(new Error(`provider host exited (${code}) before it listened: ${host.log.join("\n")}`)));
             child.once("error", reject);
         });
-        // A channel of its own: grpc-js otherwise shares connections by address, and a host that listens on the port
-        // of one that has exited would get that host's broken connection (a step failing with "read ECONNRESET").
-        host.client = new provrpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure(), { "grpc.use_local_subchannel_pool": 1 });
+        host.client = new provrpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
         host.spawnMs = Date.now() - host.started;
         return host;
     }

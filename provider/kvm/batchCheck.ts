@@ -1,0 +1,45 @@
+/**
+ * The check that a server ordered in a batch (`edis:batchOrders`, orderBatch.ts) holds the service EDIS made for
+ * it. Its service id was taken from its place in EDIS's answer; EDIS sets each KVM's description to the host name
+ * it was ordered with, so once the KVM has a description the two must agree.
+ *
+ * Until they have been seen to agree, the outputs keep the batch's mark (ORDER_BATCH), and every operation that
+ * acts on the server checks first: the end of its create, refresh, update and delete. A mismatch is an error
+ * that names both host names, on every one of them, so that nothing is resized or cancelled on a server that may
+ * belong to another resource; only the user can sort it out.
+ */
+import { KvmServerOutputs, ORDER_BATCH } from "./inputs";
+
+export class BatchMappingError extends Error {
+    constructor(message: string) {
+        super(message);
+        this.name = "BatchMappingError";
+    }
+}
+
+/**
+ * The outputs without the mark once the description confirms the host name; unchanged while there is no
+ * description to compare (the mark stays, and the next operation checks); a BatchMappingError when they differ.
+ */
+export function confirmBatchPlace<T extends Partial<KvmServerOutputs>>(outs: T): T {
+    const batch = outs[ORDER_BATCH];
+    if (!batch || typeof outs.description !== "string" || typeof outs.hostname !== "string") return outs;
+    if (sameHostname(outs.description, outs.hostname)) {
+        const confirmed = { ...outs };
+        delete confirmed[ORDER_BATCH];
+        return confirmed;
+    }
+    throw new BatchMappingError(
+        `service ${outs.serviceId} (${outs.kvmId ?? "no KVM yet"}) is held by ${outs.hostname} because of its place in order ${outs.orderId ?? "?"} ` +
+            `(batch ${batch}), but EDIS describes that KVM as "${outs.description}": the order's services may have been mapped to the ` +
+            `wrong resources. Nothing is changed or cancelled on it until this is sorted out. Check order ${outs.orderId ?? "?"} in the ` +
+            `EDIS client area. If the servers are swapped, remove the resources concerned from the stack's state (\`pulumi state delete ` +
+            `<urn>\`) and set adoptKvmId on each to the KVM whose description is its host name, then run \`pulumi up\`. If the ` +
+            `description was only changed in the client area, set it back to ${outs.hostname}.`,
+    );
+}
+
+function sameHostname(a: string, b: string): boolean {
+    const norm = (s: string) => s.trim().replace(/\.$/, "").toLowerCase();
+    return norm(a) === norm(b);
+}

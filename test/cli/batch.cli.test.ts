@@ -1,0 +1,93 @@
+/**
+ * One order for a fleet (`edis:batchOrders`) through the real `pulumi` CLI: the servers one `pulumi up` creates go
+ * to EDIS in one add/order with one item each and one invoice, at the CLI's own default parallelism; the engine
+ * killed after that order answered leaves every member resumable without a second order; a lost answer blocks
+ * every member until the one command it prints resolves the batch.
+ */
+import { join } from "node:path";
+import { PACKAGE_ROOT } from "../harness/workspace";
+import { runNamedCommand } from "../harness/journalCommand";
+import { CliStack } from "./pulumi";
+import { cliStacksPerTest, expectNoCredentials, failed, ok, opsOf, paidWrites } from "./support";
+
+const SERVERS = join(PACKAGE_ROOT, "test", "programs", "servers");
+const fleet = {
+    web1: { planId: 101, osId: 1012, hostname: "web1.example.com" },
+    web2: { planId: 101, osId: 1012, hostname: "web2.example.com" },
+    db1: { planId: 102, osId: 1012, hostname: "db1.example.com" },
+};
+
+const open = cliStacksPerTest();
+
+async function declare(stack: CliStack, servers: Record<string, object>): Promise<void> {
+    await stack.setConfig({ "edis:batchOrders": "true", "edis-servers:servers": JSON.stringify(servers) });
+}
+
+const itemsOf = (fields: Record<string, unknown>) => (JSON.parse(String(fields.order)) as { item: Array<{ hostname: string }> }).item.map((i) => i.hostname).sort();
+
+test("three servers in one `pulumi up` cost one add/order with three items and one invoice; preview then shows no change; destroy cancels all three", async () => {
+    const f = await open(SERVERS);
+    const { sim, stack } = f;
+    await declare(stack, fleet);
+    const up = ok(await stack.up());
+    expect(opsOf(up)).toEqual({ web1: ["create"], web2: ["create"], db1: ["create"] });
+    const orders = sim.calls("add/order");
+    expect(orders).toHaveLength(1);
+    expect(itemsOf(orders[0].fields)).toEqual(["db1.example.com", "web1.example.com", "web2.example.com"]);
+    expect(sim.account.state.invoices).toHaveLength(1);
+    expect(up.output).toMatch(/ordering 3 servers in one order \(batch [0-9a-f]{16}\)/);
+    // Each resource holds the server EDIS made for its host name.
+    const resources = await stack.resources();
+    for (const [name, server] of Object.entries(fleet)) {
+        const made = sim.account.state.services.find((s) => s.hostname === server.hostname)!;
+        expect(resources[name].id).toBe(String(made.serviceId));
+    }
+    ok(await stack.preview(["--expect-no-changes"]));
+    ok(await stack.destroy());
+    expect(paidWrites(sim)).toEqual(["add/order", "cancel/product", "cancel/product", "cancel/product"]);
+    await expectNoCredentials(f);
+});
+
+test("pulumi killed with SIGKILL after the batched order answered: `pulumi cancel`, then `pulumi up` resumes all three from the journal and orders nothing", async () => {
+    const f = await open(SERVERS, { sim: { provisioningDelayMs: 5000 } });
+    const { sim, stack } = f;
+    await declare(stack, fleet);
+    const killed = await stack.up([], {
+        onStart: () => {
+            const poll = setInterval(() => {
+                if (sim.calls("get/kvmid").length > 0) {
+                    clearInterval(poll);
+                    stack.kill("SIGKILL");
+                }
+            }, 20);
+        },
+    });
+    expect(killed.signal).toBe("SIGKILL");
+    expect(paidWrites(sim)).toEqual(["add/order"]);
+    ok(await stack.run(["cancel", "--yes"]));
+    const again = ok(await stack.up());
+    expect(again.output).toContain("it is in the order journal, so it is waited for, not ordered again");
+    expect(paidWrites(sim)).toEqual(["add/order"]);
+    const resources = await stack.resources();
+    expect(Object.keys(resources).sort()).toEqual(["db1", "web1", "web2"]);
+    for (const r of Object.values(resources)) expect(r.outputs).toMatchObject({ kvmId: expect.stringMatching(/^kvm_/) });
+    ok(await stack.destroy());
+    expect(paidWrites(sim).filter((w) => w === "cancel/product")).toHaveLength(3);
+});
+
+test("a lost answer of the batched order blocks every member; the one command the error prints resolves the whole batch", async () => {
+    const f = await open(SERVERS, { sim: { faults: [{ endpoint: "add/order", drop: "before" }] } });
+    const { sim, stack } = f;
+    await declare(stack, fleet);
+    const lost = failed(await stack.up());
+    expect(lost.output).toContain("may or may not have been made");
+    expect(lost.output).toMatch(/orders forget --batch [0-9a-f]{16}/);
+    expect(failed(await stack.up()).output).toContain("may or may not have been made");
+    expect(paidWrites(sim)).toEqual(["add/order"]);
+    const forgot = runNamedCommand(lost.output, "forget", stack.project.dir);
+    expect(forgot.match(/^forgot: /gm)).toHaveLength(3);
+    ok(await stack.up());
+    expect(paidWrites(sim)).toEqual(["add/order", "add/order"]);
+    expect(itemsOf(sim.calls("add/order")[1].fields)).toHaveLength(3);
+    ok(await stack.destroy());
+});
