@@ -118,6 +118,19 @@ describe("retry timing and redaction", () => {
         for (const echo of echoes) expect(new Redactor([pw]).redact(`<${echo}>`)).toBe("<[redacted]>");
     });
 
+    test("with the signatures of a large account (1,000 secrets) every one is still removed, plain or encoded, and one secret inside another still goes whole", () => {
+        const signatures = Array.from({ length: 1000 }, (_, i) => `sig${i.toString(36)}x${(i * 7919).toString(16)}Zq`);
+        const r = new Redactor(["pass w+rd", ...signatures]);
+        const some = [signatures[0], signatures[499], signatures[999]];
+        expect(r.redact(`a ${some[0]} b ${some[1].toUpperCase()} c`)).toBe("a [redacted] b [redacted] c");
+        const percent = [...some[2]].map((ch) => `%${ch.charCodeAt(0).toString(16)}`).join("");
+        expect(r.redact(`echo=${percent}&pw=pass%20w%2Brd`)).toBe("echo=[redacted]&pw=[redacted]");
+        // Text that holds no secret comes back as it was.
+        expect(r.redact("EDIS get/power: no answer within 30 s")).toBe("EDIS get/power: no answer within 30 s");
+        const nested = new Redactor([...signatures, `${signatures[5]}-tail`]);
+        expect(nested.redact(`x ${signatures[5]}-tail y`)).toBe("x [redacted] y");
+    });
+
     test("secrets of any length are removed from foreign text; the error's own words are never touched", () => {
         const r = new Redactor(["ab", "server"]);
         const e = new EdisApiError({ endpoint: "get/auth", kind: "server_error", status: 503, serverMessage: "server ab busy", detail: 'status "ab"', redactor: r });

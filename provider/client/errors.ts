@@ -234,6 +234,14 @@ function escapeRegExp(text: string): string {
  * `\/` and `\"`; HTML's numeric and named entities.
  */
 function spellingsOf(ch: string): string {
+    let known = SPELLINGS.get(ch);
+    if (known === undefined) SPELLINGS.set(ch, (known = spellingsOfUncached(ch)));
+    return known;
+}
+
+const SPELLINGS = new Map<string, string>();
+
+function spellingsOfUncached(ch: string): string {
     const cp = ch.codePointAt(0)!;
     const units = ch.length === 2 ? [ch.charCodeAt(0), ch.charCodeAt(1)] : [cp];
     const out = [
@@ -285,8 +293,9 @@ function redactCutTail(text: string, secrets: Iterable<string>): string {
  * Every secret counts, however short: over-redacting a server's message is safe, leaking part of it is not.
  */
 export class Redactor {
-    private readonly secrets = new Set<string>();
-    private pattern?: RegExp;
+    /** Each secret with its pattern, built when first needed (a listing adds a signature per KVM; only errors redact). */
+    private readonly secrets = new Map<string, RegExp | undefined>();
+    private longestFirst?: string[];
 
     constructor(secrets: Iterable<string | undefined> = []) {
         for (const s of secrets) this.add(s);
@@ -294,21 +303,32 @@ export class Redactor {
 
     add(secret: string | undefined): void {
         if (!secret || this.secrets.has(secret)) return;
-        this.secrets.add(secret);
-        // Built when next needed: a listing adds a signature per KVM, and only errors redact.
-        this.pattern = undefined;
+        this.secrets.set(secret, undefined);
+        this.longestFirst = undefined;
     }
 
     redact(text: string): string {
         if (this.secrets.size === 0) return text;
-        // Longest first, so that a secret containing another is removed whole.
-        this.pattern ??= new RegExp(
-            [...this.secrets]
-                .sort((a, b) => b.length - a.length)
-                .map((s) => [...s].map(spellingsOf).join(""))
-                .join("|"),
-            "gi",
-        );
-        return redactCutTail(text.replace(this.pattern, "[redacted]"), this.secrets);
+        // Longest first, so that a secret containing another is removed whole. One pattern per secret, not one for
+        // all: an account of hundreds of KVMs holds hundreds of signatures, and one alternation of all their
+        // spellings took seconds and a hundred megabytes to build.
+        this.longestFirst ??= [...this.secrets.keys()].sort((a, b) => b.length - a.length);
+        // Text without any character that starts another spelling can hold a secret only as itself.
+        const encoded = /[%&\\+\u0300-\u036f]/.test(text);
+        let out = text;
+        let lower = out.toLowerCase();
+        for (const secret of this.longestFirst) {
+            if (!encoded && plainOnly(secret) && !lower.includes(secret.slice(0, CUT_PREFIX_MIN).toLowerCase())) continue;
+            let pattern = this.secrets.get(secret);
+            if (!pattern) this.secrets.set(secret, (pattern = new RegExp([...secret].map(spellingsOf).join(""), "gi")));
+            const next = out.replace(pattern, "[redacted]");
+            if (next !== out) lower = (out = next).toLowerCase();
+        }
+        return redactCutTail(out, this.longestFirst);
     }
+}
+
+/** A secret whose every character is spelt only as itself unless the text holds %, &, \\ or + (see spellingsOf). */
+function plainOnly(secret: string): boolean {
+    return /^[\x21-\x7e]*$/.test(secret) && !/[+\s]/.test(secret);
 }

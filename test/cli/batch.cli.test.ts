@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { PACKAGE_ROOT } from "../harness/workspace";
 import { runNamedCommand } from "../harness/journalCommand";
 import { CliStack } from "./pulumi";
-import { cliStacksPerTest, expectNoCredentials, failed, ok, opsOf, paidWrites } from "./support";
+import { cliStacksPerTest, expectNoCredentials, failed, ok, opsOf, paidWrites, upKilledWhileProvisioning } from "./support";
 
 const SERVERS = join(PACKAGE_ROOT, "test", "programs", "servers");
 const fleet = {
@@ -52,16 +52,7 @@ test("pulumi killed with SIGKILL after the batched order answered: `pulumi cance
     const f = await open(SERVERS, { sim: { provisioningDelayMs: 5000 } });
     const { sim, stack } = f;
     await declare(stack, fleet);
-    const killed = await stack.up([], {
-        onStart: () => {
-            const poll = setInterval(() => {
-                if (sim.calls("get/kvmid").length > 0) {
-                    clearInterval(poll);
-                    stack.kill("SIGKILL");
-                }
-            }, 20);
-        },
-    });
+    const killed = await upKilledWhileProvisioning(sim, stack);
     expect(killed.signal).toBe("SIGKILL");
     expect(paidWrites(sim)).toEqual(["add/order"]);
     ok(await stack.run(["cancel", "--yes"]));

@@ -26,6 +26,10 @@ test("examples/basic: up, a quiet preview, drift (suspended, then cancelled at E
     const outputs = await stack.outputs();
     expect(outputs).toMatchObject({ kvmId: expect.stringMatching(/^kvm_\d+_\d+$/), planName: "KVM M", osName: "Debian 12 (64bit)" });
     const serviceId = outputs.serviceId as number;
+    // What the engine stores per resource to find the provider again: a require of the package's shim, ≤ 1,024 bytes.
+    const provider = String((await stack.resources()).web.inputs?.__provider ?? "");
+    expect(provider).toContain('require("pulumi-edis/dist/sdk/shim/kvmServer.js")');
+    expect(Buffer.byteLength(provider)).toBeLessThanOrEqual(1024);
 
     // Nothing drifted: the preview (which refreshes first, options.refresh: always) passes and sends nothing paid.
     sim.clearLog();

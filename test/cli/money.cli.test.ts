@@ -7,7 +7,7 @@
 import { join } from "node:path";
 import { PACKAGE_ROOT } from "../harness/workspace";
 import { CliStack } from "./pulumi";
-import { cliStacksPerTest, expectNoCredentials, failed, ok, opsOf, paidWrites } from "./support";
+import { cliStacksPerTest, expectNoCredentials, failed, ok, opsOf, paidWrites, upKilledWhileProvisioning } from "./support";
 import { runNamedCommand } from "../harness/journalCommand";
 
 const SERVERS = join(PACKAGE_ROOT, "test", "programs", "servers");
@@ -75,16 +75,7 @@ describe.each([
         const f = await open(SERVERS, { sim: { provisioningDelayMs: 5000 } });
         const { sim, stack } = f;
         await declare(stack, { web });
-        const killed = await stack.up([], {
-            onStart: () => {
-                const poll = setInterval(() => {
-                    if (sim.calls("get/kvmid").length > 0) {
-                        clearInterval(poll);
-                        stack.kill("SIGKILL");
-                    }
-                }, 20);
-            },
-        });
+        const killed = await upKilledWhileProvisioning(sim, stack);
         expect(killed.signal).toBe("SIGKILL");
         expect(paidWrites(sim)).toEqual(["add/order"]);
         // The engine checkpointed a pending create and no resource; the file backend keeps the dead run's lock.

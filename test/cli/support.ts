@@ -61,6 +61,20 @@ export function cliStacksPerTest(): typeof cliStack {
     };
 }
 
+/** `pulumi up`, killed with SIGKILL (as a cancelled CI job is) once add/order has answered and provisioning is being waited for. */
+export function upKilledWhileProvisioning(sim: EdisSimulator, stack: CliStack): Promise<CliResult> {
+    return stack.up([], {
+        onStart: () => {
+            const poll = setInterval(() => {
+                if (sim.calls("get/kvmid").length > 0) {
+                    clearInterval(poll);
+                    stack.kill("SIGKILL");
+                }
+            }, 20);
+        },
+    });
+}
+
 /** The paid writes the simulator received, in order. */
 export function paidWrites(sim: EdisSimulator): string[] {
     return sim.log.filter((e) => PAID_WRITES.includes(e.endpoint)).map((e) => e.endpoint);
