@@ -8,6 +8,7 @@
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { DEFAULT_JOURNAL_DIR, JournalEntry, OrderEntry, OrderJournal, entryId } from "./journal";
+import { packageVersion } from "./version";
 
 const USAGE = `usage: pulumi-edis orders list [--batch ID] [--dir DIR]
        pulumi-edis orders forget RESOURCE [--kind K] [--dir DIR]   no order, plan change or traffic hook was made (or the extra
@@ -17,6 +18,7 @@ const USAGE = `usage: pulumi-edis orders list [--batch ID] [--dir DIR]
                                                          them to be ordered again (the error of each member names ID)
        pulumi-edis orders confirm RESOURCE [--dir DIR]   the plan change was made: record it, do not send it again
        pulumi-edis orders move FROM TO [--dir DIR]       the entries of FROM are this resource's (a renamed stack): hand them to TO
+       pulumi-edis --version | --help
 RESOURCE is the id the provider's error names (or the resource's URN); DIR defaults to EDIS_JOURNAL_DIR or ${DEFAULT_JOURNAL_DIR}.`;
 
 function describe(e: JournalEntry): string {
@@ -35,7 +37,23 @@ function describe(e: JournalEntry): string {
 }
 
 export function runOrdersCli(argv: string[], out: (line: string) => void = console.log): number {
-    const { values, positionals } = parseArgs({ args: argv, options: { dir: { type: "string" }, kind: { type: "string" }, batch: { type: "string" }, help: { type: "boolean", short: "h" } }, allowPositionals: true });
+    let parsed;
+    try {
+        parsed = parseArgs({
+            args: argv,
+            options: { dir: { type: "string" }, kind: { type: "string" }, batch: { type: "string" }, help: { type: "boolean", short: "h" }, version: { type: "boolean", short: "v" } },
+            allowPositionals: true,
+        });
+    } catch (e) {
+        // An unknown or incomplete option: say which, and how the command is used (not a stack trace).
+        out(`pulumi-edis: ${(e as Error).message}\n${USAGE}`);
+        return 2;
+    }
+    const { values, positionals } = parsed;
+    if (values.version) {
+        out(`pulumi-edis ${packageVersion()}`);
+        return 0;
+    }
     const [group, verb, keyWord, toWord] = positionals;
     const kinds = ["order", "upgrade", "hook", "extra", "adoption"];
     if (values.kind !== undefined && !kinds.includes(values.kind)) {

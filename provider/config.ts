@@ -8,6 +8,7 @@ import { resolve } from "node:path";
 import { DEFAULT_AUTH_URL, DEFAULT_BASE_URL, EdisClient } from "./client/client";
 import { DEFAULT_MANAGEMENT_URL } from "./client/management";
 import { DEFAULT_JOURNAL_DIR } from "./journal";
+import { Clock } from "./clock";
 
 /** Every setting, its stack config key (namespace `edis`) and its environment variable. */
 export const SETTINGS = {
@@ -178,7 +179,7 @@ export function requireCredentials(config: ProviderConfig): { email: string; pas
 }
 
 /** The client for a configuration: the one place where credentials leave the config. */
-export function clientFromConfig(config: ProviderConfig, options: { userAgent: string; log?: (line: string) => void }): EdisClient {
+export function clientFromConfig(config: ProviderConfig, options: { userAgent: string; log?: (line: string) => void; clock?: Clock }): EdisClient {
     const { email, password } = requireCredentials(config);
     return new EdisClient({
         email,
@@ -188,5 +189,6 @@ export function clientFromConfig(config: ProviderConfig, options: { userAgent: s
         timeoutMs: config.requestTimeoutSeconds * 1000,
         userAgent: options.userAgent,
         log: options.log,
+        clock: options.clock,
     });
 }

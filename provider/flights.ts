@@ -52,13 +52,12 @@ export class Gathering<W> {
         if (expected) this.expected--;
         this.arrived.push(what);
         this.lastChange = this.clock.now();
-        if (this.timer === 0) {
-            const timer = (this.timer = ++this.timers);
-            void this.clock.sleep(this.maxWaitMs).then(() => this.timer === timer && this.actNow());
-        }
-        this.actIfComplete();
+        if (this.actIfComplete() || this.timer !== 0) return;
+        const timer = (this.timer = ++this.timers);
+        void this.clock.sleep(this.maxWaitMs).then(() => this.timer === timer && this.actNow());
     }
 
+    /** Acts if every create expected has arrived and it has been quiet for long enough; true when it acted. */
     private actIfComplete(): boolean {
         if (this.arrived.length === 0 || this.expected > 0) return false;
         const quietFor = this.clock.now() - this.lastChange;
@@ -74,7 +73,7 @@ export class Gathering<W> {
                 this.actIfComplete();
             });
         }
-        return true;
+        return false;
     }
 
     private actNow(): void {

@@ -10,8 +10,9 @@ import { ProviderConfig, clientFromConfig, resolveConfig } from "./config";
 import { OrderJournal, accountTag, settle } from "./journal";
 import { Context } from "./kvm/context";
 import { PowerReadings } from "./kvm/power";
-import { systemClock } from "./clock";
+import { Clock, systemClock } from "./clock";
 import { Flights } from "./flights";
+import { packageVersion } from "./version";
 import { OrderBatcher } from "./kvm/orderBatch";
 import { SessionDirectory } from "./sessions";
 
@@ -51,28 +52,32 @@ export function journal(): OrderJournal {
 }
 
 export function ctx(): Context {
-    if (context) return context;
-    const cfg = config ?? resolveConfig(() => undefined);
-    const client = clientFromConfig(cfg, { userAgent: `pulumi-edis/${version()}`, log });
-    const management = new ManagementClient(client, { urlTemplate: cfg.managementUrl });
+    context ??= createContext(config ?? resolveConfig(() => undefined), { log });
+    return context;
+}
+
+/** Everything the operations work with, for a configuration; `clock` and `log` are the tests' seams. */
+export function createContext(cfg: ProviderConfig, options: { clock?: Clock; log: (line: string) => void }): Context {
+    const clock = options.clock ?? systemClock;
+    const client = clientFromConfig(cfg, { userAgent: `pulumi-edis/${packageVersion()}`, log: options.log, clock });
+    const management = new ManagementClient(client, { urlTemplate: cfg.managementUrl, now: () => clock.now() });
     const flights = new Flights();
-    const sessions = new SessionDirectory(client, flights, systemClock);
-    context = {
+    const journal = new OrderJournal(cfg.journalDir);
+    return {
         config: cfg,
         client,
         management,
         catalogue: new Catalogue(client),
-        sessions,
+        sessions: new SessionDirectory(client, flights, clock),
         flights,
-        batcher: cfg.batchOrders ? new OrderBatcher(client, flights, journal(), systemClock, log) : undefined,
-        powerReadings: new PowerReadings(management, systemClock, cfg.requestTimeoutSeconds * 1000, log),
-        journal: journal(),
+        batcher: cfg.batchOrders ? new OrderBatcher(client, flights, journal, clock, options.log) : undefined,
+        powerReadings: new PowerReadings(management, clock, cfg.requestTimeoutSeconds * 1000, options.log),
+        journal,
         account: accountTag(cfg.email, cfg.baseUrl),
         replacing,
-        clock: systemClock,
-        log,
+        clock,
+        log: options.log,
     };
-    return context;
 }
 
 /** Diff saw a replacement of this resource coming: its new half's order remembers the server it replaces. */
@@ -86,13 +91,5 @@ export function settleJournal(props: Record<string, unknown>): void {
         settle(journal(), props, log);
     } catch (e) {
         log(`warning: the order journal could not be tidied: ${(e as Error).message}`);
-    }
-}
-
-function version(): string {
-    try {
-        return require("../../package.json").version as string;
-    } catch {
-        return "unknown";
     }
 }

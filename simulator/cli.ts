@@ -1,16 +1,17 @@
 #!/usr/bin/env node
 /**
- * `npm run simulator -- --port 18080 [--state file] [--email e] [--password p] [--latency-ms n]
+ * `pulumi-edis-simulator --port 18080 [--state file] [--email e] [--password p] [--latency-ms n]
  *   [--provisioning-delay-ms n] [--unpaid-invoices] [--out-of-stock pid,pid] [--fail endpoint:status[:times]]
  *   [--drop-after-order n] [--kvmid-not-yet null|error] [--provisioning-polls n] [--session-ttl-seconds n]
- *   [--no-api-access]`
- * Prints the base URL on one line and runs until stopped.
+ *   [--no-api-access]` (in this repository: `npm run simulator -- ...`).
+ * Prints where it listens, which config points a stack at it and the account, then runs until stopped.
  */
 import { parseArgs } from "node:util";
-import { EdisSimulator, InjectedFault } from "./server";
+import { DEFAULT_PASSWORD, EdisSimulator, InjectedFault } from "./server";
+import { packageVersion } from "../provider/version";
 
 const USAGE =
-    "usage: npm run simulator -- [--port N] [--state FILE] [--email E] [--password P] [--credit EUR] " +
+    "usage: pulumi-edis-simulator (in this repository: npm run simulator --) [--version] [--help] [--port N] [--state FILE] [--email E] [--password P] [--credit EUR] " +
     "[--latency-ms N] [--provisioning-delay-ms N] [--unpaid-invoices] [--out-of-stock PID,PID] " +
     "[--fail ENDPOINT:STATUS[:TIMES]] [--drop-after-order N] [--kvmid-not-yet null|error] [--provisioning-polls N] " +
     "[--session-ttl-seconds N] [--no-api-access]";
@@ -35,10 +36,15 @@ async function main(argv: string[]): Promise<void> {
             "session-ttl-seconds": { type: "string" },
             "no-api-access": { type: "boolean" },
             help: { type: "boolean", short: "h" },
+            version: { type: "boolean", short: "v" },
         },
     });
     if (values.help) {
         console.log(USAGE);
+        return;
+    }
+    if (values.version) {
+        console.log(`pulumi-edis-simulator ${packageVersion()}`);
         return;
     }
     const num = (name: string, v: string | undefined) => {
@@ -72,9 +78,20 @@ async function main(argv: string[]): Promise<void> {
         faults,
     });
     if (values["no-api-access"]) sim.account.state.apiAccess = false;
-    console.log(sim.url);
-    // The Management API hosts of every server, on the same port: config `edis:managementUrl`.
-    console.log(sim.managementUrl);
+    // Labelled, and as the commands that point a stack at it; the first line names the base URL.
+    console.log(
+        [
+            `EDIS simulator listening on ${sim.url}`,
+            `  account: ${sim.account.state.email} (password: ${sim.account.state.password === DEFAULT_PASSWORD ? DEFAULT_PASSWORD : "the one it was started with"}), credit ${sim.account.state.credit.toFixed(2)} EUR`,
+            `  point a stack at it:`,
+            `    pulumi config set edis:baseUrl ${sim.url}`,
+            `    pulumi config set edis:authUrl ${sim.url}`,
+            `    pulumi config set edis:managementUrl '${sim.managementUrl}'`,
+            `    pulumi config set edis:email ${sim.account.state.email}`,
+            `    pulumi config set --secret edis:password <the password>`,
+            `    pulumi config set edis:paymentMethod credit`,
+        ].join("\n"),
+    );
     const stop = () => void sim.stop().then(() => process.exit(0));
     process.on("SIGINT", stop);
     process.on("SIGTERM", stop);

@@ -1,7 +1,7 @@
 /**
  * What `npm install pulumi-edis` gets: the packed tarball's contents, checked as npm would pack it.
  */
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 
@@ -37,4 +37,21 @@ test("every source map carries its sources, so a stack trace into the package ca
 
 test("the bins start with a shebang", () => {
     for (const bin of Object.values(pkg.bin as Record<string, string>)) expect(readFileSync(join(ROOT, bin), "utf8")).toMatch(/^#!\/usr\/bin\/env node\n/);
+});
+
+test("both bins answer --version and --help, and an unknown option gets the usage and exit 2, not a stack trace", () => {
+    for (const [name, bin] of Object.entries(pkg.bin as Record<string, string>)) {
+        const run = (args: string[]) => spawnSync(process.execPath, [join(ROOT, bin), ...args], { encoding: "utf8", timeout: 20_000 });
+        const version = run(["--version"]);
+        expect({ name, status: version.status, out: version.stdout.trim() }).toEqual({ name, status: 0, out: `${name} ${pkg.version}` });
+        const help = run(["--help"]);
+        expect({ name, status: help.status }).toEqual({ name, status: 0 });
+        expect(help.stdout).toContain(`usage: ${name}`);
+        const unknown = run(["--no-such-option"]);
+        expect({ name, status: unknown.status }).toEqual({ name, status: 2 });
+        const said = unknown.stdout + unknown.stderr;
+        expect(said).toContain("Unknown option '--no-such-option'");
+        expect(said).toContain(`usage: ${name}`);
+        expect(said).not.toMatch(/\n\s+at /);
+    }
 });

@@ -139,12 +139,12 @@ describe("the command line", () => {
     function start(args: string[]): Promise<string> {
         child = spawn(process.execPath, [join(__dirname, "..", "dist", "simulator", "cli.js"), ...args], { stdio: ["ignore", "pipe", "inherit"] });
         return new Promise((resolve, reject) => {
-            child!.stdout!.once("data", (c: Buffer) => resolve(c.toString().split("\n")[0].trim()));
+            child!.stdout!.once("data", (c: Buffer) => resolve(/listening on (\S+)/.exec(c.toString())?.[1] ?? c.toString()));
             child!.once("exit", (code) => reject(new Error(`simulator exited ${code}`)));
         });
     }
 
-    test("prints its base URL on one line, answers form-encoded requests, and keeps state in --state across restarts", async () => {
+    test("says where it listens, answers form-encoded requests, and keeps state in --state across restarts", async () => {
         const state = join(dir, "state.json");
         const url = await start(["--port", "0", "--state", state, "--provisioning-delay-ms", "0", "--password", "s3cret&+"]);
         expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
@@ -168,6 +168,23 @@ describe("the command line", () => {
         const unknown = spawnSync(process.execPath, [join(__dirname, "..", "dist", "simulator", "cli.js"), "--prot", "1"], { encoding: "utf8" });
         expect(unknown.status).toBe(2);
         expect(unknown.stderr).toContain("simulator: Unknown option '--prot'");
-        expect(unknown.stderr).toContain("usage: npm run simulator --");
+        expect(unknown.stderr).toContain("usage: pulumi-edis-simulator (in this repository: npm run simulator --)");
+    });
+
+    test("--version and --help answer without starting a server; the start-up text labels every URL and the account", async () => {
+        const cli = join(__dirname, "..", "dist", "simulator", "cli.js");
+        const version = spawnSync(process.execPath, [cli, "--version"], { encoding: "utf8" });
+        expect(version.status).toBe(0);
+        expect(version.stdout.trim()).toBe(`pulumi-edis-simulator ${require("../package.json").version}`);
+        const help = spawnSync(process.execPath, [cli, "--help"], { encoding: "utf8" });
+        expect(help.status).toBe(0);
+        expect(help.stdout).toContain("usage: pulumi-edis-simulator");
+        child = spawn(process.execPath, [cli, "--port", "0"], { stdio: ["ignore", "pipe", "inherit"] });
+        let text = "";
+        await new Promise<void>((resolve) => child!.stdout!.on("data", (c: Buffer) => (text += c.toString()).includes("paymentMethod") && resolve()));
+        expect(text).toMatch(/^EDIS simulator listening on http:\/\/127\.0\.0\.1:\d+\n/);
+        expect(text).toContain(`account: ${DEFAULT_EMAIL} (password: edis-demo-password)`);
+        for (const key of ["baseUrl", "authUrl", "managementUrl", "email", "paymentMethod"]) expect(text).toContain(`pulumi config set edis:${key} `);
+        expect(text).toContain("pulumi config set --secret edis:password");
     });
 });

@@ -340,6 +340,9 @@ async function finishProvisioning(ctx: Context, outs: KvmServerOutputs): Promise
     }
 }
 
+/** How often the provisioning wait says where it is (at most; each poll's pause is at most 30 s too). */
+export const PROGRESS_EVERY_MS = 30_000;
+
 /**
  * Polls get/kvmid until the service has a KVM, with a growing pause, up to the time limit. EDIS leaves open
  * what "not provisioned yet" looks like: an answer without a KVM id, a 404, a 400, or an HTTP 200 with
@@ -348,7 +351,9 @@ async function finishProvisioning(ctx: Context, outs: KvmServerOutputs): Promise
  */
 async function waitForKvmId(ctx: Context, outs: KvmServerOutputs): Promise<string> {
     const limitSeconds = outs.provisioningTimeoutSeconds ?? ctx.config.provisioningTimeoutSeconds ?? DEFAULT_PROVISIONING_TIMEOUT_SECONDS;
-    const deadline = ctx.clock.now() + limitSeconds * 1000;
+    const started = ctx.clock.now();
+    const deadline = started + limitSeconds * 1000;
+    let reported = -Infinity;
     let pauseMs = ctx.config.provisioningPollSeconds * 1000;
     let lastAnswer: string;
     for (let poll = 1; ; poll++) {
@@ -372,7 +377,15 @@ async function waitForKvmId(ctx: Context, outs: KvmServerOutputs): Promise<strin
                     `\`pulumi up\` to cancel it (\`pulumi destroy\` would cancel every server of the stack).`,
             );
         }
-        if (poll === 1 || poll % 10 === 0) ctx.log(`waiting for ${outs.hostname} (service ${outs.serviceId}) to be provisioned`);
+        // A line at the first "not yet", and again whenever waiting for the next poll would leave more than
+        // PROGRESS_EVERY_MS without one: a wait of 20 minutes must show that it is alive and what EDIS says.
+        if (ctx.clock.now() - reported + Math.min(pauseMs, left) >= PROGRESS_EVERY_MS) {
+            reported = ctx.clock.now();
+            ctx.log(
+                `waiting for ${outs.hostname} (service ${outs.serviceId}) to be provisioned: ${Math.round((reported - started) / 1000)} s of ` +
+                    `${limitSeconds} s, ${poll} poll${poll === 1 ? "" : "s"}; EDIS last said: ${lastAnswer}`,
+            );
+        }
         await ctx.clock.sleep(Math.min(pauseMs, left));
         pauseMs = Math.min(pauseMs * 1.5, 30_000);
     }

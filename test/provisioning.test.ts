@@ -1,0 +1,55 @@
+/**
+ * The provisioning wait on an injected clock (provider/clock.ts): what it asks to wait and what it says, for a
+ * wait that takes minutes of EDIS's time and milliseconds of the test's. The engine-path tests cover the rest.
+ */
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ManualClock } from "../provider/clock";
+import { resolveConfig } from "../provider/config";
+import { KvmServerOutputs } from "../provider/kvm/inputs";
+import { PROGRESS_EVERY_MS, resumeServer } from "../provider/kvm/orderFlow";
+import { createContext } from "../provider/runtime";
+import { EdisSimulator } from "../simulator/server";
+import { startSimulator } from "./support/sim";
+
+let sim: EdisSimulator;
+afterEach(() => sim.stop());
+
+async function waitFor(polls: number, limitSeconds: number) {
+    // EDIS answers "not provisioned yet" `polls` times, then names the KVM.
+    sim = await startSimulator({ provisioningDelayMs: 0, provisioningPolls: polls, kvmIdNotYet: "error" });
+    const config = { ...sim.stackConfig(), "edis:provisioningPollSeconds": "5", "edis:provisioningTimeoutSeconds": String(limitSeconds), "edis:journalDir": mkdtempSync(join(tmpdir(), "edis-journal-")) };
+    const clock = new ManualClock();
+    const lines: Array<{ at: number; line: string }> = [];
+    const ctx = createContext(resolveConfig((key) => config[`edis:${key}` as keyof typeof config]), { clock, log: (line) => lines.push({ at: clock.now(), line }) });
+    const order = await ctx.client.addOrder({ billingCycle: "monthly", paymentMethod: "credit", applyCredit: true, items: [{ pid: 101, os: 1012, hostname: "slow.example.com" }] });
+    const outs: KvmServerOutputs = { planId: 101, osId: 1012, hostname: "slow.example.com", billingCycle: "monthly", applyCredit: true, serviceId: order.serviceIds[0], invoicePaid: true };
+    const started = clock.now();
+    const result = await resumeServer(ctx, outs).catch((e: Error) => e);
+    return { clock, started, result, progress: lines.filter((l) => l.line.startsWith("waiting for slow.example.com")) };
+}
+
+test("a long wait says where it is at least every 30 s: elapsed time, the limit, polls and what EDIS last said", async () => {
+    const { clock, started, result, progress } = await waitFor(40, 1200);
+    expect(result).toMatchObject({ kvmId: expect.stringMatching(/^kvm_/) });
+    // The pauses the code asked for: 5 s, growing by half, at most 30 s.
+    expect(clock.sleeps.slice(0, 4)).toEqual([5000, 7500, 11250, 16875]);
+    expect(Math.max(...clock.sleeps)).toBe(30_000);
+    const waited = clock.now() - started;
+    expect(waited).toBeGreaterThan(10 * 60_000);
+    // From the first "not yet" to the KVM, no stretch of more than 30 s of EDIS's time without a line.
+    const times = [...progress.map((p) => p.at), clock.now()];
+    for (let i = 1; i < times.length; i++) expect(times[i] - times[i - 1]).toBeLessThanOrEqual(PROGRESS_EVERY_MS);
+    expect(progress[0].line).toMatch(/: 0 s of 1200 s, 1 poll; EDIS last said: .+/);
+    const last = progress[progress.length - 1].line;
+    expect(last).toMatch(/: \d+ s of 1200 s, \d+ polls; EDIS last said: EDIS get\/kvmid: /);
+});
+
+test("at the limit the error gives the time, the polls and EDIS's last answer, and keeps the service id", async () => {
+    const { clock, started, result } = await waitFor(1000, 120);
+    expect(result).toBeInstanceOf(Error);
+    expect((result as Error).message).toMatch(/has no KVM after 120 s and \d+ polls \(last answer: EDIS get\/kvmid: .+\)/);
+    expect(result).toMatchObject({ id: expect.any(String) });
+    expect(clock.now() - started).toBe(120_000);
+});
