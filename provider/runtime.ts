@@ -46,6 +46,11 @@ export function configure(req: ConfigureRequest): void {
     context = undefined;
 }
 
+/** The configuration the engine last gave (or the environment's, before it has). */
+export function currentConfig(): ProviderConfig {
+    return config ?? resolveConfig(() => undefined);
+}
+
 /** The order journal; needs no credentials, so diff (which runs in preview) can settle entries. */
 export function journal(): OrderJournal {
     return new OrderJournal((config ?? resolveConfig(() => undefined)).journalDir);

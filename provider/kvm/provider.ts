@@ -4,7 +4,8 @@
  * `require("pulumi-edis/provider")`. One host process serves every KvmServer of a deployment, so the
  * context (client, caches) is built once and shared.
  */
-import { ConfigureRequest, configure, ctx, log, noteReplacement, settleJournal } from "../runtime";
+import { ConfigureRequest, configure, ctx, currentConfig, log, noteReplacement, settleJournal } from "../runtime";
+import { preflight } from "./preflight";
 import { Context, ServerInitError } from "./context";
 import { DiffResult, UNFINISHED, diffKvmServer, needsUpgrade } from "./diff";
 import { checkOrder, isNoExtraAddon, resolvePaymentMethod } from "./orderCheck";
@@ -77,8 +78,12 @@ export const kvmServer = {
         configure(req);
     },
 
-    async check(_olds: Record<string, unknown>, news: Record<string, unknown>) {
-        return checkInputs(news);
+    async check(olds: Record<string, unknown>, news: Record<string, unknown>) {
+        const checked = checkInputs(news);
+        if (checked.failures.length) return checked;
+        // What up would refuse before ordering, reported by preview already (preflight.ts).
+        const failures = await preflight(currentConfig(), ctx, olds, inputsOf(checked.inputs), log);
+        return failures.length ? { inputs: checked.inputs, failures } : checked;
     },
 
     async diff(id: string, olds: Record<string, unknown>, news: Record<string, unknown>) {

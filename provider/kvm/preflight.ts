@@ -1,0 +1,69 @@
+/**
+ * The pre-order check, run by `check` so that `pulumi preview` (where a reviewer approves a paid change) already
+ * reports what `pulumi up` would refuse before ordering: a plan that does not exist, an OS of another plan, an
+ * unknown payment method, wrong credentials, an endpoint that is unusable or does not answer. The catalogue is
+ * fetched once per deployment (Catalogue caches it), so a fleet's preview costs a few calls, none per server;
+ * create checks again before it orders. Only what would be ordered is checked: a new server, or one whose
+ * order inputs changed (a replacement orders anew).
+ *
+ * Without credentials the inputs alone are checked, and the log says what could not be.
+ */
+import { isEdisApiError } from "../client/errors";
+import { describeSetting } from "../config";
+import { UNKNOWN } from "../fields";
+import { CheckFailure, INPUT_NAMES, KvmServerInputs } from "./inputs";
+import { OrderCheckError, checkOrder, resolvePaymentMethod } from "./orderCheck";
+import { Context } from "./context";
+import { ProviderConfig } from "../config";
+
+/** The inputs whose change makes a new order (or a plan change) that the catalogue can refute. */
+const ORDER_INPUTS = ["planId", "osId", "locationId", "billingCycle", "paymentMethod", "additionalRamId", "additionalVcpuId", "additionalIpId", "diskBoostId"] as const;
+
+let reportedNoCredentials = false;
+
+/** Failures of the order against the catalogue, by input; throws what no input can mend (credentials, endpoint). */
+export async function preflight(config: ProviderConfig, context: () => Context, olds: Record<string, unknown>, inputs: KvmServerInputs, log: (line: string) => void): Promise<CheckFailure[]> {
+    if (inputs.adoptKvmId !== undefined) return [];
+    const changed = olds.planId === undefined || ORDER_INPUTS.some((n) => JSON.stringify(olds[n]) !== JSON.stringify(inputs[n]));
+    // A value not known until the deployment runs (an output of another resource) is checked by create.
+    if (!changed || INPUT_NAMES.some((n) => (inputs as unknown as Record<string, unknown>)[n] === UNKNOWN)) return [];
+    if (config.problems.length) throw new Error(`pulumi-edis configuration: ${config.problems.join("; ")}`);
+    if (!config.email || !config.password) {
+        if (!reportedNoCredentials) {
+            reportedNoCredentials = true;
+            log(
+                `note: the order of ${inputs.hostname} was checked for its inputs only: without ${describeSetting("email")} and ` +
+                    `${describeSetting("password")} the plan, OS, add-ons, billing cycle and payment method cannot be checked against EDIS's ` +
+                    `catalogue (\`pulumi up\` needs them, and checks them before it orders)`,
+            );
+        }
+        return [];
+    }
+    let method: string;
+    try {
+        method = resolvePaymentMethod(inputs.paymentMethod, config, `the order of ${inputs.hostname}`);
+    } catch (e) {
+        return [{ property: "paymentMethod", reason: (e as Error).message }];
+    }
+    try {
+        await checkOrder(context().catalogue, inputs, method);
+        return [];
+    } catch (e) {
+        if (e instanceof OrderCheckError) return e.problems.map((reason) => ({ property: propertyOf(reason, inputs), reason: withConfigKey(reason, inputs) }));
+        if (isEdisApiError(e)) throw new Error(`the order of ${inputs.hostname} could not be checked against EDIS's catalogue, and \`pulumi up\` would stop there too: ${e.message}`);
+        throw e;
+    }
+}
+
+/** The input a problem is about: the word it starts with, when that is an input; else the plan. */
+function propertyOf(reason: string, inputs: KvmServerInputs): string {
+    const first = /^(\w+)/.exec(reason)?.[1] ?? "";
+    if (first === "paymentMethod" && inputs.paymentMethod === undefined) return "paymentMethod";
+    return (INPUT_NAMES as readonly string[]).includes(first) ? first : "planId";
+}
+
+/** A payment method from config is named by its config key, so that the user knows where to change it. */
+function withConfigKey(reason: string, inputs: KvmServerInputs): string {
+    if (!reason.startsWith("paymentMethod") || inputs.paymentMethod !== undefined) return reason;
+    return reason.replace(/^paymentMethod/, `the payment method of ${describeSetting("paymentMethod")}`);
+}
