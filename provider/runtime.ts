@@ -37,6 +37,18 @@ export function log(line: string): void {
     process.stderr.write(`pulumi-edis: ${line}\n`);
 }
 
+const said = new Set<string>();
+
+/**
+ * A line said once per deployment: the engine calls diff more than once for a resource in one preview (for the
+ * refresh's drift, then for the plan), and a note about the same server should not repeat.
+ */
+export function logOnce(line: string): void {
+    if (said.has(line)) return;
+    said.add(line);
+    log(line);
+}
+
 /** Every resource type's `configure`. Nothing is validated here: the first operation that needs a setting reports it. */
 export function configure(req: ConfigureRequest): void {
     // Keys arrive namespaced ("edis:password") with secrets decrypted.

@@ -208,6 +208,12 @@ describe("the SDK's Output forms take the same required arguments as the Promise
             edis.getKvmIdOutput();
             edis.getLocationsOutput();
             edis.getPlanOutput({ locationId: pulumi.output(1), minRamMb: 2048 });
+            // @ts-expect-error a billing cycle is one of the cycles EDIS sells, not any string
+            edis.getPlan({ locationId: 1, billingCycle: "weekly" });
+            edis.getPlan({ locationId: 1, billingCycle: "semi-annually" });
+            edis.getAddon({ locationId: 1, planId: 101, group: "additional ram", nameRegex: "2048" });
+            // @ts-expect-error an add-on group is one of the four, in either spelling
+            edis.getAddon({ locationId: 1, planId: 101, group: "gpu", nameRegex: "x" });
         };
         expect(typeof forms).toBe("function");
     });

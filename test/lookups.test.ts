@@ -101,8 +101,12 @@ test("getAddon: one add-on with its monthly price; ambiguous or missing patterns
         'matches 3 add-ons ("no additional RAM", "+1024 MB RAM", "+2048 MB RAM"); make it match one',
     );
     expect(await rejection(edis.getAddon({ locationId: 1, planId: 101, group: "gpu" as any, nameRegex: "x" }))).toContain(
-        'group "gpu" is not one of ram, vcpu, ip, diskBoost',
+        'group "gpu" is not one of ram, vcpu, ip, diskBoost (or the API\'s names: "additional ram"',
     );
+    // The API's own group names (get/products) name the same groups.
+    expect(await edis.getAddon({ locationId: 1, planId: 101, group: "additional ram", nameRegex: "2048" })).toMatchObject({ id: 2002, group: "ram" });
+    expect(await edis.getAddon({ locationId: 1, planId: 102, group: "additional drive boost", nameRegex: "50 GByte" })).toMatchObject({ id: 2302, group: "diskBoost" });
+    expect(await rejection(edis.getAddon({ locationId: 1, planId: 101, group: "operating system" as any, nameRegex: "Debian" }))).toContain("getOperatingSystem()");
 });
 
 test("billing cycles, payment methods", async () => {

@@ -65,6 +65,8 @@ export interface AddonGroups {
 
 /** The add-on groups a KvmServer can order from, by their input: additionalRamId, additionalVcpuId, additionalIpId, diskBoostId. */
 export type AddonGroupName = "ram" | "vcpu" | "ip" | "diskBoost";
+/** The API's own names of those groups (get/products), which getAddon takes too. */
+export type WireAddonGroupName = "additional ram" | "additional vcpu" | "additional ip" | "additional drive boost";
 
 export interface Product {
     /** The product id, `pid` in an order. */

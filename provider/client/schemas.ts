@@ -139,6 +139,12 @@ const GROUP_ALIASES: Record<string, keyof Omit<AddonGroups, "other">> = {
     additionaldiskboost: "diskBoost",
 };
 
+/** The add-on group a name means, in any of the spellings above (`"additional ram"`, `"ram"`, `"additional_ram"`). */
+export function addonGroupNamed(name: string): keyof Omit<AddonGroups, "other"> | undefined {
+    const key = name.toLowerCase().replace(/[\s_-]/g, "");
+    return GROUP_ALIASES[key] ?? (["ram", "vcpu", "ip", "diskboost"].includes(key) ? (key === "diskboost" ? "diskBoost" : (key as "ram" | "vcpu" | "ip")) : undefined);
+}
+
 const wireAddonGroups = keyedBy(wireAddonGroup).transform((raw): AddonGroups => {
     const groups: AddonGroups = { os: [], ram: [], vcpu: [], ip: [], diskBoost: [], other: {} };
     for (const [wireName, addons] of Object.entries(raw)) {

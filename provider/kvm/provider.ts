@@ -4,7 +4,7 @@
  * `require("pulumi-edis/provider")`. One host process serves every KvmServer of a deployment, so the
  * context (client, caches) is built once and shared.
  */
-import { ConfigureRequest, configure, ctx, currentConfig, log, noteReplacement, settleJournal } from "../runtime";
+import { ConfigureRequest, configure, ctx, currentConfig, log, logOnce, noteReplacement, settleJournal } from "../runtime";
 import { preflight } from "./preflight";
 import { Context, ServerInitError } from "./context";
 import { DiffResult, UNFINISHED, diffKvmServer, needsUpgrade } from "./diff";
@@ -92,15 +92,15 @@ export const kvmServer = {
         const changes = changed.length > 0;
         // The host passes no list of changed properties to the engine, so say here why the plan shows an update.
         if (changed.includes("suspended")) {
-            log(`${String(olds.hostname)} (service ${id}) is suspended at EDIS: the plan shows it as an update, which re-reads it`);
+            logOnce(`${String(olds.hostname)} (service ${id}) is suspended at EDIS: the plan shows it as an update, which re-reads it`);
         }
         if (changed.includes(UNFINISHED)) {
-            log(`${String(olds.hostname)} (service ${id}) was ordered but is not provisioned yet: the plan shows it as an update, which waits for it (nothing is ordered)`);
+            logOnce(`${String(olds.hostname)} (service ${id}) was ordered but is not provisioned yet: the plan shows it as an update, which waits for it (nothing is ordered)`);
         }
         // The dynamic host reports no per-property diff, so the plan cannot say why it replaces: the log does.
         if (replaces.length) {
             noteReplacement(news[RESOURCE_KEY] ?? olds[RESOURCE_KEY], Number(id), olds.kvmId, news);
-            log(`${String(olds.hostname)} (service ${id}) is replaced because ${replaces.join(", ")} changed: a new server is ordered, then this one is cancelled`);
+            logOnce(`${String(olds.hostname)} (service ${id}) is replaced because ${replaces.join(", ")} changed: a new server is ordered, then this one is cancelled`);
         }
         return { changes, replaces, deleteBeforeReplace };
     },

@@ -2,7 +2,8 @@
  * Catalogue lookups: what a program calls to choose what it orders, by name and by need.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { Addon, AddonGroupName, BillingCycle, Location, PaymentMethod, Product, normalizeBillingCycle } from "../../provider/client/model";
+import { Addon, AddonGroupName, BillingCycle, Location, PaymentMethod, Product, WireAddonGroupName, normalizeBillingCycle } from "../../provider/client/model";
+import { addonGroupNamed } from "../../provider/client/schemas";
 import { LookupError, lookupAccount, outputOf } from "./context";
 
 /** A plan (product) at one location, with its add-ons. */
@@ -67,7 +68,7 @@ export interface PlanFilters {
     /** At most this price in `billingCycle` (in the plan's currency). */
     maxPrice?: number;
     /** The cycle prices are compared and sorted in; default `monthly`. Plans not sold in it are left out. */
-    billingCycle?: string;
+    billingCycle?: BillingCycle | "semi-annually";
     /** Only plans whose name matches this regular expression (case-insensitive). */
     nameRegex?: string;
 }
@@ -247,8 +248,8 @@ export const getOperatingSystemOutput = outputOf<GetOperatingSystemArgs, Addon>(
 
 /** The arguments of getAddon: the plan, the group and a pattern on the name. */
 export interface GetAddonArgs extends PlanRef {
-    /** Which add-on group: `ram`, `vcpu`, `ip` or `diskBoost`. */
-    group: AddonGroupName;
+    /** Which add-on group: `ram`, `vcpu`, `ip` or `diskBoost`, or the API's own name (`"additional ram"`, ...). */
+    group: AddonGroupName | WireAddonGroupName;
     /** A regular expression (case-insensitive) that must match exactly one add-on of the group. */
     nameRegex: string;
 }
@@ -273,17 +274,20 @@ const GROUPS: AddonGroupName[] = ["ram", "vcpu", "ip", "diskBoost"];
 
 /** One add-on of a plan by group and name; it is an error when the pattern matches none or several. */
 export async function getAddon(args: GetAddonArgs, _opts?: pulumi.InvokeOptions): Promise<GetAddonResult> {
-    if (!GROUPS.includes(args.group)) throw new LookupError("getAddon", `group "${args.group}" is not one of ${GROUPS.join(", ")}`);
+    const group = typeof args.group === "string" ? addonGroupNamed(args.group) : undefined;
+    if (!group || group === "os") {
+        throw new LookupError("getAddon", `group "${args.group}" is not one of ${GROUPS.join(", ")} (or the API's names: "additional ram", "additional vcpu", "additional ip", "additional drive boost"); operating systems: getOperatingSystem()`);
+    }
     const regex = regexOf("getAddon", args.nameRegex)!;
     const plan = await planOf("getAddon", args);
-    const all = plan.addons[args.group];
+    const all = plan.addons[group];
     const matches = all.filter((a) => regex.test(a.name));
     if (matches.length !== 1) {
         const what = matches.length ? `matches ${matches.length} add-ons (${matches.map((a) => `"${a.name}"`).join(", ")}); make it match one` : "matches nothing";
-        throw new LookupError("getAddon", `/${regex.source}/i in group ${args.group} of plan ${plan.id} ${what}; available: ${all.map((a) => `${a.id} "${a.name}"`).join(", ") || "none"}`);
+        throw new LookupError("getAddon", `/${regex.source}/i in group ${group} of plan ${plan.id} ${what}; available: ${all.map((a) => `${a.id} "${a.name}"`).join(", ") || "none"}`);
     }
     const [addon] = matches;
-    return { id: addon.id, name: addon.name, group: args.group, monthlyPrice: addon.prices.monthly, currency: addon.currency ?? plan.currency, prices: addon.prices };
+    return { id: addon.id, name: addon.name, group, monthlyPrice: addon.prices.monthly, currency: addon.currency ?? plan.currency, prices: addon.prices };
 }
 /** `getAddon` as an Output: its arguments may be Outputs (another lookup's result), and the result is an Output. */
 export const getAddonOutput = outputOf<GetAddonArgs, GetAddonResult>(getAddon);

@@ -42,6 +42,8 @@ test("examples/basic: up, a quiet preview, drift (suspended, then cancelled at E
     const suspended = failed(await stack.preview(["--expect-no-changes"]));
     expect(opsOf(suspended).web).toEqual(["refresh", "update"]);
     expect(suspended.output).toContain("is suspended at EDIS");
+    // Said once, though the engine asks diff for the refresh's drift and again for the plan.
+    expect(suspended.output.split("is suspended at EDIS: the plan shows it").length - 1).toBe(1);
     expect(paidWrites(sim)).toEqual([]);
     sim.account.setSuspended(serviceId, false);
     ok(await stack.preview(["--expect-no-changes"]));
