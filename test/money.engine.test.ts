@@ -225,13 +225,17 @@ describe("stock, add-ons, adoption, replacement", () => {
         expect(sim.account.state.cancellations.map((c) => c.serviceId)).toEqual([serviceId]);
     });
 
-    test("with deleteBeforeReplace, a replacement whose new order the catalogue refutes cancels nothing: the old half's delete checks it first", async () => {
+    test("with deleteBeforeReplace, a replacement whose new order the catalogue refutes cancels nothing: the check refuses it before any step", async () => {
         declare({ web1 });
         await upOk();
         stack.setConfig("edis-servers:options", JSON.stringify({ web1: { deleteBeforeReplace: true } }));
         declare({ web1: { ...web1, osId: 9999 } });
+        // The new order is checked by check (preflight.ts), before the engine deletes the old half; the old half's
+        // delete checks it again for what check could not know (kvm/provider.ts checkReplacementBeforeCancel).
+        expect((await stack.preview()).errors.join("\n")).toContain("osId 9999 is not an operating system of plan 101 (KVM S)");
         const up = await stack.up();
-        expect(up.errors.join("\n")).toContain(`web1.example.com cannot be replaced, so service ${stack.resource("web1")!.id} was not cancelled and stays in the stack's state: nothing was ordered: osId 9999`);
+        expect(up.errors.join("\n")).toContain("osId 9999 is not an operating system of plan 101 (KVM S)");
+        expect(sim.account.state.cancellations).toEqual([]);
         expect(paidWrites()).toEqual(["add/order"]);
         expect(billed()).toHaveLength(1);
     });
