@@ -75,3 +75,19 @@ test("a fleet's preview costs the catalogue once, no call per server", async () 
     expect(Object.keys(counts).sort()).toEqual(["get/locations", "get/paymentmethods", "get/products"]);
     expect(Object.values(counts).reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(6);
 });
+
+test("a server the journal holds an order for is not refused by a catalogue that changed since: its create takes it into state, ordering nothing", async () => {
+    declareServers(stack, { web });
+    // The engine dies after the create answered, before its checkpoint: EDIS bills the server, the journal has it.
+    stack.dieAfterCreateOf = "web";
+    await stack.up().catch(() => undefined);
+    expect(sim.calls("add/order")).toHaveLength(1);
+    expect(stack.state().resources).toHaveLength(0);
+    // EDIS no longer sells the plan; a check of a new order would refuse it.
+    sim.account.plans.splice(sim.account.plans.findIndex((p) => p.pid === 101), 1);
+    expect((await stack.preview()).errors).toEqual([]);
+    const up = await stack.up();
+    expect(up.errors).toEqual([]);
+    expect(sim.calls("add/order")).toHaveLength(1);
+    expect(stack.resource("web")!.id).toBe(String(sim.account.state.services[0].serviceId));
+});

@@ -7,11 +7,16 @@
  * order inputs changed (a replacement orders anew).
  *
  * Without credentials the inputs alone are checked, and the log says what could not be.
+ *
+ * A resource the order journal holds an order for is not checked: its create resumes (or names) an order EDIS has
+ * already answered, and a catalogue that changed since (a plan now out of stock) must not keep that server out of
+ * the stack's state.
  */
 import { isEdisApiError } from "../client/errors";
 import { describeSetting } from "../config";
 import { UNKNOWN } from "../fields";
-import { CheckFailure, INPUT_NAMES, KvmServerInputs } from "./inputs";
+import { CheckFailure, INPUT_NAMES, KvmServerInputs, inputsOf } from "./inputs";
+import { OrderJournal, identityOf } from "../journal";
 import { OrderCheckError, checkOrder, resolvePaymentMethod } from "./orderCheck";
 import { Context } from "./context";
 import { ProviderConfig } from "../config";
@@ -22,8 +27,18 @@ const ORDER_INPUTS = ["planId", "osId", "locationId", "billingCycle", "paymentMe
 let reportedNoCredentials = false;
 
 /** Failures of the order against the catalogue, by input; throws what no input can mend (credentials, endpoint). */
-export async function preflight(config: ProviderConfig, context: () => Context, olds: Record<string, unknown>, inputs: KvmServerInputs, log: (line: string) => void): Promise<CheckFailure[]> {
+export async function preflight(
+    config: ProviderConfig,
+    context: () => Context,
+    journal: OrderJournal,
+    olds: Record<string, unknown>,
+    news: Record<string, unknown>,
+    log: (line: string) => void,
+): Promise<CheckFailure[]> {
+    const inputs = inputsOf(news);
     if (inputs.adoptKvmId !== undefined) return [];
+    const identity = identityOf(news, "");
+    if (identity && [identity.key, ...identity.aliases].some((key) => journal.read(key, "order"))) return [];
     const changed = olds.planId === undefined || ORDER_INPUTS.some((n) => JSON.stringify(olds[n]) !== JSON.stringify(inputs[n]));
     // A value not known until the deployment runs (an output of another resource) is checked by create.
     if (!changed || INPUT_NAMES.some((n) => (inputs as unknown as Record<string, unknown>)[n] === UNKNOWN)) return [];

@@ -4,7 +4,7 @@
  * `require("pulumi-edis/provider")`. One host process serves every KvmServer of a deployment, so the
  * context (client, caches) is built once and shared.
  */
-import { ConfigureRequest, configure, ctx, currentConfig, log, logOnce, noteReplacement, settleJournal } from "../runtime";
+import { ConfigureRequest, configure, ctx, currentConfig, journal, log, logOnce, noteReplacement, settleJournal } from "../runtime";
 import { preflight } from "./preflight";
 import { Context, ServerInitError } from "./context";
 import { DiffResult, UNFINISHED, diffKvmServer, needsUpgrade } from "./diff";
@@ -82,7 +82,7 @@ export const kvmServer = {
         const checked = checkInputs(news);
         if (checked.failures.length) return checked;
         // What up would refuse before ordering, reported by preview already (preflight.ts).
-        const failures = await preflight(currentConfig(), ctx, olds, inputsOf(checked.inputs), log);
+        const failures = await preflight(currentConfig(), ctx, journal(), olds, checked.inputs, log);
         return failures.length ? { inputs: checked.inputs, failures } : checked;
     },
 
