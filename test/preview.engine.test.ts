@@ -91,3 +91,20 @@ test("a server the journal holds an order for is not refused by a catalogue that
     expect(sim.calls("add/order")).toHaveLength(1);
     expect(stack.resource("web")!.id).toBe(String(sim.account.state.services[0].serviceId));
 });
+
+test("an in-place change of a server whose create stopped after its order is not refused by a catalogue that changed: the update resumes it", async () => {
+    sim.behaviour.unpaidInvoices = true;
+    declareServers(stack, { web });
+    expect((await stack.up()).errors.join("\n")).toContain("is unpaid");
+    // A preview's diff finds the server in state and settles its journal entry: only state knows it now.
+    await stack.preview();
+    sim.behaviour.unpaidInvoices = false;
+    sim.account.payInvoice(sim.account.state.invoices[0].invoiceId);
+    // EDIS no longer sells the plan, and the program changes only the payment method: nothing is ordered anew.
+    sim.account.plans.splice(sim.account.plans.findIndex((p) => p.pid === 101), 1);
+    declareServers(stack, { web: { ...web, paymentMethod: "credit" } });
+    const up = await stack.up();
+    expect(up.errors).toEqual([]);
+    expect(stack.resource("web")!.outputs.kvmId).toEqual(expect.stringMatching(/^kvm_/));
+    expect(sim.calls("add/order")).toHaveLength(1);
+});

@@ -3,8 +3,8 @@
  * reports what `pulumi up` would refuse before ordering: a plan that does not exist, an OS of another plan, an
  * unknown payment method, wrong credentials, an endpoint that is unusable or does not answer. The catalogue is
  * fetched once per deployment (Catalogue caches it), so a fleet's preview costs a few calls, none per server;
- * create checks again before it orders. Only what would be ordered is checked: a new server, or one whose
- * order inputs changed (a replacement orders anew).
+ * create checks again before it orders. Only what would be ordered is checked: a new server, or a replacement's
+ * new half.
  *
  * Without credentials the inputs alone are checked, and the log says what could not be.
  *
@@ -19,10 +19,9 @@ import { CheckFailure, INPUT_NAMES, KvmServerInputs, inputsOf } from "./inputs";
 import { OrderJournal, identityOf } from "../journal";
 import { OrderCheckError, checkOrder, resolvePaymentMethod } from "./orderCheck";
 import { Context } from "./context";
+import { diffKvmServer } from "./diff";
 import { ProviderConfig } from "../config";
 
-/** The inputs whose change makes a new order (or a plan change) that the catalogue can refute. */
-const ORDER_INPUTS = ["planId", "osId", "locationId", "billingCycle", "paymentMethod", "additionalRamId", "additionalVcpuId", "additionalIpId", "diskBoostId"] as const;
 
 let reportedNoCredentials = false;
 
@@ -39,7 +38,10 @@ export async function preflight(
     if (inputs.adoptKvmId !== undefined) return [];
     const identity = identityOf(news, "");
     if (identity && [identity.key, ...identity.aliases].some((key) => journal.read(key, "order"))) return [];
-    const changed = olds.planId === undefined || ORDER_INPUTS.some((n) => JSON.stringify(olds[n]) !== JSON.stringify(inputs[n]));
+    // What would be ordered: a new server, or the new half of a replacement (as diff decides it). An in-place change
+    // (plan, billing cycle, payment method) is checked by the update before it spends anything, and must not keep a
+    // server whose create stopped after its order from being resumed.
+    const changed = olds.planId === undefined || diffKvmServer(olds, news).replaces.length > 0;
     // A value not known until the deployment runs (an output of another resource) is checked by create.
     if (!changed || INPUT_NAMES.some((n) => (inputs as unknown as Record<string, unknown>)[n] === UNKNOWN)) return [];
     if (config.problems.length) throw new Error(`pulumi-edis configuration: ${config.problems.join("; ")}`);
