@@ -122,6 +122,14 @@ export function resolveConfig(
 }
 
 /**
+ * A URL as it may be quoted back: everything between "//" and the last "@" is hidden, whatever it holds (a
+ * password may hold "/", ":" or "@").
+ */
+export function maskUserInfo(raw: string): string {
+    return raw.replace(/\/\/.*@/, "//***@");
+}
+
+/**
  * What is wrong with an API base URL, or undefined. The password travels in every request body, so it goes
  * over https only; plain http is allowed to loopback hosts (the simulator) or with `edis:allowInsecureHttp`.
  * A URL with credentials in it is refused, and the problem never repeats them.
@@ -131,7 +139,7 @@ export function endpointUrlProblem(raw: string, allowInsecureHttp: boolean): str
     try {
         url = new URL(raw);
     } catch {
-        return `must be an https URL such as "${DEFAULT_BASE_URL}", got "${raw.replace(/\/\/[^/@]*@/, "//***@")}"`;
+        return `must be an https URL such as "${DEFAULT_BASE_URL}", got "${maskUserInfo(raw)}"`;
     }
     if (url.username || url.password) {
         return `must not carry credentials (user:password@); set config \`edis:email\` and \`edis:password\` instead`;

@@ -233,3 +233,9 @@ describe("the commands printed for the user to paste", () => {
         expect(existsSync("/tmp/edis-pwned")).toBe(false);
     });
 });
+
+test("a URL that cannot be read is quoted back without what stands before its last @, whatever the password holds", () => {
+    const config = resolveConfig((key) => (key === "baseUrl" ? "https://me:Pa/ss9@x:y@api.edis.at" : undefined), {});
+    expect(config.problems.join(" ")).toContain('got "https://***@api.edis.at"');
+    expect(config.problems.join(" ")).not.toMatch(/Pa\/ss9|me:/);
+});

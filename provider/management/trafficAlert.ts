@@ -13,6 +13,7 @@
 import { isEdisApiError } from "../client/errors";
 import { CallbackMethod, TrafficHookRequest } from "../client/model";
 import { FieldRule, UNKNOWN, compact, show } from "../fields";
+import { maskUserInfo } from "../config";
 import { HookEntry, entryFor, identityOf, resolveCommand } from "../journal";
 import { WriteOutcomeUnknownError, sendOnce } from "../paidWrite";
 import { ctx, settleJournal } from "../runtime";
@@ -31,7 +32,7 @@ const RULES: Record<string, FieldRule> = {
                 url = undefined;
             }
             if (!url || (url.protocol !== "https:" && url.protocol !== "http:") || url.username || url.password) {
-                return { error: `must be an http or https URL without user:password@ (use callbackUser and callbackPassword), such as "https://hooks.example.com/edis", got ${show(typeof v === "string" ? v.replace(/\/\/[^/@]*@/, "//***@") : v)}` };
+                return { error: `must be an http or https URL without user:password@ (use callbackUser and callbackPassword), such as "https://hooks.example.com/edis", got ${show(typeof v === "string" ? maskUserInfo(v) : v)}` };
             }
             return { value: String(v) };
         },
