@@ -1,7 +1,7 @@
 import { EdisClient } from "../provider/client/client";
 import { EdisSimulator } from "../simulator/server";
 import { clientFor, failureOf, orderProvisioned, startSimulator } from "./support/sim";
-import { ManualClock } from "../provider/clock";
+import { ManualClock } from "./support/clock";
 
 // Every character that breaks naive form encoding.
 const PASSWORD = "p+a&s=s%20 wörd ü&pw=x";

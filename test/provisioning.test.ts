@@ -5,7 +5,7 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ManualClock } from "../provider/clock";
+import { ManualClock } from "./support/clock";
 import { resolveConfig } from "../provider/config";
 import { KvmServerOutputs } from "../provider/kvm/inputs";
 import { PROGRESS_EVERY_MS, resumeServer } from "../provider/kvm/orderFlow";

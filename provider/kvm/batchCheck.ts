@@ -8,7 +8,7 @@
  * that names both host names, on every one of them, so that nothing is resized or cancelled on a server that may
  * belong to another resource; only the user can sort it out.
  */
-import { KvmServerOutputs, ORDER_BATCH } from "./inputs";
+import { KvmServerOutputs, ORDER_BATCH, sameHostname } from "./inputs";
 
 export class BatchMappingError extends Error {
     constructor(message: string) {
@@ -37,9 +37,4 @@ export function confirmBatchPlace<T extends Partial<KvmServerOutputs>>(outs: T):
             `<urn>\`) and set adoptKvmId on each to the KVM whose description is its host name, then run \`pulumi up\`. If the ` +
             `description was only changed in the client area, set it back to ${outs.hostname}.`,
     );
-}
-
-function sameHostname(a: string, b: string): boolean {
-    const norm = (s: string) => s.trim().replace(/\.$/, "").toLowerCase();
-    return norm(a) === norm(b);
 }

@@ -3,7 +3,7 @@
  * state of the server itself counts as a change: a suspension (see STATUS_DRIFT).
  */
 import { normalizeBillingCycle } from "../client/model";
-import { INPUT_NAMES, UNKNOWN } from "./inputs";
+import { INPUT_NAMES, UNKNOWN, sameHostname } from "./inputs";
 
 /** Changing these needs a different server: a new order (create before delete) and a cancel of the old. */
 export const REPLACE_ON_CHANGE = [
@@ -75,7 +75,7 @@ function sshKeyOf(key: string): string {
 function same(name: string, a: unknown, b: unknown): boolean {
     if (typeof a === "string" && typeof b === "string") {
         if (name === "billingCycle") return normalizeBillingCycle(a) === normalizeBillingCycle(b);
-        if (name === "hostname") return a.toLowerCase() === b.toLowerCase();
+        if (name === "hostname") return sameHostname(a, b);
         if (name === "sshPublicKey") return sshKeyOf(a) === sshKeyOf(b);
     }
     if (name === "locationId" && b == null) return true;

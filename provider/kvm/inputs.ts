@@ -122,6 +122,15 @@ export const hostname: Validator = (v) => {
     return { value: v };
 };
 
+/**
+ * Whether two host names name the same host: without case (RFC 4343), and, for a description EDIS wrote, without
+ * surrounding blanks or a final dot. Used by diff, by the batch's grouping and by the check of its mapping.
+ */
+export function sameHostname(a: string, b: string): boolean {
+    const key = (h: string) => h.trim().replace(/\.$/, "").toLowerCase();
+    return key(a) === key(b);
+}
+
 const billingCycle: Validator = (v) => {
     const cycle = typeof v === "string" ? normalizeBillingCycle(v) : undefined;
     return cycle

@@ -26,6 +26,7 @@ import { OrderItem, OrderRequest, OrderResult } from "../client/model";
 import { Flights, Gathering } from "../flights";
 import { OrderBatchInfo, OrderEntry, OrderJournal } from "../journal";
 import { PaidOutcome, WriteOutcomeUnknownError, sendOnce } from "../paidWrite";
+import { sameHostname } from "./inputs";
 
 /** The longest a create waits for others to join its order: seconds, against minutes of provisioning. */
 export const BATCH_WAIT_MAX_MS = 5_000;
@@ -82,8 +83,7 @@ export class OrderBatcher {
         const orders: BatchMember[][] = [];
         const termsOf = (m: BatchMember) => JSON.stringify([m.terms.billingCycle, m.terms.paymentMethod, m.terms.applyCredit]);
         for (const m of arrived) {
-            const host = m.item.hostname.trim().replace(/\.$/, "").toLowerCase();
-            const fits = orders.find((o) => termsOf(o[0]) === termsOf(m) && !o.some((x) => x.item.hostname.trim().replace(/\.$/, "").toLowerCase() === host));
+            const fits = orders.find((o) => termsOf(o[0]) === termsOf(m) && !o.some((x) => sameHostname(x.item.hostname, m.item.hostname)));
             if (fits) fits.push(m);
             else orders.push([m]);
         }
@@ -128,13 +128,8 @@ export class OrderBatcher {
                 endpoint: "add/order",
                 log: this.log,
                 send: () => this.client.addOrder({ ...claimed[0].terms, items: claimed.map((m) => m.item) }),
-                made: (sending, order) => madeEntry(sending, order.serviceIds[indexOfEntry.get(sending)!], order, claimed.length),
-                madeDespite: (sending, e) => {
-                    if (!e.serviceIds?.length && e.orderId === undefined) return undefined;
-                    const serviceId = e.serviceIds?.[indexOfEntry.get(sending)!];
-                    const order = { orderId: e.orderId!, serviceIds: e.serviceIds ?? [], invoiceId: e.invoiceId, invoicePaid: false };
-                    return serviceId !== undefined ? madeEntry(sending, serviceId, order, claimed.length) : { ...sending, state: "unknown", orderId: e.orderId, invoiceId: e.invoiceId, problem: e.message };
-                },
+                made: (sending, order) => orderedAt(sending, order, indexOfEntry.get(sending)!, claimed.length),
+                madeDespite: (sending, e) => orderedDespite(sending, e, indexOfEntry.get(sending)!, claimed.length),
                 unknown: (problem) => new WriteOutcomeUnknownError("the batched order", problem, ""),
             });
         } catch (e) {
@@ -203,11 +198,27 @@ export class OrderBatcher {
     }
 }
 
-function madeEntry(sending: OrderEntry, serviceId: number | undefined, order: OrderResult, size: number): OrderEntry {
+/**
+ * The journal entry of the server at `index` of an order of `size` items that EDIS answered: "ordered" with the
+ * service id at its place, or "unknown" when the answer names none there. One order or a batch, the same rule.
+ */
+export function orderedAt(sending: OrderEntry, order: OrderResult, index: number, size: number): OrderEntry {
+    const serviceId = order.serviceIds[index];
     if (serviceId === undefined) {
-        return { ...sending, state: "unknown", orderId: order.orderId, invoiceId: order.invoiceId, problem: `EDIS named ${order.serviceIds.length} service id(s) for ${size} servers` };
+        return { ...sending, state: "unknown", orderId: order.orderId, invoiceId: order.invoiceId, problem: `EDIS accepted order ${order.orderId} but named ${order.serviceIds.length} service id(s) for ${size} server(s)` };
     }
     return { ...sending, state: "ordered", serviceId, orderId: order.orderId, invoiceId: order.invoiceId, invoicePaid: order.invoicePaid };
+}
+
+/**
+ * The entry for a failed answer that names what was made: any service id makes it an order (at this server's
+ * place, or unknown when its place has none); an order id alone leaves open whether a service follows, which only
+ * the user can find out. Undefined when it names nothing.
+ */
+export function orderedDespite(sending: OrderEntry, e: EdisApiError, index: number, size: number): OrderEntry | undefined {
+    if (!e.serviceIds?.length && e.orderId === undefined) return undefined;
+    if (e.serviceIds?.[index] === undefined) return { ...sending, state: "unknown", orderId: e.orderId, invoiceId: e.invoiceId, problem: e.message };
+    return orderedAt(sending, namedOrder(e), index, size);
 }
 
 function namedOrder(e: EdisApiError): OrderResult {

@@ -19,6 +19,7 @@ import { Identity, OrderBatchInfo, OrderEntry, RESOURCE_KEY, entryFor, forgetOrd
 import { PaidOutcome, WriteOutcomeUnknownError, sendOnce } from "../paidWrite";
 import { confirmedGone } from "./operations";
 import { confirmBatchPlace } from "./batchCheck";
+import { orderedAt, orderedDespite } from "./orderBatch";
 import { Context, ServerInitError } from "./context";
 import { KvmServerInputs, KvmServerOutputs, ORDER_BATCH, compact } from "./inputs";
 import { checkOrder, resolvePaymentMethod } from "./orderCheck";
@@ -175,23 +176,8 @@ function orderAlone(
         endpoint: "add/order",
         log: ctx.log,
         send: () => ctx.client.addOrder(request),
-        made: (sending, order) => ({
-            ...sending,
-            state: order.serviceIds.length ? "ordered" : "unknown",
-            problem: order.serviceIds.length ? undefined : `EDIS accepted order ${order.orderId} but named no service id`,
-            serviceId: order.serviceIds[0],
-            orderId: order.orderId,
-            invoiceId: order.invoiceId,
-            invoicePaid: order.invoicePaid,
-        }),
-        // Any answer that names a service is an order, whatever its status; one that names only an order
-        // leaves open whether a service follows, which only the user can find out.
-        madeDespite: (sending, e) =>
-            e.serviceIds?.length
-                ? { ...sending, state: "ordered", serviceId: e.serviceIds[0], orderId: e.orderId, invoiceId: e.invoiceId, invoicePaid: false }
-                : e.orderId !== undefined
-                  ? { ...sending, state: "unknown", orderId: e.orderId, invoiceId: e.invoiceId, problem: e.message }
-                  : undefined,
+        made: (sending, order) => orderedAt(sending, order, 0, 1),
+        madeDespite: (sending, e) => orderedDespite(sending, e, 0, 1),
         unknown,
     });
 }
