@@ -3,7 +3,7 @@
  * against the endpoint's wire schema (schemas.ts), and repeat transient failures of endpoints that may be
  * repeated, as the retry policy says (retry.ts).
  */
-import { z } from "zod";
+import type { z } from "zod";
 import { EdisApiError, Redactor } from "./errors";
 import { Clock, systemClock } from "../clock";
 import { RetryPolicy, nextDelayMs } from "./retry";
@@ -23,7 +23,17 @@ export interface RequestSettings {
     clock?: Clock;
 }
 
-export interface EndpointCall<S extends z.ZodType> {
+/**
+ * What a call needs of its endpoint's wire schema (schemas.ts): zod's `safeParse`, stated here without zod's
+ * types. The package's public declaration files reach this module (through the client's settings), and zod's
+ * own declarations do not compile without `esModuleInterop`, which Pulumi's standard tsconfig does not set;
+ * so no exported declaration of the package may name a zod type (test/declarations.test.ts checks it).
+ */
+export interface WireSchema<T> {
+    safeParse(answer: unknown): { success: true; data: T } | { success: false; error: unknown };
+}
+
+export interface EndpointCall<T> {
     /** The endpoint's name in errors and logs, e.g. "get/products". */
     endpoint: string;
     url: string;
@@ -31,12 +41,12 @@ export interface EndpointCall<S extends z.ZodType> {
     /** "safe": repeating it cannot spend money or change anything twice. */
     retry: "safe" | "never";
     fields: Record<string, string | number | boolean>;
-    schema: S;
+    schema: WireSchema<T>;
     /** This call's time limit, when shorter than the client's (a refresh's power reading near its window's end). */
     timeoutMs?: number;
 }
 
-export async function request<S extends z.ZodType>(settings: RequestSettings, call: EndpointCall<S>): Promise<z.output<S>> {
+export async function request<T>(settings: RequestSettings, call: EndpointCall<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
         try {
             const body = await postJson({
@@ -53,7 +63,7 @@ export async function request<S extends z.ZodType>(settings: RequestSettings, ca
                 throw new EdisApiError({
                     endpoint: call.endpoint,
                     kind: "unexpected_answer",
-                    detail: `the answer did not have the expected shape: ${describeIssues(parsed.error)}`,
+                    detail: `the answer did not have the expected shape: ${describeIssues(parsed.error as z.ZodError)}`,
                     redactor: settings.redactor,
                     // Kept (not enumerable) for add/order and add/upgrade, which read any id in it.
                     body,
