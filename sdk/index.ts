@@ -9,8 +9,12 @@
  * const server = new edis.KvmServer("web", { planId: plan.id, osId: os.id, hostname: "web-1.example.com" });
  * ```
  */
+import { checkOneSdk } from "./oneSdk";
+
+checkOneSdk();
+
 export { KvmServer } from "./kvmServer";
-export type { KvmServerArgs, BillingCycle, CancellationType, PowerState } from "./kvmServer";
+export type { KvmServerArgs, KvmServerReading, BillingCycle, CancellationType, PowerState } from "./kvmServer";
 export { VncAccess } from "./vncAccess";
 export type { VncAccessArgs } from "./vncAccess";
 export { ReverseDns } from "./reverseDns";

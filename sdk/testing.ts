@@ -25,8 +25,12 @@
  * ```
  */
 import * as pulumi from "@pulumi/pulumi";
+import { lookupsSettled } from "./lookups/context";
+import { checkOneSdk } from "./oneSdk";
 import { CREDENTIAL_SETTINGS } from "./options";
 import { EdisSimulator, SimulatorOptions } from "../simulator/server";
+
+checkOneSdk();
 
 /** A simulated EDIS account that the program's lookups use. */
 export interface TestAccount {
@@ -34,7 +38,10 @@ export interface TestAccount {
     simulator: EdisSimulator;
     /** The `edis:*` config it set, as `pulumi config` would. */
     config: Record<string, string>;
-    /** Stops the simulator. */
+    /**
+     * Waits for the program's lookups and resource registrations to finish (a test that does not await an
+     * output leaves them running), then stops the simulator.
+     */
     stop(): Promise<void>;
 }
 
@@ -58,7 +65,15 @@ export async function startTestAccount(options: SimulatorOptions = {}): Promise<
     const existing = pulumi.runtime.allConfig();
     const secretKeys = Object.keys(existing).filter((k) => runtime.isConfigSecret?.(k));
     pulumi.runtime.setAllConfig({ ...existing, ...config }, [...new Set([...secretKeys, ...CREDENTIAL_SETTINGS.map((c) => c.key)])]);
-    return { simulator, config, stop: () => simulator.stop() };
+    return {
+        simulator,
+        config,
+        // Stopped under lookups still running, the program would fail after the test passed (connection refused).
+        stop: async () => {
+            await lookupsSettled();
+            await simulator.stop();
+        },
+    };
 }
 
 /** The account startTestAccount started last: the mocks take a plan's location from its catalogue. */

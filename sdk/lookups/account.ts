@@ -5,7 +5,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { isEdisApiError } from "../../provider/client/errors";
 import { KvmSession } from "../../provider/client/model";
-import { LookupError, OutputArgs, lookupAccount, outputOf } from "./context";
+import { LookupError, OutputArgs, lookup, lookupAccount, outputOf } from "./context";
 
 /** A KVM's session entry (get/auth); `signature` is a credential, which is why the Output forms are secret. */
 export type { KvmSession };
@@ -17,8 +17,10 @@ export interface GetKvmSessionsResult {
 }
 
 /** Every KVM of the account (get/auth). The Promise form returns signatures in the clear: handle with care. */
-export async function getKvmSessions(_args: Record<string, never> = {}, _opts?: pulumi.InvokeOptions): Promise<GetKvmSessionsResult> {
-    return { sessions: [...(await lookupAccount().sessions.all()).values()] };
+export function getKvmSessions(_args: Record<string, never> = {}, _opts?: pulumi.InvokeOptions): Promise<GetKvmSessionsResult> {
+    return lookup(async () => {
+        return { sessions: [...(await lookupAccount().sessions.all()).values()] };
+    });
 }
 
 /**
@@ -36,10 +38,12 @@ export interface GetKvmSessionArgs {
 }
 
 /** One KVM's session entry; an error when the account has no such KVM. */
-export async function getKvmSession(args: GetKvmSessionArgs, _opts?: pulumi.InvokeOptions): Promise<KvmSession> {
-    const session = await lookupAccount().sessions.one(args.kvmId);
-    if (!session) throw new LookupError("getKvmSession", `the account has no KVM "${args.kvmId}"; getKvmSessions() lists them`);
-    return session;
+export function getKvmSession(args: GetKvmSessionArgs, _opts?: pulumi.InvokeOptions): Promise<KvmSession> {
+    return lookup(async () => {
+        const session = await lookupAccount().sessions.one(args.kvmId);
+        if (!session) throw new LookupError("getKvmSession", `the account has no KVM "${args.kvmId}"; getKvmSessions() lists them`);
+        return session;
+    });
 }
 
 /** Output form of getKvmSession; the result is a secret because it carries the signature. */
@@ -62,13 +66,15 @@ export interface GetKvmIdResult {
 }
 
 /** The KVM id of a service. */
-export async function getKvmId(args: GetKvmIdArgs, _opts?: pulumi.InvokeOptions): Promise<GetKvmIdResult> {
-    try {
-        return { serviceId: args.serviceId, kvmId: await lookupAccount().catalogue.client.getKvmId(args.serviceId) };
-    } catch (e) {
-        if (isEdisApiError(e) && e.kind === "not_found") throw new LookupError("getKvmId", `the account has no service ${args.serviceId}`);
-        throw e;
-    }
+export function getKvmId(args: GetKvmIdArgs, _opts?: pulumi.InvokeOptions): Promise<GetKvmIdResult> {
+    return lookup(async () => {
+        try {
+            return { serviceId: args.serviceId, kvmId: await lookupAccount().catalogue.client.getKvmId(args.serviceId) };
+        } catch (e) {
+            if (isEdisApiError(e) && e.kind === "not_found") throw new LookupError("getKvmId", `the account has no service ${args.serviceId}`);
+            throw e;
+        }
+    });
 }
 /** `getKvmId` as an Output: its arguments may be Outputs (another lookup's result), and the result is an Output. */
 export const getKvmIdOutput = outputOf<GetKvmIdArgs, GetKvmIdResult>(getKvmId);
@@ -88,16 +94,18 @@ export interface GetServiceIdResult {
 }
 
 /** The service id of a KVM. */
-export async function getServiceId(args: GetServiceIdArgs, _opts?: pulumi.InvokeOptions): Promise<GetServiceIdResult> {
-    let serviceId: number | undefined;
-    try {
-        serviceId = await lookupAccount().catalogue.client.getServiceId(args.kvmId);
-    } catch (e) {
-        if (isEdisApiError(e) && e.kind === "not_found") throw new LookupError("getServiceId", `the account has no KVM "${args.kvmId}"`);
-        throw e;
-    }
-    if (serviceId === undefined) throw new LookupError("getServiceId", `EDIS named no service id for "${args.kvmId}"`);
-    return { kvmId: args.kvmId, serviceId };
+export function getServiceId(args: GetServiceIdArgs, _opts?: pulumi.InvokeOptions): Promise<GetServiceIdResult> {
+    return lookup(async () => {
+        let serviceId: number | undefined;
+        try {
+            serviceId = await lookupAccount().catalogue.client.getServiceId(args.kvmId);
+        } catch (e) {
+            if (isEdisApiError(e) && e.kind === "not_found") throw new LookupError("getServiceId", `the account has no KVM "${args.kvmId}"`);
+            throw e;
+        }
+        if (serviceId === undefined) throw new LookupError("getServiceId", `EDIS named no service id for "${args.kvmId}"`);
+        return { kvmId: args.kvmId, serviceId };
+    });
 }
 /** `getServiceId` as an Output: its arguments may be Outputs (another lookup's result), and the result is an Output. */
 export const getServiceIdOutput = outputOf<GetServiceIdArgs, GetServiceIdResult>(getServiceId);

@@ -4,7 +4,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { Addon, AddonGroupName, BillingCycle, Location, PaymentMethod, Product, WireAddonGroupName, normalizeBillingCycle } from "../../provider/client/model";
 import { addonGroupNamed } from "../../provider/client/schemas";
-import { LookupError, lookupAccount, outputOf } from "./context";
+import { LookupError, lookup, lookupAccount, outputOf } from "./context";
 
 /** A plan (product) at one location, with its add-ons. */
 export type Plan = Product;
@@ -20,8 +20,10 @@ export interface GetLocationsResult {
 }
 
 /** Every location: id, name and headline. */
-export async function getLocations(_args: Record<string, never> = {}, _opts?: pulumi.InvokeOptions): Promise<GetLocationsResult> {
-    return { locations: await lookupAccount().catalogue.locations() };
+export function getLocations(_args: Record<string, never> = {}, _opts?: pulumi.InvokeOptions): Promise<GetLocationsResult> {
+    return lookup(async () => {
+        return { locations: await lookupAccount().catalogue.locations() };
+    });
 }
 /** `getLocations` as an Output: its arguments may be Outputs (another lookup's result), and the result is an Output. */
 export const getLocationsOutput = outputOf(getLocations);
@@ -35,20 +37,22 @@ export interface GetLocationArgs {
 }
 
 /** One location by name or id; when none matches, the error lists the available names. */
-export async function getLocation(args: GetLocationArgs, _opts?: pulumi.InvokeOptions): Promise<Location> {
-    if (args.name === undefined && args.id === undefined) throw new LookupError("getLocation", "give a name or an id");
-    const locations = await lookupAccount().catalogue.locations();
-    const wanted = args.name?.trim().toLowerCase();
-    const found = locations.find(
-        (l) =>
-            (args.id === undefined || l.id === args.id) &&
-            (wanted === undefined || l.name.toLowerCase() === wanted || l.name.split(",")[0].trim().toLowerCase() === wanted),
-    );
-    if (!found) {
-        const asked = [args.name !== undefined ? `name "${args.name}"` : "", args.id !== undefined ? `id ${args.id}` : ""].filter(Boolean).join(" and ");
-        throw new LookupError("getLocation", `no location with ${asked}; available: ${locations.map((l) => `"${l.name}" (id ${l.id})`).join(", ")}`);
-    }
-    return found;
+export function getLocation(args: GetLocationArgs, _opts?: pulumi.InvokeOptions): Promise<Location> {
+    return lookup(async () => {
+        if (args.name === undefined && args.id === undefined) throw new LookupError("getLocation", "give a name or an id");
+        const locations = await lookupAccount().catalogue.locations();
+        const wanted = args.name?.trim().toLowerCase();
+        const found = locations.find(
+            (l) =>
+                (args.id === undefined || l.id === args.id) &&
+                (wanted === undefined || l.name.toLowerCase() === wanted || l.name.split(",")[0].trim().toLowerCase() === wanted),
+        );
+        if (!found) {
+            const asked = [args.name !== undefined ? `name "${args.name}"` : "", args.id !== undefined ? `id ${args.id}` : ""].filter(Boolean).join(" and ");
+            throw new LookupError("getLocation", `no location with ${asked}; available: ${locations.map((l) => `"${l.name}" (id ${l.id})`).join(", ")}`);
+        }
+        return found;
+    });
 }
 /** `getLocation` as an Output: its arguments may be Outputs (another lookup's result), and the result is an Output. */
 export const getLocationOutput = outputOf<GetLocationArgs, Location>(getLocation);
@@ -142,11 +146,13 @@ function describePlan(p: Plan, cycle: BillingCycle): string {
 }
 
 /** The plans of a location that satisfy the filters, cheapest first. */
-export async function getPlans(args: GetPlansArgs, _opts?: pulumi.InvokeOptions): Promise<GetPlansResult> {
-    const cycle = cycleOf("getPlans", args.billingCycle);
-    const nameRegex = regexOf("getPlans", args.nameRegex);
-    const plans = await plansAt("getPlans", args.locationId);
-    return { plans: plans.filter((p) => shortfalls(p, args, cycle, nameRegex).length === 0).sort(byPrice(cycle)) };
+export function getPlans(args: GetPlansArgs, _opts?: pulumi.InvokeOptions): Promise<GetPlansResult> {
+    return lookup(async () => {
+        const cycle = cycleOf("getPlans", args.billingCycle);
+        const nameRegex = regexOf("getPlans", args.nameRegex);
+        const plans = await plansAt("getPlans", args.locationId);
+        return { plans: plans.filter((p) => shortfalls(p, args, cycle, nameRegex).length === 0).sort(byPrice(cycle)) };
+    });
 }
 /** `getPlans` as an Output: its arguments may be Outputs (another lookup's result), and the result is an Output. */
 export const getPlansOutput = outputOf<GetPlansArgs, GetPlansResult>(getPlans);
@@ -158,28 +164,30 @@ export interface GetPlanArgs extends GetPlansArgs {
 }
 
 /** The named plan, or the cheapest that satisfies the filters; when none does, the error lists the nearest. */
-export async function getPlan(args: GetPlanArgs, _opts?: pulumi.InvokeOptions): Promise<Plan> {
-    const cycle = cycleOf("getPlan", args.billingCycle);
-    const nameRegex = regexOf("getPlan", args.nameRegex);
-    const plans = await plansAt("getPlan", args.locationId);
-    if (args.name !== undefined) {
-        const named = plans.find((p) => p.name.toLowerCase() === args.name!.trim().toLowerCase());
-        if (!named) {
-            throw new LookupError("getPlan", `no plan named "${args.name}" at location ${args.locationId}; plans there: ${plans.map((p) => `"${p.name}"`).join(", ")}`);
+export function getPlan(args: GetPlanArgs, _opts?: pulumi.InvokeOptions): Promise<Plan> {
+    return lookup(async () => {
+        const cycle = cycleOf("getPlan", args.billingCycle);
+        const nameRegex = regexOf("getPlan", args.nameRegex);
+        const plans = await plansAt("getPlan", args.locationId);
+        if (args.name !== undefined) {
+            const named = plans.find((p) => p.name.toLowerCase() === args.name!.trim().toLowerCase());
+            if (!named) {
+                throw new LookupError("getPlan", `no plan named "${args.name}" at location ${args.locationId}; plans there: ${plans.map((p) => `"${p.name}"`).join(", ")}`);
+            }
+            return named;
         }
-        return named;
-    }
-    const scored = plans.map((p) => {
-        const missing = shortfalls(p, args, cycle, nameRegex);
-        return { p, missing, distance: missing.reduce((sum, m) => sum + m.gap, 0) };
+        const scored = plans.map((p) => {
+            const missing = shortfalls(p, args, cycle, nameRegex);
+            return { p, missing, distance: missing.reduce((sum, m) => sum + m.gap, 0) };
+        });
+        const fitting = scored.filter((s) => s.missing.length === 0).map((s) => s.p).sort(byPrice(cycle));
+        if (fitting.length) return fitting[0];
+        const nearest = scored
+            .sort((a, b) => a.distance - b.distance || byPrice(cycle)(a.p, b.p))
+            .slice(0, 3)
+            .map((s) => `${describePlan(s.p, cycle)}: ${s.missing.map((m) => m.text).join(", ")}`);
+        throw new LookupError("getPlan", `no plan at location ${args.locationId} satisfies the filters; nearest: ${nearest.join("; ")}`);
     });
-    const fitting = scored.filter((s) => s.missing.length === 0).map((s) => s.p).sort(byPrice(cycle));
-    if (fitting.length) return fitting[0];
-    const nearest = scored
-        .sort((a, b) => a.distance - b.distance || byPrice(cycle)(a.p, b.p))
-        .slice(0, 3)
-        .map((s) => `${describePlan(s.p, cycle)}: ${s.missing.map((m) => m.text).join(", ")}`);
-    throw new LookupError("getPlan", `no plan at location ${args.locationId} satisfies the filters; nearest: ${nearest.join("; ")}`);
 }
 /** `getPlan` as an Output: its arguments may be Outputs (another lookup's result), and the result is an Output. */
 export const getPlanOutput = outputOf<GetPlanArgs, Plan>(getPlan);
@@ -208,8 +216,10 @@ export interface GetOperatingSystemsResult {
 }
 
 /** The operating-system add-ons of a plan. */
-export async function getOperatingSystems(args: PlanRef, _opts?: pulumi.InvokeOptions): Promise<GetOperatingSystemsResult> {
-    return { operatingSystems: (await planOf("getOperatingSystems", args)).addons.os };
+export function getOperatingSystems(args: PlanRef, _opts?: pulumi.InvokeOptions): Promise<GetOperatingSystemsResult> {
+    return lookup(async () => {
+        return { operatingSystems: (await planOf("getOperatingSystems", args)).addons.os };
+    });
 }
 /** `getOperatingSystems` as an Output: its arguments may be Outputs (another lookup's result), and the result is an Output. */
 export const getOperatingSystemsOutput = outputOf<PlanRef, GetOperatingSystemsResult>(getOperatingSystems);
@@ -234,14 +244,16 @@ function compareVersions(a: number[], b: number[]): number {
 }
 
 /** The plan's operating system that matches, with the highest version (Debian 12 over Debian 11). */
-export async function getOperatingSystem(args: GetOperatingSystemArgs, _opts?: pulumi.InvokeOptions): Promise<Addon> {
-    const regex = regexOf("getOperatingSystem", args.nameRegex)!;
-    const all = (await planOf("getOperatingSystem", args)).addons.os;
-    const matches = all.filter((os) => regex.test(os.name));
-    if (!matches.length) {
-        throw new LookupError("getOperatingSystem", `no operating system of plan ${args.planId} matches /${regex.source}/i; available: ${all.map((o) => `"${o.name}"`).join(", ")}`);
-    }
-    return matches.sort((a, b) => compareVersions(versionOf(b.name), versionOf(a.name)))[0];
+export function getOperatingSystem(args: GetOperatingSystemArgs, _opts?: pulumi.InvokeOptions): Promise<Addon> {
+    return lookup(async () => {
+        const regex = regexOf("getOperatingSystem", args.nameRegex)!;
+        const all = (await planOf("getOperatingSystem", args)).addons.os;
+        const matches = all.filter((os) => regex.test(os.name));
+        if (!matches.length) {
+            throw new LookupError("getOperatingSystem", `no operating system of plan ${args.planId} matches /${regex.source}/i; available: ${all.map((o) => `"${o.name}"`).join(", ")}`);
+        }
+        return matches.sort((a, b) => compareVersions(versionOf(b.name), versionOf(a.name)))[0];
+    });
 }
 /** `getOperatingSystem` as an Output: its arguments may be Outputs (another lookup's result), and the result is an Output. */
 export const getOperatingSystemOutput = outputOf<GetOperatingSystemArgs, Addon>(getOperatingSystem);
@@ -273,21 +285,23 @@ export interface GetAddonResult {
 const GROUPS: AddonGroupName[] = ["ram", "vcpu", "ip", "diskBoost"];
 
 /** One add-on of a plan by group and name; it is an error when the pattern matches none or several. */
-export async function getAddon(args: GetAddonArgs, _opts?: pulumi.InvokeOptions): Promise<GetAddonResult> {
-    const group = typeof args.group === "string" ? addonGroupNamed(args.group) : undefined;
-    if (!group || group === "os") {
-        throw new LookupError("getAddon", `group "${args.group}" is not one of ${GROUPS.join(", ")} (or the API's names: "additional ram", "additional vcpu", "additional ip", "additional drive boost"); operating systems: getOperatingSystem()`);
-    }
-    const regex = regexOf("getAddon", args.nameRegex)!;
-    const plan = await planOf("getAddon", args);
-    const all = plan.addons[group];
-    const matches = all.filter((a) => regex.test(a.name));
-    if (matches.length !== 1) {
-        const what = matches.length ? `matches ${matches.length} add-ons (${matches.map((a) => `"${a.name}"`).join(", ")}); make it match one` : "matches nothing";
-        throw new LookupError("getAddon", `/${regex.source}/i in group ${group} of plan ${plan.id} ${what}; available: ${all.map((a) => `${a.id} "${a.name}"`).join(", ") || "none"}`);
-    }
-    const [addon] = matches;
-    return { id: addon.id, name: addon.name, group, monthlyPrice: addon.prices.monthly, currency: addon.currency ?? plan.currency, prices: addon.prices };
+export function getAddon(args: GetAddonArgs, _opts?: pulumi.InvokeOptions): Promise<GetAddonResult> {
+    return lookup(async () => {
+        const group = typeof args.group === "string" ? addonGroupNamed(args.group) : undefined;
+        if (!group || group === "os") {
+            throw new LookupError("getAddon", `group "${args.group}" is not one of ${GROUPS.join(", ")} (or the API's names: "additional ram", "additional vcpu", "additional ip", "additional drive boost"); operating systems: getOperatingSystem()`);
+        }
+        const regex = regexOf("getAddon", args.nameRegex)!;
+        const plan = await planOf("getAddon", args);
+        const all = plan.addons[group];
+        const matches = all.filter((a) => regex.test(a.name));
+        if (matches.length !== 1) {
+            const what = matches.length ? `matches ${matches.length} add-ons (${matches.map((a) => `"${a.name}"`).join(", ")}); make it match one` : "matches nothing";
+            throw new LookupError("getAddon", `/${regex.source}/i in group ${group} of plan ${plan.id} ${what}; available: ${all.map((a) => `${a.id} "${a.name}"`).join(", ") || "none"}`);
+        }
+        const [addon] = matches;
+        return { id: addon.id, name: addon.name, group, monthlyPrice: addon.prices.monthly, currency: addon.currency ?? plan.currency, prices: addon.prices };
+    });
 }
 /** `getAddon` as an Output: its arguments may be Outputs (another lookup's result), and the result is an Output. */
 export const getAddonOutput = outputOf<GetAddonArgs, GetAddonResult>(getAddon);
@@ -301,8 +315,10 @@ export interface GetBillingCyclesResult {
 }
 
 /** The billing cycles the account can order in (`get/billingcycles`). */
-export async function getBillingCycles(_args: Record<string, never> = {}, _opts?: pulumi.InvokeOptions): Promise<GetBillingCyclesResult> {
-    return { billingCycles: await lookupAccount().catalogue.billingCycles() };
+export function getBillingCycles(_args: Record<string, never> = {}, _opts?: pulumi.InvokeOptions): Promise<GetBillingCyclesResult> {
+    return lookup(async () => {
+        return { billingCycles: await lookupAccount().catalogue.billingCycles() };
+    });
 }
 /** `getBillingCycles` as an Output: its arguments may be Outputs (another lookup's result), and the result is an Output. */
 export const getBillingCyclesOutput = outputOf(getBillingCycles);
@@ -314,8 +330,10 @@ export interface GetPaymentMethodsResult {
 }
 
 /** The account's payment methods (`get/paymentmethods`); an `id` is what KvmServer's paymentMethod takes. */
-export async function getPaymentMethods(_args: Record<string, never> = {}, _opts?: pulumi.InvokeOptions): Promise<GetPaymentMethodsResult> {
-    return { paymentMethods: await lookupAccount().catalogue.paymentMethods() };
+export function getPaymentMethods(_args: Record<string, never> = {}, _opts?: pulumi.InvokeOptions): Promise<GetPaymentMethodsResult> {
+    return lookup(async () => {
+        return { paymentMethods: await lookupAccount().catalogue.paymentMethods() };
+    });
 }
 /** `getPaymentMethods` as an Output: its arguments may be Outputs (another lookup's result), and the result is an Output. */
 export const getPaymentMethodsOutput = outputOf(getPaymentMethods);

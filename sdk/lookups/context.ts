@@ -55,3 +55,61 @@ export class LookupError extends Error {
         this.name = "LookupError";
     }
 }
+
+/** How many lookups the program has started, and how many of them have not finished. */
+const inFlight = { started: 0, pending: 0, whenIdle: [] as Array<() => void> };
+
+/**
+ * Runs one lookup: counts it while it runs (a unit test's `account.stop()` waits for the program's lookups,
+ * sdk/testing.ts), and makes its failure keep its own words first (see keepsItsOwnWords).
+ */
+export async function lookup<R>(run: () => Promise<R>): Promise<R> {
+    inFlight.started++;
+    inFlight.pending++;
+    try {
+        return await run();
+    } catch (e) {
+        throw keepsItsOwnWords(e);
+    } finally {
+        if (--inFlight.pending === 0) for (const resolve of inFlight.whenIdle.splice(0)) resolve();
+    }
+}
+
+/**
+ * Resolves once the program's lookups have all finished, including those that the answers of others start
+ * (a plan lookup waits for its location's): no lookup runs, none started over a turn of the event loop, and
+ * the SDK has no registration waiting (a resource waits for the lookups that feed its inputs).
+ */
+export async function lookupsSettled(): Promise<void> {
+    const runtime = pulumi.runtime as unknown as { waitForRPCs?: () => Promise<void> };
+    for (let seen = -1; ; ) {
+        await runtime.waitForRPCs?.();
+        if (inFlight.pending > 0) await new Promise<void>((resolve) => inFlight.whenIdle.push(resolve));
+        await new Promise((resolve) => setImmediate(resolve));
+        if (inFlight.pending === 0 && inFlight.started === seen) return;
+        seen = inFlight.started;
+    }
+}
+
+/**
+ * A lookup's failure reaches the program through whatever awaits it. When that is a resource input, the SDK's
+ * serializer rewrites the error's message in place, `error serializing property "planId": ...`, which puts
+ * the fault at the input, while it is the lookup's: its arguments, a config key, the credentials, the
+ * network. The error keeps its own words first and names the input after them; any other rewrite stands.
+ */
+function keepsItsOwnWords(e: unknown): unknown {
+    if (!(e instanceof Error) || Object.getOwnPropertyDescriptor(e, "message")?.set) return e;
+    let own = e.message;
+    const inputs: string[] = [];
+    Object.defineProperty(e, "message", {
+        configurable: true,
+        enumerable: false,
+        get: () => (inputs.length ? `${own} (this lookup's result was for the resource input${inputs.length > 1 ? "s" : ""} ${inputs.map((i) => `"${i}"`).join(", ")})` : own),
+        set: (text: unknown) => {
+            const prefix = /^error serializing property "([^"]*)": /.exec(String(text));
+            if (!prefix) own = String(text);
+            else if (!inputs.includes(prefix[1])) inputs.push(prefix[1]);
+        },
+    });
+    return e;
+}
