@@ -183,8 +183,21 @@ export class KvmServer extends pulumi.dynamic.Resource {
         settleWhenRecorded(props.__resourceKey as pulumi.Input<unknown> | undefined, "order", this.serviceId as pulumi.Output<number | undefined>);
     }
 
-    /** Reads an existing server, by its service id, into the program without managing it. */
-    static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): KvmServer {
+    /**
+     * Reads an existing server, by its service id, into the program without managing it. EDIS tells what a
+     * server is now (its session entry: KVM id, API hosts, description, suspension), not what it was ordered
+     * with, so the result types only those outputs: see KvmServerReading.
+     */
+    static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): KvmServerReading {
         return new KvmServer(name, undefined as unknown as KvmServerArgs, { ...opts, id });
     }
 }
+
+/**
+ * A server read with `KvmServer.get`: the outputs EDIS reports for any server of the account. What it was
+ * ordered with (plan, OS, location, billing cycle, host name, add-ons, SSH key) is known only to the stack
+ * that ordered it; EDIS's API has no call that returns it, so it is not an output here.
+ */
+export interface KvmServerReading
+    extends pulumi.CustomResource,
+        Pick<KvmServer, "serviceId" | "kvmId" | "apiHost" | "apiRdns" | "description" | "suspended" | "lps" | "lpsIsPremium"> {}

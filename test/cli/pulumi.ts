@@ -80,6 +80,8 @@ export interface CliStackOptions {
     env?: NodeJS.ProcessEnv;
     /** `programDir` is an npm-installed project: run it in place. */
     installed?: boolean;
+    /** The directory of the `@pulumi/pulumi` release the project installs, when not this package's own. */
+    pulumiSdk?: string;
 }
 
 /** A stack of one project on a fresh file:// backend. */
@@ -97,7 +99,7 @@ export class CliStack {
         readonly workDir: string,
         options: CliStackOptions,
     ) {
-        this.project = createProject(options.programDir, workDir, options.installed);
+        this.project = createProject(options.programDir, workDir, options.installed, options.pulumiSdk);
         this.stack = options.stack ?? "dev";
         this.backendDir = join(workDir, "backend");
         this.home = join(workDir, "pulumi-home");

@@ -22,10 +22,10 @@ export interface CliFixture {
 /** A simulator and a stack of `programDir` configured as the README says, pointed at it. */
 export async function cliStack(
     programDir: string,
-    options: { sim?: SimulatorOptions; config?: Record<string, string>; stack?: string } = {},
+    options: { sim?: SimulatorOptions; config?: Record<string, string>; stack?: string; pulumiSdk?: string; installed?: boolean } = {},
 ): Promise<CliFixture> {
     const sim = await startSimulator({ provisioningDelayMs: 300, ...options.sim });
-    const stack = await CliStack.create({ programDir, stack: options.stack, config: { ...stackConfigFor(sim), ...options.config }, secretKeys: SECRET_KEYS });
+    const stack = await CliStack.create({ programDir, stack: options.stack, pulumiSdk: options.pulumiSdk, installed: options.installed, config: { ...stackConfigFor(sim), ...options.config }, secretKeys: SECRET_KEYS });
     const outputs: string[] = [];
     // Keep every command's output for the credential check at the end.
     const run = stack.run.bind(stack);

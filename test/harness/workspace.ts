@@ -25,9 +25,10 @@ export interface Project {
 /**
  * Copies a program directory (Pulumi.yaml plus sources) into a fresh project directory under `workDir`, with
  * this package linked into its node_modules. `installed`: the directory is a project whose node_modules a
- * real `npm install` filled; it is used where it is.
+ * real `npm install` filled; it is used where it is. `pulumiSdk`: the directory of the `@pulumi/pulumi` the
+ * project installs (another release than this package's own, e.g. node_modules/pulumi-sdk-3.248).
  */
-export function createProject(programDir: string, workDir = mkdtempSync(join(tmpdir(), "edis-stack-")), installed = false): Project {
+export function createProject(programDir: string, workDir = mkdtempSync(join(tmpdir(), "edis-stack-")), installed = false, pulumiSdk?: string): Project {
     const dir = installed ? programDir : join(workDir, "project");
     if (!installed) {
         mkdirSync(dir, { recursive: true });
@@ -38,7 +39,8 @@ export function createProject(programDir: string, workDir = mkdtempSync(join(tmp
         // The program must share the SDK's @pulumi/pulumi instance, as one npm install would give it; the
         // package's own dependencies sit beside it, as npm hoists them.
         for (const dependency of ["@pulumi/pulumi", "zod", "node-fetch"]) {
-            const from = dirname(require.resolve(`${dependency}/package.json`, { paths: [PACKAGE_ROOT] }));
+            const from =
+                dependency === "@pulumi/pulumi" && pulumiSdk ? pulumiSdk : dirname(require.resolve(`${dependency}/package.json`, { paths: [PACKAGE_ROOT] }));
             symlinkSync(from, join(modules, dependency), "dir");
         }
     }

@@ -1,0 +1,136 @@
+/**
+ * A user's first hour, done as the user did it, with the real `pulumi` CLI: a project made with `pulumi new`
+ * from the examples/basic template outside this repository, the package installed from its tarball as the
+ * README says, the Quick start and the README's unit test compiled with the newest TypeScript 5 and 6 under the
+ * template's tsconfig, the unit test run with jest as the README sets it up, and the Quick start deployed
+ * against the simulator. Then `KvmServer.get` on the oldest and the newest `@pulumi/pulumi` the peer range allows.
+ */
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { PACKAGE_ROOT } from "../harness/workspace";
+import { clientFor, orderProvisioned } from "../support/sim";
+import { pulumiBinDir } from "./pulumi";
+import { cliStacksPerTest, expectNoCredentials, ok, opsOf, paidWrites } from "./support";
+
+const README = readFileSync(join(PACKAGE_ROOT, "README.md"), "utf8");
+const manifest = JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8"));
+const KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAINrWGRolS8WmRbi62V96xA7WjSOMTE/l86PC+sXZS5SN you@laptop";
+const open = cliStacksPerTest();
+const work = mkdtempSync(join(tmpdir(), "edis-first-hour-"));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+/** The README's code block of `lang` that contains `marker`. */
+function readmeBlock(lang: string, marker: string): string {
+    const block = [...README.matchAll(new RegExp(`^\`\`\`${lang}\\n([\\s\\S]*?)^\`\`\`$`, "gm"))].map((m) => m[1]).find((b) => b.includes(marker));
+    if (!block) throw new Error(`the README has no ${lang} block with ${marker}`);
+    return block;
+}
+
+function npm(args: string[], cwd: string): void {
+    execFileSync("npm", [...args, "--no-audit", "--no-fund", "--prefer-offline"], { cwd, stdio: ["ignore", "ignore", "pipe"] });
+}
+
+/** `tsc --noEmit -p <tsconfig>` with a given TypeScript: its whole output, empty when it compiles. */
+function tsc(typescriptDir: string, project: string, tsconfig = "tsconfig.json"): { version: string; output: string; status: number | null } {
+    const version = JSON.parse(readFileSync(join(typescriptDir, "package.json"), "utf8")).version as string;
+    const run = spawnSync(process.execPath, [join(typescriptDir, "bin", "tsc"), "--noEmit", "--pretty", "false", "-p", tsconfig], { cwd: project, encoding: "utf8" });
+    return { version, output: run.stdout + run.stderr, status: run.status };
+}
+
+test("pulumi new from examples/basic outside the repository, npm install of the tarball, the Quick start and the README's unit test compiled with TypeScript 5.9 and 6, unit-tested, and deployed", async () => {
+    // npm pack, as the README's Install says (dist/ is built by test:cli).
+    execFileSync("npm", ["pack", "--ignore-scripts", "--pack-destination", work], { cwd: PACKAGE_ROOT, stdio: "ignore" });
+    const tarball = join(work, `pulumi-edis-${manifest.version}.tgz`);
+    expect(existsSync(tarball)).toBe(true);
+
+    // pulumi new <template directory> --generate-only, as the README says until the package is on npm.
+    const project = join(work, "my-servers");
+    const home = join(work, "pulumi-home");
+    mkdirSync(home);
+    const created = spawnSync(join(pulumiBinDir(), "pulumi"), ["new", join(PACKAGE_ROOT, "examples", "basic"), "--dir", project, "--generate-only", "--yes", "--force", "--name", "my-servers"], {
+        cwd: work,
+        encoding: "utf8",
+        env: { ...process.env, PULUMI_HOME: home, PULUMI_SKIP_UPDATE_CHECK: "true", PULUMI_BACKEND_URL: `file://${work}` },
+    });
+    expect(created.stdout + created.stderr).toContain("Created project 'my-servers'");
+    // The stand-in language host of this machine (.ci/pulumi-language-nodejs.js) cannot serve `pulumi new` before
+    // @pulumi/pulumi is installed, so the CLI may stop after writing the project; the files are what is tested.
+    if (created.status !== 0) expect(created.stdout + created.stderr).toContain("failed to load language plugin nodejs");
+    expect(readdirSync(project).sort()).toEqual(["Pulumi.yaml", "README.md", "index.ts", "package.json", "tsconfig.json"]);
+    expect(readFileSync(join(project, "Pulumi.yaml"), "utf8")).toMatch(/^name: my-servers$/m);
+    const generated = JSON.parse(readFileSync(join(project, "package.json"), "utf8"));
+    // Nothing that points back into the repository: the template installs wherever it is made.
+    expect(JSON.stringify(generated)).not.toMatch(/file:|\.\.\//);
+    expect(generated.dependencies["pulumi-edis"]).toBe(`^${manifest.version}`);
+
+    npm(["install", tarball], project);
+    npm(["install", "-D", "jest@29", "ts-jest@29", "@types/jest@29"], project);
+    const modules = join(project, "node_modules");
+    const installed = (name: string) => JSON.parse(readFileSync(join(modules, name, "package.json"), "utf8")).version as string;
+    expect(installed("pulumi-edis")).toBe(manifest.version);
+    // One @pulumi/pulumi (npm ls fails on a second, conflicting copy).
+    expect(execFileSync("npm", ["ls", "@pulumi/pulumi", "--all", "--parseable"], { cwd: project, encoding: "utf8" }).trim().split("\n")).toEqual([join(modules, "@pulumi", "pulumi")]);
+
+    // The template's own program, then the Quick start as index.ts, its unit test and jest config from the README.
+    const typescripts = [join(PACKAGE_ROOT, "node_modules", "typescript"), join(PACKAGE_ROOT, "node_modules", "typescript-6"), join(modules, "typescript")];
+    const template = typescripts.map((t) => tsc(t, project));
+    writeFileSync(join(project, "index.ts"), readmeBlock("ts", 'new edis.KvmServer("web"'));
+    writeFileSync(join(project, "index.test.ts"), readmeBlock("ts", "edisTesting.startTestAccount()"));
+    writeFileSync(join(project, "jest.config.js"), readmeBlock("js", '"ts-jest"'));
+    const quickStart = typescripts.map((t) => tsc(t, project));
+    for (const run of [...template, ...quickStart]) expect(run).toEqual({ version: expect.any(String), output: "", status: 0 });
+    expect(quickStart.map((r) => r.version)).toEqual([expect.stringMatching(/^5\.9\./), expect.stringMatching(/^6\.0\./), expect.stringMatching(/^6\./)]);
+
+    // The unit test as the README runs it, and once more with a test that awaits nothing: both end with exit 0.
+    writeFileSync(
+        join(project, "unawaited.test.ts"),
+        readmeBlock("ts", "edisTesting.startTestAccount()").replace(/test\("[^"]*", async \(\) => \{[\s\S]*\}\);\s*$/, 'test("imports the program only", async () => {\n    await import("./index.js");\n});\n'),
+    );
+    const unit = spawnSync(process.execPath, [join(modules, "jest", "bin", "jest.js")], { cwd: project, encoding: "utf8" });
+    if (!unit.stderr.includes("Tests:       2 passed")) console.log(unit.stderr.slice(0, 4000));
+    expect(unit.stderr).toContain("Tests:       2 passed, 2 total");
+    expect(unit.stderr).not.toMatch(/ECONNREFUSED|error serializing/);
+    expect(unit.status).toBe(0);
+
+    // The Quick start through the real CLI against the simulator, configured as the README and the simulator say.
+    const f = await open(project, { installed: true, config: { sshPublicKey: KEY } });
+    const up = ok(await f.stack.up());
+    expect(opsOf(up)).toEqual({ web: ["create"] });
+    expect(await f.stack.outputs()).toMatchObject({ kvmId: expect.stringMatching(/^kvm_/), planName: "KVM M", osName: "Debian 12 (64bit)" });
+    ok(await f.stack.destroy());
+    expect(paidWrites(f.sim)).toEqual(["add/order", "cancel/product"]);
+    await expectNoCredentials(f);
+}, 600_000);
+
+describe.each([
+    { release: "the oldest the peer range allows", sdk: join(PACKAGE_ROOT, "node_modules", "pulumi-sdk-3.248") },
+    { release: "this repository's own", sdk: join(PACKAGE_ROOT, "node_modules", "@pulumi", "pulumi") },
+])("KvmServer.get on @pulumi/pulumi $release", ({ sdk }) => {
+    test("reads the server and gives a value to every output its result types; refresh and destroy leave the server alone", async () => {
+        const version = JSON.parse(readFileSync(join(sdk, "package.json"), "utf8")).version as string;
+        if (sdk.includes("pulumi-sdk-")) expect(manifest.peerDependencies["@pulumi/pulumi"]).toBe(`^${version}`);
+        const f = await open(join(PACKAGE_ROOT, "test", "programs", "reading"), { pulumiSdk: sdk, sim: { provisioningDelayMs: 0 } });
+        const { serviceId, kvmId } = await orderProvisioned(clientFor(f.sim), "seen.example.com");
+        await f.stack.setConfig({ "edis-reading:serviceId": String(serviceId) });
+        expect(JSON.parse(readFileSync(join(f.stack.project.dir, "node_modules", "@pulumi", "pulumi", "package.json"), "utf8")).version).toBe(version);
+
+        const up = ok(await f.stack.up());
+        expect(opsOf(up)).toEqual({ seen: ["read"] });
+        const reading = (await f.stack.outputs()).reading as Record<string, unknown>;
+        expect(reading).toEqual({
+            serviceId,
+            kvmId,
+            apiHost: expect.stringMatching(/\.edis-sim\.invalid$/),
+            apiRdns: expect.stringMatching(/\.edis-sim\.invalid$/),
+            description: "seen.example.com",
+            suspended: false,
+            lps: expect.any(String),
+            lpsIsPremium: expect.any(Boolean),
+        });
+        ok(await f.stack.refresh());
+        ok(await f.stack.destroy());
+        expect(paidWrites(f.sim)).toEqual(["add/order"]);
+    });
+});
