@@ -87,7 +87,7 @@ async function main(argv: string[]): Promise<void> {
             `    pulumi config set edis:baseUrl ${sim.url}`,
             `    pulumi config set edis:authUrl ${sim.url}`,
             `    pulumi config set edis:managementUrl '${sim.managementUrl}'`,
-            `    pulumi config set edis:email ${sim.account.state.email}`,
+            `    pulumi config set --secret edis:email ${sim.account.state.email}`,
             `    pulumi config set --secret edis:password <the password>`,
             `    pulumi config set edis:paymentMethod credit`,
         ].join("\n"),

@@ -1,7 +1,6 @@
 /**
- * Installing as a user does it, before publication: `npm pack` in this repository, then in examples/basic
- * `npm install`, which installs that tarball (package.json: "pulumi-edis": "file:../../pulumi-edis-0.1.0.tgz")
- * from the npm registry's dependencies, with one copy of @pulumi/pulumi. The installed project then runs
+ * Installing as a user does it, before publication: `npm pack` in this repository, then in a copy of
+ * examples/basic `npm install <the tarball>`, as the README says, with one copy of @pulumi/pulumi. The installed project then runs
  * through the engine path as it is: its own node_modules, its own @pulumi/pulumi and dynamic-provider host.
  */
 import { execFileSync } from "node:child_process";
@@ -38,7 +37,8 @@ test("npm pack, then npm install in examples/basic as its README says: one @pulu
     expect(readdirSync(work)).toEqual([`pulumi-edis-${version}.tgz`]);
     const project = join(work, "examples", "basic");
     cpSync(join(ROOT, "examples", "basic"), project, { recursive: true, filter: (src) => !src.includes("node_modules") });
-    execFileSync("npm", ["install", "--no-audit", "--no-fund"], { cwd: project, stdio: "ignore" });
+    // The template depends on pulumi-edis ^0.1.0; until it is published, the README installs the tarball.
+    execFileSync("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", join(work, `pulumi-edis-${version}.tgz`)], { cwd: project, stdio: "ignore" });
 
     const modules = join(project, "node_modules");
     expect(copiesOf(modules, join("@pulumi", "pulumi"))).toEqual([join(modules, "@pulumi", "pulumi")]);
@@ -57,7 +57,7 @@ test("npm pack, then npm install in examples/basic as its README says: one @pulu
             '    pulumi.runtime.setMocks(edisTesting.mocks(), "quickstart", "dev", false);',
             "    const account = await edisTesting.startTestAccount();",
             `    pulumi.runtime.setConfig("quickstart:sshPublicKey", ${JSON.stringify(KEY)});`,
-            '    const infra = await import("./quickstart");',
+            '    const infra = await import("./quickstart.js");',
             "    const kvmId = await new Promise((resolve) => infra.kvmId.apply(resolve));",
             "    console.log(JSON.stringify({ kvmId, orders: account.simulator.account.state.orders.length }));",
             "    await account.stop();",

@@ -3,7 +3,7 @@
  * start runs through the engine path against the simulator with the configuration the README sets.
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { TestStack } from "./harness";
@@ -16,20 +16,21 @@ const KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAINrWGRolS8WmRbi62V96xA7WjSOMTE/
 
 test("every TypeScript block of the README type-checks against the SDK", () => {
     expect(blocks.length).toBeGreaterThanOrEqual(2);
-    // Written beside the tests, so that a block's relative imports (../examples/...) mean what they say.
-    const files = blocks.map((code, i) => {
-        const file = join(__dirname, `.readme-block-${i}.ts`);
-        writeFileSync(file, `${code}\nexport {};\n`);
-        return file;
-    });
-    const tsconfig = join(__dirname, ".readme-blocks.tsconfig.json");
-    writeFileSync(tsconfig, JSON.stringify({ extends: "../tsconfig.test.json", include: files }));
+    // Written into one directory, the Quick start as its index.ts, as the unit-test section has them.
+    const dir = join(__dirname, ".readme-blocks");
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir);
+    const quickStart = blocks.find((b) => b.includes('new edis.KvmServer("web"'))!;
+    writeFileSync(join(dir, "index.ts"), quickStart);
+    blocks.forEach((code, i) => writeFileSync(join(dir, `block-${i}.ts`), `${code}\nexport {};\n`));
+    const tsconfig = join(dir, "tsconfig.json");
+    writeFileSync(tsconfig, JSON.stringify({ extends: "../../tsconfig.test.json", include: ["*.ts"] }));
     try {
         execFileSync(process.execPath, [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "--noEmit", "-p", tsconfig], { encoding: "utf8" });
     } catch (e) {
         throw new Error(`a README block does not compile:\n${(e as { stdout?: string }).stdout}`);
     } finally {
-        for (const file of [...files, tsconfig]) rmSync(file, { force: true });
+        rmSync(dir, { recursive: true, force: true });
     }
 });
 
@@ -48,7 +49,7 @@ test("the Quick start, as written, orders one server through the engine path and
     try {
         const up = await stack.up();
         expect(up.errors).toEqual([]);
-        expect(up.outputs).toEqual({ kvmId: expect.stringMatching(/^kvm_/), apiHost: expect.stringMatching(/^kvm\d+\.api\.edis-sim\.invalid$/) });
+        expect(up.outputs).toEqual({ kvmId: expect.stringMatching(/^kvm_/), apiHost: expect.stringMatching(/^kvm\d+\.api\.edis-sim\.invalid$/), planName: "KVM M", osName: "Debian 12 (64bit)" });
         expect(sim.account.state.services).toEqual([expect.objectContaining({ pid: 102, os: 1012, hostname: "web-1.example.com", sshPublicKey: KEY })]);
         expect((await stack.destroy()).errors).toEqual([]);
         expect(sim.summary().cancellations).toBe(1);
