@@ -70,11 +70,18 @@ export async function startTestAccount(options: SimulatorOptions = {}): Promise<
         config,
         // Stopped under lookups still running, the program would fail after the test passed (connection refused).
         stop: async () => {
-            await lookupsSettled();
-            await simulator.stop();
+            try {
+                // Bounded: a lookup that never ends must not keep the test run (and the simulator) open.
+                await Promise.race([lookupsSettled(), new Promise((resolve) => setTimeout(resolve, STOP_WAIT_MS).unref())]);
+            } finally {
+                await simulator.stop();
+            }
         },
     };
 }
+
+/** How long `stop()` waits for the program's lookups: longer than one lookup with its retries takes. */
+const STOP_WAIT_MS = 60_000;
 
 /** The account startTestAccount started last: the mocks take a plan's location from its catalogue. */
 let current: EdisSimulator | undefined;
