@@ -122,7 +122,7 @@ test("the README's Quick start as written: up orders one server, preview is quie
         const f = await open(dir, { config: { "edis:paymentMethod": "paypal", "quickstart:sshPublicKey": KEY } });
         const { sim, stack } = f;
         ok(await stack.up());
-        expect(await stack.outputs()).toEqual({ kvmId: expect.stringMatching(/^kvm_/), apiHost: expect.stringMatching(/^kvm\d+\.api\.edis-sim\.invalid$/) });
+        expect(await stack.outputs()).toEqual({ kvmId: expect.stringMatching(/^kvm_/), apiHost: expect.stringMatching(/^kvm\d+\.api\.edis-sim\.invalid$/), planName: "KVM M", osName: "Debian 12 (64bit)" });
         expect(sim.account.state.services).toEqual([expect.objectContaining({ pid: 102, os: 1012, hostname: "web-1.example.com", sshPublicKey: KEY })]);
         ok(await stack.preview(["--expect-no-changes", "--refresh"]));
         ok(await stack.destroy());
