@@ -84,9 +84,10 @@ describe("one @pulumi/pulumi", () => {
         return dir;
     }
 
-    function load(dir: string, module: string) {
+    /** Runs `<dir>/load.js`, which requires `module`, from the working directory `cwd` (default: dir). */
+    function load(dir: string, module: string, cwd = dir) {
         writeFileSync(join(dir, "load.js"), `require(${JSON.stringify(module)}); console.log("loaded");\n`);
-        return spawnSync(process.execPath, ["load.js"], { cwd: dir, encoding: "utf8" });
+        return spawnSync(process.execPath, [join(dir, "load.js")], { cwd, encoding: "utf8" });
     }
 
     test.each(["pulumi-edis", "pulumi-edis/testing"])("a linked %s with another @pulumi/pulumi than the program's stops, naming both and the fix", (module) => {
@@ -101,7 +102,12 @@ describe("one @pulumi/pulumi", () => {
     });
 
     test("a linked pulumi-edis that shares the program's @pulumi/pulumi, and an installed one, load", () => {
-        expect(load(linkedProject("one", join(PACKAGE_ROOT, "node_modules", "@pulumi", "pulumi")), "pulumi-edis").stdout).toContain("loaded");
+        const one = linkedProject("one", join(PACKAGE_ROOT, "node_modules", "@pulumi", "pulumi"));
+        expect(load(one, "pulumi-edis").stdout).toContain("loaded");
+        // What counts is where the program resolves modules from (its entry), not the working directory: run
+        // from a directory whose @pulumi/pulumi is another copy, the same program still shares one.
+        const elsewhere = linkedProject("elsewhere", otherSdk);
+        expect(load(one, "pulumi-edis", elsewhere).stdout).toContain("loaded");
         // Installed (under node_modules), it shares the program's by npm's resolution: nothing to check.
         const installed = createProject(join(__dirname, "types"), join(work, "installed"), false, otherSdk);
         const run = load(installed.dir, "pulumi-edis");
