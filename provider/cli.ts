@@ -1,25 +1,29 @@
 #!/usr/bin/env node
 /**
- * `npx pulumi-edis orders list|forget|confirm|move [RESOURCE] [--dir DIR]`: the order journal's side of the
- * conversation with the user, for a paid write whose outcome is unknown (see journal.ts). The provider's
- * error names the exact command; RESOURCE is the resource's URN, DIR the journal directory (default
- * .pulumi-edis/journal in the program's directory, or EDIS_JOURNAL_DIR).
+ * `npx pulumi-edis orders list|forget|confirm|move [RESOURCE] [--journal URL | --dir DIR]`: the order journal's
+ * side of the conversation with the user, for a paid write whose outcome is unknown (see journal/index.ts). The
+ * provider's error names the exact command; RESOURCE is the resource's URN, URL the journal's store (file://<dir>
+ * or s3://<bucket>/<prefix>?..., as `edis:journalUrl` takes it), DIR a journal directory. Without either:
+ * EDIS_JOURNAL_URL, EDIS_JOURNAL_DIR, or .pulumi-edis/journal in the current directory.
  */
-import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { DEFAULT_JOURNAL_DIR, JournalEntry, OrderEntry, OrderJournal, entryId } from "./journal";
+import { DEFAULT_JOURNAL_DIR, JournalEntry, OrderEntry, OrderJournal, entryId, journalStoreAt } from "./journal";
+import { journalLocationFrom } from "./journal/location";
 import { packageVersion } from "./version";
 
-const USAGE = `usage: pulumi-edis orders list [--batch ID] [--dir DIR]
-       pulumi-edis orders forget RESOURCE [--kind K] [--dir DIR]   no order, plan change or traffic hook was made (or the extra
+const USAGE = `usage: pulumi-edis orders list [--batch ID] [STORE]
+       pulumi-edis orders forget RESOURCE [--kind K] [STORE]       no order, plan change or traffic hook was made (or the extra
                                                          services are dealt with): allow it to be sent again; K is
                                                          order, upgrade, hook or extra (default: every entry)
-       pulumi-edis orders forget --batch ID [--dir DIR]  no server of the batched order ID was made: allow every one of
+       pulumi-edis orders forget --batch ID [STORE]      no server of the batched order ID was made: allow every one of
                                                          them to be ordered again (the error of each member names ID)
-       pulumi-edis orders confirm RESOURCE [--dir DIR]   the plan change was made: record it, do not send it again
-       pulumi-edis orders move FROM TO [--dir DIR]       the entries of FROM are this resource's (a renamed stack): hand them to TO
+       pulumi-edis orders confirm RESOURCE [STORE]       the plan change was made: record it, do not send it again
+       pulumi-edis orders move FROM TO [STORE]           the entries of FROM are this resource's (a renamed stack): hand them to TO
        pulumi-edis --version | --help
-RESOURCE is the id the provider's error names (or the resource's URN); DIR defaults to EDIS_JOURNAL_DIR or ${DEFAULT_JOURNAL_DIR}.`;
+RESOURCE is the id the provider's error names (or the resource's URN). STORE is --journal URL, the journal's
+store as edis:journalUrl names it (file://<dir>, or s3://<bucket>/<prefix>?endpoint=...&region=...
+with credentials from the AWS SDK's standard chain), or --dir DIR; the default is EDIS_JOURNAL_URL,
+EDIS_JOURNAL_DIR, or ${DEFAULT_JOURNAL_DIR}.`;
 
 function describe(e: JournalEntry): string {
     const what =
@@ -36,12 +40,12 @@ function describe(e: JournalEntry): string {
     return `${e.key}  ${e.kind}  ${e.state}  ${what}${ids}, sent ${e.sentAt}${e.problem ? ` (${e.problem})` : ""}`;
 }
 
-export function runOrdersCli(argv: string[], out: (line: string) => void = console.log): number {
+export async function runOrdersCli(argv: string[], out: (line: string) => void = console.log): Promise<number> {
     let parsed;
     try {
         parsed = parseArgs({
             args: argv,
-            options: { dir: { type: "string" }, kind: { type: "string" }, batch: { type: "string" }, help: { type: "boolean", short: "h" }, version: { type: "boolean", short: "v" } },
+            options: { dir: { type: "string" }, journal: { type: "string" }, kind: { type: "string" }, batch: { type: "string" }, help: { type: "boolean", short: "h" }, version: { type: "boolean", short: "v" } },
             allowPositionals: true,
         });
     } catch (e) {
@@ -71,9 +75,33 @@ export function runOrdersCli(argv: string[], out: (line: string) => void = conso
         out(USAGE);
         return values.help ? 0 : 2;
     }
-    const journal = new OrderJournal(resolve(values.dir ?? process.env.EDIS_JOURNAL_DIR ?? DEFAULT_JOURNAL_DIR));
+    const given = values.journal !== undefined || values.dir !== undefined;
+    const setting = (name: "journalUrl" | "journalDir") =>
+        name === "journalUrl" ? (given ? values.journal : process.env.EDIS_JOURNAL_URL || undefined) : given ? values.dir : process.env.EDIS_JOURNAL_DIR || undefined;
+    const location = journalLocationFrom(setting, (name) => (given ? (name === "journalUrl" ? "--journal" : "--dir") : name === "journalUrl" ? "EDIS_JOURNAL_URL" : "EDIS_JOURNAL_DIR"));
+    if (location.kind === "unusable") {
+        out(`pulumi-edis: ${location.problem}`);
+        return 2;
+    }
+    try {
+        return await runOn(new OrderJournal(journalStoreAt(location)), verb!, keyWord, toWord, values, out);
+    } catch (e) {
+        // The store could not be read or written (unreachable, no credentials): say which and why, not a stack trace.
+        out(`pulumi-edis: ${(e as Error).message}`);
+        return 1;
+    }
+}
+
+async function runOn(
+    journal: OrderJournal,
+    verb: string,
+    keyWord: string | undefined,
+    toWord: string | undefined,
+    values: { kind?: string; batch?: string },
+    out: (line: string) => void,
+): Promise<number> {
     // The errors name entries by id (journal.entryId); a key (URN) typed by hand works too.
-    const entries = journal.list();
+    const entries = await journal.list();
     const keyOf = (word: string | undefined, claimants = false): string | undefined => {
         if (word === undefined || !/^[0-9a-f]{16}$/.test(word)) return word;
         const keys = new Set(entries.flatMap((e) => [e.key, ...(claimants ? (e.claimants ?? []) : [])]));
@@ -84,20 +112,20 @@ export function runOrdersCli(argv: string[], out: (line: string) => void = conso
         out(shown.length ? shown.map(describe).join("\n") : `no entries${values.batch === undefined ? "" : ` of batch ${values.batch}`} in ${journal.dir}`);
         return 0;
     }
-    if (verb === "forget" && values.batch !== undefined) return forgetBatch(journal, entries, values.batch, out);
+    if (verb === "forget" && values.batch !== undefined) return await forgetBatch(journal, entries, values.batch, out);
     const key = keyOf(keyWord)!;
     const to = keyOf(toWord, true)!;
     if (verb === "move") {
-        const moved = journal.move(key, to);
+        const moved = await journal.move(key, to);
         out(moved.length ? moved.map((e) => `moved: ${describe(e)}`).join("\n") : `${key}: no entries in ${journal.dir}`);
         return moved.length ? 0 : 1;
     }
-    const order = journal.read(key, "order");
-    const upgrade = journal.read(key, "upgrade");
+    const order = await journal.read(key, "order");
+    const upgrade = await journal.read(key, "upgrade");
     if (verb === "forget") {
         // An adoption is forgotten only when asked for by kind: it is what keeps a removed twin from cancelling the server.
-        const candidates: Array<JournalEntry | undefined> = [order, upgrade, journal.read(key, "hook"), journal.read(key, "extra")];
-        if (values.kind === "adoption") candidates.push(journal.read(key, "adoption"));
+        const candidates: Array<JournalEntry | undefined> = [order, upgrade, await journal.read(key, "hook"), await journal.read(key, "extra")];
+        if (values.kind === "adoption") candidates.push(await journal.read(key, "adoption"));
         const entries = candidates.filter(
             (e): e is JournalEntry => !!e && (values.kind === undefined || e.kind === values.kind),
         );
@@ -106,7 +134,7 @@ export function runOrdersCli(argv: string[], out: (line: string) => void = conso
             return 1;
         }
         for (const e of entries) {
-            journal.clear(key, e.kind);
+            await journal.clear(key, e.kind);
             const known = e.kind === "order" && e.serviceId !== undefined;
             out(`forgot: ${describe(e)}${known ? `; service ${e.serviceId} is no longer tracked: make sure it is adopted or cancelled` : "; the next `pulumi up` may send it again"}`);
         }
@@ -116,7 +144,7 @@ export function runOrdersCli(argv: string[], out: (line: string) => void = conso
         out(`${key}: no unresolved plan change in ${journal.dir}${order ? "; an order whose outcome is unknown is resolved with adoptKvmId (it exists) or forget (it does not)" : ""}`);
         return 1;
     }
-    journal.write({ ...upgrade, state: "done" });
+    await journal.write({ ...upgrade, state: "done" });
     out(`confirmed: ${describe({ ...upgrade, state: "done" })}; the next \`pulumi up\` records it without sending it again`);
     return 0;
 }
@@ -125,7 +153,7 @@ export function runOrdersCli(argv: string[], out: (line: string) => void = conso
  * Forgets the unresolved order entries of one batched order: what the user runs after finding that none of its
  * servers exists. Members whose service id is known are left alone (their servers exist and are tracked).
  */
-function forgetBatch(journal: OrderJournal, entries: JournalEntry[], batch: string, out: (line: string) => void): number {
+async function forgetBatch(journal: OrderJournal, entries: JournalEntry[], batch: string, out: (line: string) => void): Promise<number> {
     const members = entries.filter((e): e is OrderEntry => e.kind === "order" && e.batch?.id === batch);
     const unresolved = members.filter((e) => e.state === "sending" || e.state === "unknown");
     if (!unresolved.length) {
@@ -133,10 +161,10 @@ function forgetBatch(journal: OrderJournal, entries: JournalEntry[], batch: stri
         return 1;
     }
     for (const e of unresolved) {
-        journal.clear(e.key, "order");
+        await journal.clear(e.key, "order");
         out(`forgot: ${describe(e)}; the next \`pulumi up\` may order it again`);
     }
     return 0;
 }
 
-if (require.main === module) process.exit(runOrdersCli(process.argv.slice(2)));
+if (require.main === module) void runOrdersCli(process.argv.slice(2)).then((code) => process.exit(code));

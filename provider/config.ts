@@ -4,10 +4,9 @@
  * Credentials are read here and handed to the client; they are never inputs, outputs or closure captures.
  */
 import { CANCELLATION_TYPES, CancellationType } from "./client/model";
-import { resolve } from "node:path";
 import { DEFAULT_AUTH_URL, DEFAULT_BASE_URL, EdisClient } from "./client/client";
 import { DEFAULT_MANAGEMENT_URL } from "./client/management";
-import { DEFAULT_JOURNAL_DIR } from "./journal";
+import { JournalLocation, journalLocationFrom } from "./journal/location";
 import { Clock } from "./clock";
 
 /** Every setting, its stack config key (namespace `edis`) and its environment variable. */
@@ -23,6 +22,7 @@ export const SETTINGS = {
     provisioningPollSeconds: { key: "provisioningPollSeconds", env: "EDIS_PROVISIONING_POLL_SECONDS" },
     requestTimeoutSeconds: { key: "requestTimeoutSeconds", env: "EDIS_REQUEST_TIMEOUT_SECONDS" },
     allowInsecureHttp: { key: "allowInsecureHttp", env: "EDIS_ALLOW_INSECURE_HTTP" },
+    journalUrl: { key: "journalUrl", env: "EDIS_JOURNAL_URL" },
     journalDir: { key: "journalDir", env: "EDIS_JOURNAL_DIR" },
     batchOrders: { key: "batchOrders", env: "EDIS_BATCH_ORDERS" },
 } as const;
@@ -46,8 +46,8 @@ export interface ProviderConfig {
     /** First wait between get/kvmid polls; it grows by half each poll, to 30 s at most. */
     provisioningPollSeconds: number;
     requestTimeoutSeconds: number;
-    /** Where the order journal lives (absolute; relative settings are taken from the program's directory). */
-    journalDir: string;
+    /** Where the order journal lives (journal/location.ts): a directory (relative settings are taken from the program's directory) or S3. */
+    journal: JournalLocation;
     /**
      * One order (one invoice) for the servers that a deployment creates together with the same billing cycle,
      * payment method and credit choice, instead of one order each. Off by default.
@@ -98,6 +98,8 @@ export function resolveConfig(
     if (batchOrders !== undefined && batchOrders !== "true" && batchOrders !== "false") {
         problems.push(`${describeSetting("batchOrders")} must be "true" or "false", got "${batchOrders}"`);
     }
+    const journal = journalLocationFrom(read, describeSetting);
+    if (journal.kind === "unusable") problems.push(journal.problem);
     const cancellation = read("cancellationType");
     if (cancellation !== undefined && !(CANCELLATION_TYPES as readonly string[]).includes(cancellation)) {
         problems.push(`${describeSetting("cancellationType")} must be "Immediate" or "End of Billing Period", got "${cancellation}"`);
@@ -115,7 +117,7 @@ export function resolveConfig(
         provisioningTimeoutSeconds: number("provisioningTimeoutSeconds", DEFAULT_PROVISIONING_TIMEOUT_SECONDS, 1, 86_400),
         provisioningPollSeconds: number("provisioningPollSeconds", 5, 0.05, 300),
         requestTimeoutSeconds: number("requestTimeoutSeconds", 30, 1, 600),
-        journalDir: resolve(read("journalDir") ?? DEFAULT_JOURNAL_DIR),
+        journal,
         batchOrders: batchOrders === "true",
         problems,
     };

@@ -62,41 +62,42 @@ export type PaidOutcome<R> = { answered: R } | { named: EdisApiError };
 
 /** Sends the write once; see the module comment for what each outcome records. */
 export async function sendOnce<E extends WriteEntry, R>(w: PaidWrite<E, R>): Promise<PaidOutcome<R>> {
-    if (w.entry) w.journal.claim(w.entry);
+    if (w.entry) await w.journal.claim(w.entry);
     const entries = w.claimed ?? (w.entry ? [w.entry] : []);
-    const recordEach = (entryOf: (sending: E, index: number) => E) => entries.forEach((sending, i) => record(w, entryOf(sending, i)));
+    const recordEach = (entryOf: (sending: E, index: number) => E) => Promise.all(entries.map((sending, i) => record(w, entryOf(sending, i))));
+    const clearEach = () => Promise.all(entries.map((sending) => w.journal.clear(sending.key, sending.kind).catch(() => false)));
     let result: R;
     try {
         result = await w.send();
     } catch (e) {
         if (!isEdisApiError(e)) {
-            recordEach((sending) => ({ ...sending, state: "unknown", problem: (e as Error).message }));
+            await recordEach((sending) => ({ ...sending, state: "unknown", problem: (e as Error).message }));
             throw w.unknown((e as Error).message);
         }
         if (e.endpoint !== w.endpoint || e.notSent) {
-            entries.forEach((sending) => w.journal.clear(sending.key, sending.kind));
+            await clearEach();
             throw e;
         }
         const named = entries.map((sending, i) => w.madeDespite(sending, e, i));
         if (named.some(Boolean) || (!entries.length && (e.serviceIds?.length || e.orderId !== undefined))) {
-            recordEach((sending, i) => named[i] ?? { ...sending, state: "unknown", problem: e.message });
+            await recordEach((sending, i) => named[i] ?? { ...sending, state: "unknown", problem: e.message });
             return { named: e };
         }
         if (e.meaning === "refused" || e.meaning === "gone" || e.meaning === "credentials") {
-            entries.forEach((sending) => w.journal.clear(sending.key, sending.kind));
+            await clearEach();
             throw e;
         }
         const unknown = entries.map((sending) => ({ ...sending, state: "unknown", problem: e.message }) as E);
-        unknown.forEach((entry) => record(w, entry));
+        await Promise.all(unknown.map((entry) => record(w, entry)));
         throw w.unknown(e.message, unknown[0]);
     }
-    recordEach((sending, i) => w.made(sending, result, i));
+    await recordEach((sending, i) => w.made(sending, result, i));
     return { answered: result };
 }
 
-function record<E extends WriteEntry>(w: { journal: OrderJournal; log(line: string): void }, entry: E): void {
+async function record<E extends WriteEntry>(w: { journal: OrderJournal; log(line: string): void }, entry: E): Promise<void> {
     try {
-        w.journal.write(entry);
+        await w.journal.write(entry);
     } catch (e) {
         w.log(`warning: the order journal could not record the ${entry.kind} of ${entry.hostname}: ${(e as Error).message}`);
     }

@@ -7,7 +7,7 @@
 import { Catalogue } from "./catalogue";
 import { ManagementClient } from "./client/management";
 import { ProviderConfig, clientFromConfig, resolveConfig } from "./config";
-import { OrderJournal, accountTag, settle } from "./journal";
+import { OrderJournal, accountTag, journalStoreAt, settle } from "./journal";
 import { Context } from "./kvm/context";
 import { PowerReadings } from "./kvm/power";
 import { Clock, systemClock } from "./clock";
@@ -65,7 +65,7 @@ export function currentConfig(): ProviderConfig {
 
 /** The order journal; needs no credentials, so diff (which runs in preview) can settle entries. */
 export function journal(): OrderJournal {
-    return new OrderJournal((config ?? resolveConfig(() => undefined)).journalDir);
+    return new OrderJournal(journalStoreAt((config ?? resolveConfig(() => undefined)).journal));
 }
 
 export function ctx(): Context {
@@ -79,7 +79,7 @@ export function createContext(cfg: ProviderConfig, options: { clock?: Clock; log
     const client = clientFromConfig(cfg, { userAgent: `pulumi-edis/${packageVersion()}`, log: options.log, clock });
     const management = new ManagementClient(client, { urlTemplate: cfg.managementUrl, now: () => clock.now() });
     const flights = new Flights();
-    const journal = new OrderJournal(cfg.journalDir);
+    const journal = new OrderJournal(journalStoreAt(cfg.journal));
     return {
         config: cfg,
         client,
@@ -103,9 +103,9 @@ export function noteReplacement(key: unknown, serviceId: number, kvmId: unknown,
 }
 
 /** Removes the journal entries that the engine's state makes redundant; never fails the operation. */
-export function settleJournal(props: Record<string, unknown>): void {
+export async function settleJournal(props: Record<string, unknown>): Promise<void> {
     try {
-        settle(journal(), props, log);
+        await settle(journal(), props, log);
     } catch (e) {
         log(`warning: the order journal could not be tidied: ${(e as Error).message}`);
     }

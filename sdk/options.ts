@@ -106,9 +106,15 @@ export function settleWhenRecorded(key: pulumi.Input<unknown> | undefined, kind:
     pulumi.all([key, id]).apply(([k, made]) => {
         if (typeof k !== "string" || typeof made !== "number") return;
         try {
-            const { OrderJournal, settleRecorded, DEFAULT_JOURNAL_DIR } = require("../provider/journal") as typeof import("../provider/journal");
-            const dir = new pulumi.Config("edis").get("journalDir") ?? process.env.EDIS_JOURNAL_DIR ?? DEFAULT_JOURNAL_DIR;
-            settleRecorded(new OrderJournal(require("node:path").resolve(dir)), k, kind, made);
+            const { OrderJournal, settleRecorded, journalStoreAt } = require("../provider/journal") as typeof import("../provider/journal");
+            const { SETTINGS, describeSetting } = require("../provider/config") as typeof import("../provider/config");
+            const { journalLocationFrom } = require("../provider/journal/location") as typeof import("../provider/journal/location");
+            const config = new pulumi.Config("edis");
+            // The provider's own reading of the same settings (provider/config.ts), so both find the same journal.
+            const location = journalLocationFrom((name) => config.get(SETTINGS[name].key) || process.env[SETTINGS[name].env] || undefined, describeSetting);
+            if (location.kind === "unusable") return;
+            // The provider settles it at the next diff or read if this fails.
+            settleRecorded(new OrderJournal(journalStoreAt(location)), k, kind, made).catch(() => undefined);
         } catch {
             // The provider settles it at the next diff or read.
         }

@@ -37,7 +37,7 @@ const services = () => Object.fromEntries(sim.account.state.services.map((s) => 
 /** Service id by host name, as state holds them. */
 const inState = () => Object.fromEntries(stack.state().resources.map((r) => [r.outputs.hostname as string, Number(r.id)]));
 /** The order entries of the journal whose outcome is unknown. */
-const unresolved = () => new OrderJournal(join(stack.project.dir, ".pulumi-edis", "journal")).list().filter((e) => e.kind === "order" && (e.state === "unknown" || e.state === "sending"));
+const unresolved = async () => (await new OrderJournal(join(stack.project.dir, ".pulumi-edis", "journal")).list()).filter((e) => e.kind === "order" && (e.state === "unknown" || e.state === "sending"));
 /** The orders CLI on this stack's journal. */
 const ordersCli = (args: string[]) =>
     spawnSync(process.execPath, [join(PACKAGE_ROOT, "dist", "provider", "cli.js"), "orders", ...args, "--dir", join(stack.project.dir, ".pulumi-edis", "journal")], { encoding: "utf8" });
@@ -96,14 +96,14 @@ test("a lost answer blocks every member, on every run, until one command resolve
     expect(again.errors.length).toBeGreaterThanOrEqual(1);
     for (const e of again.errors) expect(e).toMatch(/may or may not have been made.*orders forget --batch/);
     expect(orders()).toHaveLength(1);
-    expect(unresolved()).toHaveLength(3);
+    expect(await unresolved()).toHaveLength(3);
     // Listing the batch shows its members and changes nothing; moving is not for batches.
     const batchId = /--batch ([0-9a-f]{16})/.exec(first.errors[0])![1];
     const listed = ordersCli(["list", "--batch", batchId]);
     expect(listed.status).toBe(0);
     expect(listed.stdout.match(/ order  unknown  order of /g)).toHaveLength(3);
     expect(ordersCli(["move", "a", "b", "--batch", batchId]).status).toBe(2);
-    expect(unresolved()).toHaveLength(3);
+    expect(await unresolved()).toHaveLength(3);
     // One command resolves all three; the next up orders them, once, in one order.
     const out = runNamedCommand(first.errors[0], "forget", stack.project.dir);
     expect(out.match(/^forgot: /gm)).toHaveLength(3);
@@ -122,7 +122,7 @@ test("an answer lost after EDIS made the order: every member stays blocked and n
     expect(Object.keys(made).sort()).toEqual(["db1.example.com", "web1.example.com", "web2.example.com"]);
     expect((await stack.up()).errors.length).toBeGreaterThanOrEqual(1);
     expect(orders()).toHaveLength(1);
-    expect(unresolved()).toHaveLength(3);
+    expect(await unresolved()).toHaveLength(3);
     // The user finds the servers by description and adopts each on its own resource.
     await new Promise((r) => setTimeout(r, 300));
     sim.account.advance();

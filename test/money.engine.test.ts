@@ -158,14 +158,14 @@ describe("identity: one resource, one journal entry", () => {
         expect(paidWrites()).toEqual(["add/order", "add/order"]);
     });
 
-    test("two deployments that both find no entry: one claims the write, the other stops before sending", () => {
+    test("two deployments that both find no entry: one claims the write, the other stops before sending", async () => {
         const journal = new OrderJournal(join(stack.project.dir, ".pulumi-edis", "journal"));
         const entry = { kind: "order" as const, state: "sending" as const, key: "urn:pulumi:dev::p::t::web", hostname: "web", sentAt: "now", inputs: {} };
-        journal.claim(entry);
-        expect(() => journal.claim(entry)).toThrow(JournalClaimError);
+        await journal.claim(entry);
+        await expect(journal.claim(entry)).rejects.toThrow(JournalClaimError);
         // Keys that differ only in case are two entries, on any file system.
-        journal.claim({ ...entry, key: "urn:pulumi:dev::p::t::WEB" });
-        expect(journal.list().map((e) => e.key).sort()).toEqual(["urn:pulumi:dev::p::t::WEB", "urn:pulumi:dev::p::t::web"]);
+        await journal.claim({ ...entry, key: "urn:pulumi:dev::p::t::WEB" });
+        expect((await journal.list()).map((e) => e.key).sort()).toEqual(["urn:pulumi:dev::p::t::WEB", "urn:pulumi:dev::p::t::web"]);
     });
 });
 
@@ -314,7 +314,7 @@ describe("journal entries of older versions, hostile names, hooks", () => {
 test("an entry written for another account or endpoint is this resource's in no way: passed over with a note, never resumed", async () => {
     const journal = new OrderJournal(join(stack.project.dir, ".pulumi-edis", "journal"));
     const key = "urn:pulumi:dev::edis-servers::pulumi-nodejs:dynamic/edis:KvmServer::web1";
-    journal.write({ kind: "order", state: "ordered", key, account: "0123456789abcdef", hostname: "web1.example.com", sentAt: "2026-11-01T00:00:00Z", inputs: web1, serviceId: 4242 });
+    await journal.write({ kind: "order", state: "ordered", key, account: "0123456789abcdef", hostname: "web1.example.com", sentAt: "2026-11-01T00:00:00Z", inputs: web1, serviceId: 4242 });
     declare({ web1 });
     const up = await stack.up();
     expect(up.errors).toEqual([]);

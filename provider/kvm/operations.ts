@@ -142,10 +142,10 @@ export async function upgradeServer(ctx: Context, olds: KvmServerOutputs, news: 
     if (problems.length) throw new Error(`nothing was changed for ${name}: ${problems.join("; ")}`);
 
     const key = id?.key;
-    const journaled = id ? entryFor(ctx.journal, id, "upgrade", ctx.log) : undefined;
+    const journaled = id ? await entryFor(ctx.journal, id, "upgrade", ctx.log) : undefined;
     const resolution = (k: string) =>
-        `Check the service's plan in the EDIS client area. If the change was made, run \`${resolveCommand("confirm", k, ctx.journal.dir, "upgrade")}\`; ` +
-        `if it was not, run \`${resolveCommand("forget", k, ctx.journal.dir, "upgrade")}\`. Then run \`pulumi up\` again.`;
+        `Check the service's plan in the EDIS client area. If the change was made, run \`${resolveCommand("confirm", k, ctx.journal, "upgrade")}\`; ` +
+        `if it was not, run \`${resolveCommand("forget", k, ctx.journal, "upgrade")}\`. Then run \`pulumi up\` again.`;
     if (journaled && journaled.serviceId === olds.serviceId) {
         const sameChange = journaled.toPlanId === news.planId && journaled.billingCycle === news.billingCycle;
         if (journaled.state === "done" && sameChange) {
@@ -159,14 +159,14 @@ export async function upgradeServer(ctx: Context, olds: KvmServerOutputs, news: 
                 resolution(journaled.key),
             );
         }
-        ctx.journal.clear(journaled.key, "upgrade"); // a change made earlier, which state has; this one is another
+        await ctx.journal.clear(journaled.key, "upgrade"); // a change made earlier, which state has; this one is another
     } else if (journaled) {
         // A change of another server this resource held (a replacement's old half): not this server's, kept apart.
         if (journaled.state !== "done") {
-            ctx.journal.write({ ...journaled, key: `${journaled.key}#service-${journaled.serviceId}` });
+            await ctx.journal.write({ ...journaled, key: `${journaled.key}#service-${journaled.serviceId}` });
             ctx.log(`note: an unfinished plan change of service ${journaled.serviceId} is kept in the order journal as ${journaled.key}#service-${journaled.serviceId}`);
         }
-        ctx.journal.clear(journaled.key, "upgrade");
+        await ctx.journal.clear(journaled.key, "upgrade");
     }
     const entry: UpgradeEntry | undefined = key
         ? {

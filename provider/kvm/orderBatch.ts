@@ -104,7 +104,7 @@ export class OrderBatcher {
 
     private async sendTracked(members: BatchMember[]): Promise<void> {
         const id = randomBytes(8).toString("hex");
-        const claimed = this.claim(members, id);
+        const claimed = await this.claim(members, id);
         if (!claimed.length) return;
         if (claimed.length > 1) {
             this.log(`ordering ${claimed.length} servers in one order (batch ${id}): ${claimed.map((m) => m.item.hostname).join(", ")}`);
@@ -112,10 +112,10 @@ export class OrderBatcher {
         const entries = claimed.map((m) => m.entry).filter((e): e is OrderEntry => !!e);
         const indexOfEntry = new Map(claimed.flatMap((m, i) => (m.entry ? [[m.entry, i] as const] : [])));
         // The entry as the journal holds it now, for the member's error; what was written if it cannot be read.
-        const recorded = (m: BatchMember, fallback: Partial<OrderEntry>): OrderEntry | undefined => {
+        const recorded = async (m: BatchMember, fallback: Partial<OrderEntry>): Promise<OrderEntry | undefined> => {
             if (!m.entry) return undefined;
             try {
-                return this.journal.read(m.entry.key, "order") ?? { ...m.entry, ...fallback };
+                return (await this.journal.read(m.entry.key, "order")) ?? { ...m.entry, ...fallback };
             } catch {
                 return { ...m.entry, ...fallback };
             }
@@ -134,7 +134,7 @@ export class OrderBatcher {
             });
         } catch (e) {
             for (const m of claimed) {
-                if (e instanceof WriteOutcomeUnknownError) m.settle({ error: m.unknown(e.problem, recorded(m, { state: "unknown", problem: e.problem })) });
+                if (e instanceof WriteOutcomeUnknownError) m.settle({ error: m.unknown(e.problem, await recorded(m, { state: "unknown", problem: e.problem })) });
                 else m.settle({ error: e });
             }
             return;
@@ -142,38 +142,39 @@ export class OrderBatcher {
         const order: OrderResult = "answered" in outcome ? outcome.answered : namedOrder(outcome.named);
         const extra = order.serviceIds.slice(claimed.length);
         const hostnames = claimed.map((c) => c.item.hostname);
-        claimed.forEach((m, i) => {
+        for (const [i, m] of claimed.entries()) {
             const serviceId = order.serviceIds[i];
             if (serviceId === undefined) {
                 const problem = `EDIS ${"named" in outcome ? `answered "${outcome.named.message}"` : `accepted order ${order.orderId}`} but named ${order.serviceIds.length} service id(s) for ${claimed.length} servers`;
-                m.settle({ error: m.unknown(problem, recorded(m, { state: "unknown", problem })) });
-                return;
+                m.settle({ error: m.unknown(problem, await recorded(m, { state: "unknown", problem })) });
+                continue;
             }
             const mine: OrderResult = { ...order, serviceIds: [serviceId, ...(i === 0 ? extra : [])] };
             m.settle({ outcome: "answered" in outcome ? { answered: mine } : { named: outcome.named.with({ serviceIds: mine.serviceIds }) }, batch: { id, index: i, hostnames } });
-        });
+        }
     }
 
     /**
      * Claims each member's entry with its place in the batch. A member whose entry cannot be claimed (another
      * deployment is sending it, or the journal cannot be written) leaves the batch, with nothing sent for it.
      */
-    private claim(members: BatchMember[], id: string): BatchMember[] {
+    private async claim(members: BatchMember[], id: string): Promise<BatchMember[]> {
         const hostnames = members.map((m) => m.item.hostname);
-        let claimed: BatchMember[] = [];
-        for (const m of members) {
-            if (!m.entry) {
-                claimed.push(m);
-                continue;
-            }
-            const entry: OrderEntry = { ...m.entry, batch: { id, index: claimed.length, hostnames } };
-            try {
-                this.journal.claim(entry);
-                claimed.push({ ...m, entry });
-            } catch (e) {
-                m.settle({ error: e });
-            }
-        }
+        // All at once: against a shared store each claim is a request.
+        const tried = await Promise.all(
+            members.map(async (m, index) => {
+                if (!m.entry) return m;
+                const entry: OrderEntry = { ...m.entry, batch: { id, index, hostnames } };
+                try {
+                    await this.journal.claim(entry);
+                    return { ...m, entry };
+                } catch (e) {
+                    m.settle({ error: e });
+                    return undefined;
+                }
+            }),
+        );
+        let claimed = tried.filter((m): m is BatchMember => m !== undefined);
         // Rare (two deployments at once, a full disk): the places are written again as the order will be sent. A
         // member whose entry cannot be rewritten leaves too: its entry names a place it does not have, and blocks.
         while (claimed.some((m, i) => m.entry && m.entry.batch!.index !== i) || claimed.some((m) => m.entry && m.entry.batch!.hostnames.length !== claimed.length)) {
@@ -186,7 +187,7 @@ export class OrderBatcher {
                 }
                 const entry: OrderEntry = { ...m.entry, batch: { id, index: i, hostnames: kept } };
                 try {
-                    this.journal.write(entry);
+                    await this.journal.write(entry);
                     next.push({ ...m, entry });
                 } catch (e) {
                     m.settle({ error: new Error(`nothing was ordered for ${m.item.hostname}: the order journal could not be written (${(e as Error).message}); its entry stays and blocks it until \`npx pulumi-edis orders forget\``) });

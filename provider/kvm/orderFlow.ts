@@ -15,7 +15,7 @@
 import { isEdisApiError } from "../client/errors";
 import { KvmSession, OrderItem, OrderRequest, OrderResult } from "../client/model";
 import { DEFAULT_PROVISIONING_TIMEOUT_SECONDS } from "../config";
-import { Identity, OrderBatchInfo, OrderEntry, RESOURCE_KEY, entryFor, forgetOrderCommand, resolveCommand } from "../journal";
+import { Identity, JournalPlace, OrderBatchInfo, OrderEntry, RESOURCE_KEY, entryFor, forgetOrderCommand, resolveCommand } from "../journal";
 import { PaidOutcome, WriteOutcomeUnknownError, sendOnce } from "../paidWrite";
 import { confirmedGone } from "./operations";
 import { confirmBatchPlace } from "./batchCheck";
@@ -33,10 +33,10 @@ import { applyPowerState } from "./power";
 export async function createServer(ctx: Context, inputs: KvmServerInputs, id?: Identity): Promise<{ id: string; outs: KvmServerOutputs }> {
     try {
         const created = await orderOrResume(ctx, inputs, id);
-        handedOver(ctx, id, created.outs);
+        await handedOver(ctx, id, created.outs);
         return created;
     } catch (e) {
-        if (e instanceof ServerInitError) handedOver(ctx, id, e.properties as KvmServerOutputs);
+        if (e instanceof ServerInitError) await handedOver(ctx, id, e.properties as KvmServerOutputs);
         throw e;
     }
 }
@@ -49,9 +49,9 @@ async function orderOrResume(ctx: Context, inputs: KvmServerInputs, id?: Identit
         if (key) {
             // Adopting is how the user resolves an order whose outcome was unknown; an order that named another
             // service stays, and is named on every run until the user deals with it.
-            const order = ctx.journal.read(key, "order");
-            if (order && (order.serviceId === undefined || order.serviceId === adopted.outs.serviceId)) ctx.journal.clear(key, "order");
-            ctx.journal.write({
+            const order = await ctx.journal.read(key, "order");
+            if (order && (order.serviceId === undefined || order.serviceId === adopted.outs.serviceId)) await ctx.journal.clear(key, "order");
+            await ctx.journal.write({
                 kind: "adoption",
                 state: "held",
                 key,
@@ -64,12 +64,12 @@ async function orderOrResume(ctx: Context, inputs: KvmServerInputs, id?: Identit
         }
         return { ...adopted, outs: compact({ ...adopted.outs, [RESOURCE_KEY]: key }) };
     }
-    const journaled = id ? entryFor(ctx.journal, id, "order", ctx.log) : undefined;
+    const journaled = id ? await entryFor(ctx.journal, id, "order", ctx.log) : undefined;
     if (journaled?.state === "ordered") return resumeJournaledOrder(ctx, journaled, inputs);
     if (journaled?.state === "created") {
         const resumed = await resumeHandedOver(ctx, journaled, inputs);
         if (resumed) return resumed;
-    } else if (journaled) throw unknownOrder(journaled, ctx.journal.dir);
+    } else if (journaled) throw unknownOrder(journaled, ctx.journal);
 
     const paymentMethod = resolvePaymentMethod(inputs.paymentMethod, ctx.config, "nothing was ordered: the order");
     const { plan, location } = await checkOrder(ctx.catalogue, inputs, paymentMethod);
@@ -101,7 +101,7 @@ async function orderOrResume(ctx: Context, inputs: KvmServerInputs, id?: Identit
         diskBoost: inputs.diskBoostId,
         sshPublicKey: inputs.sshPublicKey,
     };
-    const outcomeUnknown = (problem: string, recorded?: OrderEntry) => orderOutcomeUnknown(ctx.journal.dir, inputs.hostname, problem, recorded ?? entry, replacing);
+    const outcomeUnknown = (problem: string, recorded?: OrderEntry) => orderOutcomeUnknown(ctx.journal, inputs.hostname, problem, recorded ?? entry, replacing);
     let outcome: PaidOutcome<OrderResult>;
     let batch: OrderBatchInfo | undefined;
     try {
@@ -122,10 +122,10 @@ async function orderOrResume(ctx: Context, inputs: KvmServerInputs, id?: Identit
             : { orderId: named!.orderId!, serviceIds: named!.serviceIds ?? [], invoiceId: named!.invoiceId, invoicePaid: false };
     const [serviceId, ...extra] = order.serviceIds;
     if (serviceId === undefined) {
-        const unknown = entry ? ctx.journal.read(entry.key, "order") : undefined;
-        throw orderOutcomeUnknown(ctx.journal.dir, inputs.hostname, `EDIS ${named ? `answered "${named.message}"` : `accepted order ${order.orderId}`} but named no service id`, unknown, replacing);
+        const unknown = entry ? await ctx.journal.read(entry.key, "order").catch(() => entry) : undefined;
+        throw orderOutcomeUnknown(ctx.journal, inputs.hostname, `EDIS ${named ? `answered "${named.message}"` : `accepted order ${order.orderId}`} but named no service id`, unknown, replacing);
     }
-    if (extra.length) recordExtra(ctx, entry, order.orderId, extra);
+    if (extra.length) await recordExtra(ctx, entry, order.orderId, extra);
     // Written before anything else can fail: if this process dies now, the engine keeps no record of the
     // server, and this line in the deployment log is how the user finds it (README: "Recovering an order").
     ctx.log(
@@ -183,10 +183,10 @@ function orderAlone(
 }
 
 /** More service ids than items: the first is this resource's, the others are recorded until the user deals with them. */
-function recordExtra(ctx: Context, entry: OrderEntry | undefined, orderId: number | undefined, serviceIds: number[]): void {
+async function recordExtra(ctx: Context, entry: OrderEntry | undefined, orderId: number | undefined, serviceIds: number[]): Promise<void> {
     if (!entry) return;
     try {
-        ctx.journal.write({ kind: "extra", state: "unclaimed", key: entry.key, account: entry.account, hostname: entry.hostname, sentAt: entry.sentAt, orderId, serviceIds });
+        await ctx.journal.write({ kind: "extra", state: "unclaimed", key: entry.key, account: entry.account, hostname: entry.hostname, sentAt: entry.sentAt, orderId, serviceIds });
     } catch (e) {
         ctx.log(`warning: the order journal could not record services ${serviceIds.join(", ")}: ${(e as Error).message}`);
     }
@@ -197,16 +197,16 @@ function extraText(extra: number[], ctx: Context, key: string | undefined): stri
     return (
         ` The order named more services than it had items: service ${extra.join(", ")} belongs to no resource and may be billed. ` +
         `Adopt each with adoptKvmId on a resource of its own, or cancel it in the EDIS client area` +
-        (key ? `; then run \`${resolveCommand("forget", key, ctx.journal.dir, "extra")}\` (the journal names them on every \`pulumi up\` until then).` : ".")
+        (key ? `; then run \`${resolveCommand("forget", key, ctx.journal, "extra")}\` (the journal names them on every \`pulumi up\` until then).` : ".")
     );
 }
 
 /** The engine has the server now (or its init error): the journal entry says so, and is kept until state shows it. */
-function handedOver(ctx: Context, id: Identity | undefined, outs: KvmServerOutputs): void {
+async function handedOver(ctx: Context, id: Identity | undefined, outs: KvmServerOutputs): Promise<void> {
     if (!id || outs.serviceId === undefined || outs.adoptKvmId) return;
     try {
-        const entry = ctx.journal.read(id.key, "order");
-        if (entry && entry.serviceId === outs.serviceId) ctx.journal.write({ ...entry, state: "created", kvmId: outs.kvmId });
+        const entry = await ctx.journal.read(id.key, "order");
+        if (entry && entry.serviceId === outs.serviceId) await ctx.journal.write({ ...entry, state: "created", kvmId: outs.kvmId });
     } catch (e) {
         ctx.log(`warning: the order journal could not record that ${outs.hostname} reached the engine: ${(e as Error).message}`);
     }
@@ -226,13 +226,13 @@ async function resumeHandedOver(ctx: Context, entry: OrderEntry, inputs: KvmServ
     }
     if (await confirmedGone(ctx, entry.serviceId!, entry.kvmId)) {
         ctx.log(`${entry.hostname}: service ${entry.serviceId} created for this resource earlier is gone at EDIS; its journal entry is dropped`);
-        ctx.journal.clear(entry.key, "order");
+        await ctx.journal.clear(entry.key, "order");
         return undefined;
     }
     throw new Error(
         `${entry.hostname}: service ${entry.serviceId} (${entry.kvmId}) was created for ${entry.key} at ${entry.sentAt}, is not in the ` +
             `account's listing, and EDIS does not confirm it gone. Nothing was ordered. Check it in the EDIS client area: if it exists, ` +
-            `set adoptKvmId to "${entry.kvmId}"; if it does not, run \`${resolveCommand("forget", entry.key, ctx.journal.dir, "order")}\`. Then run \`pulumi up\` again.`,
+            `set adoptKvmId to "${entry.kvmId}"; if it does not, run \`${resolveCommand("forget", entry.key, ctx.journal, "order")}\`. Then run \`pulumi up\` again.`,
     );
 }
 
@@ -399,13 +399,16 @@ async function adoptServer(ctx: Context, inputs: KvmServerInputs): Promise<{ id:
 }
 
 /** The error for an order whose outcome is unknown, with what tells the candidates apart and the command that resolves it. */
-function unknownOrder(entry: OrderEntry, journalDir: string): WriteOutcomeUnknownError {
-    const problem = entry.problem ?? `the deployment that sent it at ${entry.sentAt} stopped before its answer was recorded`;
-    return orderOutcomeUnknown(journalDir, entry.hostname, problem, entry, entry.replacing);
+function unknownOrder(entry: OrderEntry, journal: JournalPlace): WriteOutcomeUnknownError {
+    const problem =
+        entry.problem ??
+        `the deployment that sent it at ${entry.sentAt}${entry.writer ? ` (${entry.writer})` : ""} has recorded no answer: it stopped before the ` +
+            `answer came, or it is still running on another machine that shares the order journal (then let it finish and run \`pulumi up\` again)`;
+    return orderOutcomeUnknown(journal, entry.hostname, problem, entry, entry.replacing);
 }
 
-function orderOutcomeUnknown(journalDir: string, hostname: string, problem: string, entry: OrderEntry | undefined, replacing: OrderEntry["replacing"]): WriteOutcomeUnknownError {
-    return orderUnknownError(hostname, problem, entry ? forgetOrderCommand(entry, journalDir) : undefined, replacing, entry?.batch);
+function orderOutcomeUnknown(journal: JournalPlace, hostname: string, problem: string, entry: OrderEntry | undefined, replacing: OrderEntry["replacing"]): WriteOutcomeUnknownError {
+    return orderUnknownError(hostname, problem, entry ? forgetOrderCommand(entry, journal) : undefined, replacing, entry?.batch);
 }
 
 export function orderUnknownError(

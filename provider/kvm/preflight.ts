@@ -36,8 +36,6 @@ export async function preflight(
 ): Promise<CheckFailure[]> {
     const inputs = inputsOf(news);
     if (inputs.adoptKvmId !== undefined) return [];
-    const identity = identityOf(news, "");
-    if (identity && [identity.key, ...identity.aliases].some((key) => journal.read(key, "order"))) return [];
     // What would be ordered: a new server, or the new half of a replacement (as diff decides it). An in-place change
     // (plan, billing cycle, payment method) is checked by the update before it spends anything, and must not keep a
     // server whose create stopped after its order from being resumed.
@@ -45,6 +43,13 @@ export async function preflight(
     // A value not known until the deployment runs (an output of another resource) is checked by create.
     if (!changed || INPUT_NAMES.some((n) => (inputs as unknown as Record<string, unknown>)[n] === UNKNOWN)) return [];
     if (config.problems.length) throw new Error(`pulumi-edis configuration: ${config.problems.join("; ")}`);
+    // Read before anything is checked: a journal that cannot be read stops the order, and preview says so already.
+    const identity = identityOf(news, "");
+    if (identity) {
+        for (const key of [identity.key, ...identity.aliases]) {
+            if (await journal.read(key, "order").catch(unreadable)) return [];
+        }
+    }
     if (!config.email || !config.password) {
         if (!reportedNoCredentials) {
             reportedNoCredentials = true;
@@ -83,4 +88,8 @@ function propertyOf(reason: string, inputs: KvmServerInputs): string {
 function withConfigKey(reason: string, inputs: KvmServerInputs): string {
     if (!reason.startsWith("paymentMethod") || inputs.paymentMethod !== undefined) return reason;
     return reason.replace(/^paymentMethod/, `the payment method of ${describeSetting("paymentMethod")}`);
+}
+
+function unreadable(e: unknown): never {
+    throw new Error(`pulumi-edis: ${(e as Error).message}; nothing can be ordered until the order journal can be read`);
 }

@@ -87,7 +87,7 @@ export const kvmServer = {
     },
 
     async diff(id: string, olds: Record<string, unknown>, news: Record<string, unknown>) {
-        settleJournal(olds);
+        await settleJournal(olds);
         const { replaces, changed, deleteBeforeReplace } = await withoutNoExtraAddons(olds, diffKvmServer(olds, news), news);
         const changes = changed.length > 0;
         // The host passes no list of changed properties to the engine, so say here why the plan shows an update.
@@ -123,12 +123,12 @@ export const kvmServer = {
     },
 
     async read(id: string, props: Record<string, unknown>) {
-        settleJournal(props);
+        await settleJournal(props);
         return readServer(ctx(), id, props);
     },
 
     async update(id: string, olds: Record<string, unknown>, news: Record<string, unknown>) {
-        settleJournal(olds);
+        await settleJournal(olds);
         const c = ctx();
         const inputs = inputsOf(news);
         const key = resourceKeyOf(news) ?? resourceKeyOf(olds);
@@ -161,7 +161,7 @@ export const kvmServer = {
         const c = ctx();
         const key = resourceKeyOf(props);
         // No delete cancels a server that another resource adopted and holds.
-        const holder = adoptedElsewhere(c.journal, key, Number(id));
+        const holder = await adoptedElsewhere(c.journal, key, Number(id));
         if (holder) {
             log(`${String(props.hostname ?? "")} (service ${id}) is held by ${holder.key}, which adopted it: removed from this resource's state, not cancelled`);
             return;
@@ -169,6 +169,9 @@ export const kvmServer = {
         await checkReplacementBeforeCancel(c, key, Number(id));
         await confirmBatchPlaceLive(c, props as Partial<KvmServerOutputs>);
         await cancelServer(c, id, props);
-        if (key) forgetService(c.journal, key, Number(id));
+        if (key) {
+            // Cancelled: a journal that cannot be tidied now is tidied by a later run; the cancellation stands.
+            await forgetService(c.journal, key, Number(id)).catch((e) => log(`warning: the order journal could not be tidied: ${(e as Error).message}`));
+        }
     },
 };

@@ -14,7 +14,7 @@ import { isEdisApiError } from "../client/errors";
 import { CallbackMethod, TrafficHookRequest } from "../client/model";
 import { FieldRule, UNKNOWN, compact, show } from "../fields";
 import { maskUserInfo } from "../config";
-import { HookEntry, entryFor, identityOf, resolveCommand } from "../journal";
+import { HookEntry, JournalPlace, entryFor, identityOf, resolveCommand } from "../journal";
 import { WriteOutcomeUnknownError, sendOnce } from "../paidWrite";
 import { ctx, settleJournal } from "../runtime";
 import { KVM_ID_RULE, configuredResource, secretRule, serverGone, withoutSecrets } from "./common";
@@ -74,7 +74,7 @@ export const trafficAlert = {
     ...configuredResource("TrafficAlert", RULES),
 
     async diff(_id: string, olds: Record<string, unknown>, news: Record<string, unknown>) {
-        settleJournal(olds);
+        await settleJournal(olds);
         const replaces: string[] = REPLACING.filter((k) => news[k] === UNKNOWN || olds[k] !== news[k]);
         const password = news.callbackPassword;
         const passwordChanged =
@@ -88,13 +88,13 @@ export const trafficAlert = {
         const kvmId = String(inputs.kvmId);
         const id = identityOf(inputs, c.account);
         const digest = digestSecret(JSON.stringify(hookOf(inputs)));
-        const journaled = id ? entryFor(c.journal, id, "hook", c.log) : undefined;
+        const journaled = id ? await entryFor(c.journal, id, "hook", c.log) : undefined;
         // A hook made by a deployment that did not finish is this resource's only if it was made with these inputs.
         if (journaled?.state === "done" && journaled.hookId !== undefined && (!journaled.inputsDigest || matchesDigest(JSON.stringify(hookOf(inputs)), journaled.inputsDigest))) {
             c.log(`traffic hook ${journaled.hookId} on ${kvmId} was created by a deployment that did not finish; it is taken, not created again`);
             return { id: String(journaled.hookId), outs: outputs(inputs, journaled.hookId) };
         }
-        if (journaled) throw hookMayExist(journaled, c.journal.dir);
+        if (journaled) throw hookMayExist(journaled, c.journal);
 
         const entry: HookEntry | undefined = id
             ? {
@@ -121,7 +121,7 @@ export const trafficAlert = {
             // No session (the request never left) is a refusal too: sendOnce clears the entry for every refusal.
             unknown: (problem, unknown) =>
                 unknown
-                    ? hookUnknown(unknown, c.journal.dir)
+                    ? hookUnknown(unknown, c.journal)
                     : new WriteOutcomeUnknownError(`a traffic hook on ${kvmId}`, problem, "If it exists, remove it in the KVM portal before running `pulumi up` again."),
         });
         if (!("answered" in outcome)) throw outcome.named;
@@ -135,12 +135,12 @@ export const trafficAlert = {
 
     async read(id: string, props: Record<string, unknown>) {
         // EDIS has no call to list or read hooks: what was created is what state says.
-        settleJournal(props);
+        await settleJournal(props);
         return { id, props };
     },
 
     async delete(id: string, props: Record<string, unknown>) {
-        settleJournal(props);
+        await settleJournal(props);
         try {
             await ctx().management.deleteTrafficHook(String(props.kvmId), Number(props.hookId ?? id));
         } catch (e) {
@@ -151,7 +151,7 @@ export const trafficAlert = {
     },
 };
 
-function hookUnknown(entry: HookEntry, dir: string): WriteOutcomeUnknownError {
+function hookUnknown(entry: HookEntry, dir: JournalPlace): WriteOutcomeUnknownError {
     return new WriteOutcomeUnknownError(
         `a traffic hook on ${entry.kvmId} (${entry.callbackUrl} at ${entry.triggerPercent}%)`,
         entry.problem ?? `the deployment that sent it at ${entry.sentAt} stopped before its answer was recorded`,
@@ -160,7 +160,7 @@ function hookUnknown(entry: HookEntry, dir: string): WriteOutcomeUnknownError {
     );
 }
 
-function hookMayExist(entry: HookEntry, dir: string): Error {
+function hookMayExist(entry: HookEntry, dir: JournalPlace): Error {
     if (entry.state === "done") {
         return new Error(
             `traffic hook ${entry.hookId ?? "?"} on ${entry.kvmId} was created at ${entry.sentAt} by a deployment that did not finish, with other ` +

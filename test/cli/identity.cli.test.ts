@@ -100,7 +100,7 @@ test("case 3: a finished up leaves no entry; after `stack rm --force` and `stack
     ok(await stack.up());
     // The program settled the entry as soon as the engine had saved the server.
     const journal = new OrderJournal(join(stack.project.dir, ".pulumi-edis", "journal"));
-    expect(journal.list().filter((e) => e.kind === "order")).toEqual([]);
+    expect((await journal.list()).filter((e) => e.kind === "order")).toEqual([]);
 
     // What an engine that died between the provider's answer and its checkpoint leaves: a "created" entry, no state.
     const service = sim.account.state.services[0];
@@ -109,7 +109,7 @@ test("case 3: a finished up leaves no entry; after `stack rm --force` and `stack
     const leftover = { kind: "order" as const, state: "created" as const, key, account, hostname: web.hostname, sentAt: new Date().toISOString(), inputs: web, serviceId: service.serviceId, kvmId: service.kvmId, invoicePaid: true, orderId: service.orderId };
     await stack.removeAndInitAgain();
     await declare(stack, { web });
-    journal.write(leftover);
+    await journal.write(leftover);
     const back = ok(await stack.up());
     expect(back.output).toContain("was created for this resource earlier and is still at EDIS; it is taken back, not ordered again");
     expect(await serverUrns(stack)).toEqual({ [key]: String(service.serviceId) });
@@ -118,7 +118,7 @@ test("case 3: a finished up leaves no entry; after `stack rm --force` and `stack
     // The same leftover after the server was cancelled behind Pulumi's back: EDIS confirms it gone, a new order follows at once.
     await stack.removeAndInitAgain();
     await declare(stack, { web });
-    journal.write(leftover);
+    await new OrderJournal(journal.dir).write(leftover); // a journal that never saw the entry (this one saw it settled): it writes over what is there
     sim.account.cancelService(service, "Immediate");
     const again = ok(await stack.up());
     expect(again.output).toContain("is gone at EDIS; its journal entry is dropped");

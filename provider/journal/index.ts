@@ -1,0 +1,537 @@
+/**
+ * The order journal: a record of every paid or non-repeatable write (add/order, add/upgrade, and hooks/set, which
+ * adds a traffic hook each time and cannot be listed) that survives a crash of the provider host or of the whole
+ * deployment, kept in a directory or, for runners that do not outlive a job, in S3 (`edis:journalUrl`, see
+ * location.ts and store.ts). The writes themselves go through one path, paidWrite.ts; this module is the record.
+ *
+ *   before the write      entry "sending"     ─ claimed exclusively: a second deployment finds it and stops
+ *   the answer is known   entry "ordered"/"done" with the ids, or no entry when EDIS refused it
+ *   the answer was lost   entry "unknown"
+ *   create returned       entry "created"     ─ the engine had it; kept until its state shows it
+ *   the engine has it     entry removed       ─ diff, read, update or delete saw the result in state
+ *
+ * **Identity.** An entry belongs to one resource: it is keyed by the resource's URN (project, stack, parent
+ * types, type and name; the SDK passes it as the input `__resourceKey`), so two resources of one name under two
+ * components never share an entry. A resource renamed with an alias finds its entries under the alias's URN
+ * (the SDK passes `__resourceAliases`) and takes them over. An entry that names the same project, parents and name
+ * under another stack (a renamed stack, or another stack in the same directory) is never taken silently: an
+ * unresolved one stops the write with the `orders move` command that claims it. Entries are tied to the account
+ * and endpoint they were written for (a digest, never the e-mail itself); another account's entry is passed over.
+ *
+ * One object per resource and kind (OrderJournal says how it is named), written whole; the "sending" entry is
+ * created only if absent and every later step is a compare-and-swap, in a directory and in S3 alike.
+ */
+import { createHash } from "node:crypto";
+import { hostname } from "node:os";
+import { BillingCycle } from "../client/model";
+import { FileJournalStore, JournalConflictError, JournalStore, JournalStoreError, shellQuote } from "./store";
+
+export { DEFAULT_JOURNAL_DIR, describeLocation, journalStoreAt, parseJournalUrl } from "./location";
+export type { JournalLocation } from "./location";
+export { FileJournalStore, JournalConflictError, JournalStoreError, shellQuote } from "./store";
+export type { JournalStore } from "./store";
+
+/** The input by which the SDK names a resource for the journal (its URN); not an EDIS input, ignored by diff. */
+export const RESOURCE_KEY = "__resourceKey";
+/** The URNs the resource had before (its aliases), for the journal; not an EDIS input, ignored by diff. */
+export const RESOURCE_ALIASES = "__resourceAliases";
+/** The KVM ids the program's other servers hold, passed to an adopting server; ignored by diff, never stored. */
+export const HELD_KVM_IDS = "__heldKvmIds";
+
+export type JournalKind = "order" | "upgrade" | "hook" | "extra" | "adoption";
+
+interface EntryBase {
+    key: string;
+    hostname: string;
+    /** When the write was sent (ISO time). */
+    sentAt: string;
+    /** What went wrong, for an unknown outcome. */
+    problem?: string;
+    /** The account and endpoint the write was sent to (accountTag); absent in entries of older versions. */
+    account?: string;
+    /** Resources (URNs) that found this entry under another stack or an older key: what `orders move` may hand it to. */
+    claimants?: string[];
+    /** Which deployment wrote the entry last (WRITER): named to another deployment that finds it. */
+    writer?: string;
+}
+
+export interface OrderEntry extends EntryBase {
+    kind: "order";
+    state: "sending" | "unknown" | "ordered" | "created";
+    /** The inputs the order was placed with (a resumed create returns what was really ordered). */
+    inputs: Record<string, unknown>;
+    serviceId?: number;
+    orderId?: number;
+    invoiceId?: number;
+    invoicePaid?: boolean;
+    locationId?: number;
+    /** The KVM, once the create returned ("created"). */
+    kvmId?: string;
+    /** For a replacement: the server being replaced, which the user must not adopt as the new one. */
+    replacing?: { serviceId: number; kvmId?: string };
+    /** An order placed for several resources at once (`edis:batchOrders`): this one's place in it. */
+    batch?: OrderBatchInfo;
+}
+
+/** One add/order for several resources: every member's entry carries it, so each finds the others. */
+export interface OrderBatchInfo {
+    /** Hex id of the batch, shared by its members' entries; `orders forget --batch <id>` resolves them all. */
+    id: string;
+    /** This member's item in the order (its service id is the answer's id at the same place). */
+    index: number;
+    /** The members' host names, in item order. */
+    hostnames: string[];
+}
+
+/** Services an order answer named beyond the one the resource holds: billed, and in no state. Never settled. */
+export interface ExtraEntry extends EntryBase {
+    kind: "extra";
+    state: "unclaimed";
+    orderId?: number;
+    serviceIds: number[];
+}
+
+export interface UpgradeEntry extends EntryBase {
+    kind: "upgrade";
+    state: "sending" | "unknown" | "done";
+    serviceId: number;
+    kvmId: string;
+    fromPlanId: number;
+    toPlanId: number;
+    billingCycle: BillingCycle;
+}
+
+/** A traffic hook (hooks/set); `hostname` holds the KVM id. */
+export interface HookEntry extends EntryBase {
+    kind: "hook";
+    state: "sending" | "unknown" | "done";
+    kvmId: string;
+    callbackUrl: string;
+    triggerPercent: number;
+    /** The rest of the hook's inputs, as a digest: a journalled hook is reused only for the same inputs. */
+    inputsDigest?: string;
+    hookId?: number;
+}
+
+/**
+ * A server this resource adopted (adoptKvmId). Kept as long as the resource holds it: a delete of any other
+ * resource that still names the same service (removed in the same `pulumi up` that adopts it under a new name)
+ * then leaves the server running instead of cancelling the server the adopter holds.
+ */
+export interface AdoptionEntry extends EntryBase {
+    kind: "adoption";
+    state: "held";
+    serviceId: number;
+    kvmId: string;
+}
+
+export type JournalEntry = OrderEntry | UpgradeEntry | HookEntry | ExtraEntry | AdoptionEntry;
+
+/** The account and endpoint an entry belongs to, as a digest: the e-mail never reaches the journal. */
+export function accountTag(email: string | undefined, baseUrl: string): string {
+    return createHash("sha256").update(`${baseUrl.replace(/\/+$/, "").toLowerCase()}\n${(email ?? "").trim().toLowerCase()}`).digest("hex").slice(0, 16);
+}
+
+/** An entry of another project/stack layout or an older version, that stops a write until the user claims it. */
+export class JournalClaimError extends Error {
+    constructor(message: string) {
+        super(message);
+        this.name = "JournalClaimError";
+    }
+}
+
+/** Which deployment writes an entry: this machine and process (and the CI job, where one is named), for the error
+ * of another deployment that finds the entry. */
+export const WRITER = [
+    `${hostname()} pid ${process.pid}`,
+    process.env.GITHUB_RUN_ID ? `GitHub Actions run ${process.env.GITHUB_RUN_ID}` : undefined,
+    process.env.CI_JOB_ID ? `GitLab job ${process.env.CI_JOB_ID}` : undefined,
+].filter(Boolean).join(", ");
+
+/**
+ * The journal's entries in a store (store.ts): what an entry is called, and the steps between its states.
+ *
+ * An entry's name is `<resource>.<key>.<kind>.json`: `<key>` a digest of the resource's key (case-insensitive
+ * file systems cannot merge two keys), `<resource>` a digest of the URN without its stack, so that one listing
+ * by prefix finds a resource's own entries, or its entries under every stack, without reading the others.
+ *
+ * Every transition is atomic in the store: a "sending" entry is created only if absent (claim), and a later
+ * write replaces an entry only at the version this journal last saw of it, so a deployment never overwrites
+ * what another one wrote meanwhile. A write of an entry this journal never saw replaces what is there.
+ */
+export class OrderJournal {
+    readonly store: JournalStore;
+    /** The version this journal last saw of each object it read or wrote; null when it saw none there. */
+    private readonly versions = new Map<string, string | null>();
+
+    /** A store, or a directory (the file store). */
+    constructor(store: JournalStore | string) {
+        this.store = typeof store === "string" ? new FileJournalStore(store) : store;
+    }
+
+    /** The store as the user names it: a directory or an s3:// URL. */
+    get dir(): string {
+        return this.store.location;
+    }
+
+    /** The option of `npx pulumi-edis orders` that names this journal. */
+    get cliOption(): string {
+        return this.store.cliOption;
+    }
+
+    read(key: string, kind: "order"): Promise<OrderEntry | undefined>;
+    read(key: string, kind: "upgrade"): Promise<UpgradeEntry | undefined>;
+    read(key: string, kind: "hook"): Promise<HookEntry | undefined>;
+    read(key: string, kind: "extra"): Promise<ExtraEntry | undefined>;
+    read(key: string, kind: "adoption"): Promise<AdoptionEntry | undefined>;
+    read(key: string, kind: JournalKind): Promise<JournalEntry | undefined>;
+    async read(key: string, kind: JournalKind): Promise<JournalEntry | undefined> {
+        for (const name of this.names(key, kind)) {
+            const entry = await this.readNamed(name);
+            if (entry) return entry;
+        }
+        return undefined;
+    }
+
+    /** Writes an entry whole: at the version last seen of it, or over what is there if this journal saw none. */
+    async write(entry: JournalEntry): Promise<void> {
+        const name = this.nameOf(entry.key, entry.kind);
+        const body = serialize(entry);
+        const seen = this.versions.get(name);
+        let version: string;
+        if (typeof seen === "string") version = await this.store.replace(name, body, seen);
+        else if (seen === null) version = await this.store.create(name, body);
+        else {
+            const now = await this.store.get(name);
+            version = now ? await this.store.replace(name, body, now.version) : await this.store.create(name, body);
+        }
+        this.versions.set(name, version);
+    }
+
+    /**
+     * Writes a "sending" entry only if none exists: of two deployments that both found no entry, on one machine or
+     * on two that share the store, one claims the write and the other stops here with the other's entry named.
+     */
+    async claim(entry: JournalEntry): Promise<void> {
+        const name = this.nameOf(entry.key, entry.kind);
+        try {
+            this.versions.set(name, await this.store.create(name, serialize(entry)));
+        } catch (e) {
+            if (!(e instanceof JournalConflictError)) throw e;
+            const other = await this.readNamed(name).catch(() => undefined);
+            const whose = other ? `its entry (${other.state}, sent ${other.sentAt}${other.writer ? ` by ${other.writer}` : ""})` : "its entry";
+            throw new JournalClaimError(
+                `another deployment is sending the same ${entry.kind} for ${entry.key}: ${whose} appeared in the order journal ` +
+                    `${this.dir} a moment ago. Nothing was sent. Let that deployment finish, then run \`pulumi up\` again: it resumes ` +
+                    `what the other one ${entry.kind === "order" ? "ordered" : "sent"} instead of sending it again.`,
+            );
+        }
+    }
+
+    /** Removes a resource's entry of one kind; whether there was one. */
+    async clear(key: string, kind: JournalKind): Promise<boolean> {
+        let removed = false;
+        for (const name of this.names(key, kind)) {
+            const seen = this.versions.get(name);
+            if (await this.store.remove(name, seen ?? undefined)) removed = true;
+            this.versions.set(name, null);
+        }
+        return removed;
+    }
+
+    /** Every entry in the store (the CLI's view). */
+    async list(): Promise<JournalEntry[]> {
+        return this.readAll(await this.store.list(""));
+    }
+
+    /** A resource's own entries, of every kind: one listing, and a read of each entry found. */
+    async entriesOf(key: string): Promise<JournalEntry[]> {
+        const own = await this.store.list(`${resourceDigest(key)}.${keyDigest(key)}.`);
+        const older = this.store.mayHoldOlderNames ? (await this.store.list("")).filter((n) => olderNamesOf(key).includes(n)) : [];
+        return (await this.readAll([...own, ...older])).filter((e) => e.key === key);
+    }
+
+    /** The entries of the same resource under any stack (and, in a directory, those of older versions' names). */
+    async related(key: string): Promise<JournalEntry[]> {
+        const names = await this.store.list(`${resourceDigest(key)}.`);
+        if (this.store.mayHoldOlderNames) names.push(...(await this.store.list("")).filter((n) => !NAME.test(n)));
+        return this.readAll(names);
+    }
+
+    /** Every entry of one kind. */
+    async ofKind(kind: JournalKind): Promise<JournalEntry[]> {
+        return (await this.readAll((await this.store.list("")).filter((n) => n.endsWith(`.${kind}.json`)))).filter((e) => e.kind === kind);
+    }
+
+    /** Moves every entry of one resource to another key (an alias, a renamed stack). Returns what moved. */
+    async move(from: string, to: string): Promise<JournalEntry[]> {
+        const moved: JournalEntry[] = [];
+        for (const kind of ["order", "upgrade", "hook", "extra", "adoption"] as const) {
+            const entry = await this.read(from, kind);
+            if (!entry) continue;
+            if (await this.read(to, kind)) throw new Error(`${to} already has a ${kind} entry in ${this.dir}; nothing was moved`);
+            await this.write({ ...entry, key: to });
+            await this.clear(from, kind);
+            moved.push({ ...entry, key: to });
+        }
+        return moved;
+    }
+
+    private async readNamed(name: string): Promise<JournalEntry | undefined> {
+        const found = await this.store.get(name);
+        if (!found) {
+            this.versions.set(name, null);
+            return undefined;
+        }
+        this.versions.set(name, found.version);
+        try {
+            return JSON.parse(found.body) as JournalEntry;
+        } catch (e) {
+            throw new JournalStoreError(`the order journal entry ${name} in ${this.dir} cannot be read (${(e as Error).message}); nothing was sent`);
+        }
+    }
+
+    private async readAll(names: string[]): Promise<JournalEntry[]> {
+        const entries = await Promise.all(
+            [...new Set(names)].map((n) =>
+                this.readNamed(n).catch(() => undefined), // removed meanwhile, or half of an older version's write
+            ),
+        );
+        return entries.filter((e): e is JournalEntry => e !== undefined);
+    }
+
+    private nameOf(key: string, kind: JournalKind): string {
+        return `${resourceDigest(key)}.${keyDigest(key)}.${kind}.json`;
+    }
+
+    /** Where an entry may be: its name, then (in a directory) the names older versions gave it. */
+    private names(key: string, kind: JournalKind): string[] {
+        const name = this.nameOf(key, kind);
+        return this.store.mayHoldOlderNames ? [name, ...olderNamesOf(key, kind)] : [name];
+    }
+}
+
+/** An entry's name as this version gives it (see OrderJournal). */
+const NAME = /^[0-9a-f]{16}\.[0-9a-f]{40}\.[a-z]+\.json$/;
+
+function keyDigest(key: string): string {
+    return createHash("sha256").update(key).digest("hex").slice(0, 40);
+}
+
+/** The resource a key names whatever its stack: project, parent types, type and name of a URN; else the key. */
+function resourceDigest(key: string): string {
+    const p = urnParts(key);
+    return createHash("sha256").update(p ? `${p.project}::${p.typePath}::${p.name}` : key).digest("hex").slice(0, 16);
+}
+
+/**
+ * Names older versions gave an entry in a directory, read, moved and cleared, never written: a digest of the key
+ * alone, and before that the key itself ("project/stack/name", URI-encoded).
+ */
+function olderNamesOf(key: string, kind?: JournalKind): string[] {
+    const kinds: JournalKind[] = kind ? [kind] : ["order", "upgrade", "hook", "extra", "adoption"];
+    return kinds.flatMap((k) => [`${keyDigest(key)}.${k}.json`, `${encodeURIComponent(key)}.${k}.json`]);
+}
+
+function serialize(entry: JournalEntry): string {
+    return `${JSON.stringify({ ...entry, writer: WRITER }, null, 2)}\n`;
+}
+
+/**
+ * The id by which a printed command names a resource's entries: hex, so that the command is safe to paste and
+ * to quote in any text whatever the resource's name holds (a name may hold `$(...)`, quotes or backticks, and an
+ * error shows commands between backticks). The CLI finds the key (the URN) by it, and prints the key back.
+ */
+export function entryId(key: string): string {
+    return createHash("sha256").update(key).digest("hex").slice(0, 16);
+}
+
+/** Where a printed command finds the journal: a directory, or a journal (or store) that names itself. */
+export type JournalPlace = string | { cliOption: string };
+
+function placeOption(where: JournalPlace): string {
+    return typeof where === "string" ? `--dir ${shellQuote(where)}` : where.cliOption;
+}
+
+/** The command that resolves one entry (of one kind: forgetting an order never forgets a hook or extra services), as the errors print it. */
+export function resolveCommand(verb: "forget" | "confirm", key: string, where: JournalPlace, kind: JournalKind): string {
+    return `npx pulumi-edis orders ${verb} ${entryId(key)} --kind ${kind} ${placeOption(where)}`;
+}
+
+/** The command that forgets an order entry whose outcome is unknown: for a batched order, every member's at once. */
+export function forgetOrderCommand(entry: Pick<OrderEntry, "key" | "batch">, where: JournalPlace): string {
+    if (entry.batch) return `npx pulumi-edis orders forget --batch ${entry.batch.id} ${placeOption(where)}`;
+    return resolveCommand("forget", entry.key, where, "order");
+}
+
+/** The command that hands one resource's entries to another key (a renamed stack, an older version's key). */
+export function moveCommand(from: string, to: string, where: JournalPlace): string {
+    return `npx pulumi-edis orders move ${entryId(from)} ${entryId(to)} ${placeOption(where)}`;
+}
+
+/** Who a write is for: the resource's URN, the URNs it had (aliases), and the account it is sent to. */
+export interface Identity {
+    key: string;
+    aliases: string[];
+    account: string;
+}
+
+/** The identity of a resource from its inputs or stored outputs; undefined without a key (a `get`, or no SDK). */
+export function identityOf(props: Record<string, unknown>, account: string): Identity | undefined {
+    const key = props[RESOURCE_KEY];
+    if (typeof key !== "string") return undefined;
+    const aliases = Array.isArray(props[RESOURCE_ALIASES]) ? (props[RESOURCE_ALIASES] as unknown[]).filter((a): a is string => typeof a === "string" && a !== key) : [];
+    return { key, aliases, account };
+}
+
+/** A URN's parts; undefined for a key that is not a URN (an older version's "project/stack/name"). */
+function urnParts(key: string): { stack: string; project: string; typePath: string; name: string } | undefined {
+    const m = /^urn:pulumi:(.*?)::(.*?)::(.*?)::(.*)$/s.exec(key);
+    return m ? { stack: m[1], project: m[2], typePath: m[3], name: m[4] } : undefined;
+}
+
+/** Whether `other` may be this resource under another stack name, or under an older version's key. */
+function sameResourceElsewhere(key: string, other: string): boolean {
+    const me = urnParts(key);
+    if (!me || other === key) return false;
+    const them = urnParts(other);
+    if (them) return them.project === me.project && them.typePath === me.typePath && them.name === me.name && them.stack !== me.stack;
+    const legacy = other.split("/");
+    return legacy.length >= 3 && legacy[0] === me.project && legacy.slice(2).join("/") === me.name;
+}
+
+/**
+ * Whether an entry may record a write that no stack's state holds. A "created" order counts: the program settles
+ * an entry the moment the engine has saved its resource (settleRecorded), so one that is still here was most
+ * likely never saved (an engine that died after the provider answered). A finished plan change and an adoption
+ * belong to a resource in state.
+ */
+function unresolved(entry: JournalEntry): boolean {
+    if (entry.kind === "adoption") return false;
+    return !(entry.kind === "upgrade" && entry.state === "done");
+}
+
+/**
+ * The entry of `kind` that belongs to this resource, found by its identity: its own; else one under an alias,
+ * which it takes over. Another account's or endpoint's entry is passed over with a note. An unresolved entry of
+ * the same project, parents and name under another stack (or an older version's key) stops the write: it may be
+ * this resource's before a stack rename, or another stack's in the same directory, and only the user can say.
+ */
+export async function entryFor<K extends JournalKind>(
+    journal: OrderJournal,
+    id: Identity,
+    kind: K,
+    log: (line: string) => void,
+): Promise<Extract<JournalEntry, { kind: K }> | undefined> {
+    const mine = (e: JournalEntry | undefined): e is Extract<JournalEntry, { kind: K }> => {
+        if (!e) return false;
+        if (e.account === undefined || e.account === id.account) return true;
+        log(`note: the order journal has a ${e.kind} entry for ${e.key} written for another EDIS account or endpoint; it is left alone (kept, not resumed)`);
+        return false;
+    };
+    const own = await journal.read(id.key, kind);
+    if (mine(own)) return own;
+    if (own) {
+        // Filed under a key of its own account, so that this resource's write can be claimed; `orders list` shows it.
+        await journal.write({ ...own, key: `${own.key}@${own.account}` });
+        await journal.clear(own.key, own.kind);
+    }
+    for (const alias of id.aliases) {
+        const old = await journal.read(alias, kind);
+        if (!mine(old)) continue;
+        await journal.move(alias, id.key);
+        log(`the order journal's entries of ${alias} now belong to ${id.key} (its alias)`);
+        return (await journal.read(id.key, kind)) as Extract<JournalEntry, { kind: K }>;
+    }
+    const elsewhere = (await journal.related(id.key)).find(
+        (e) => e.kind === kind && unresolved(e) && sameResourceElsewhere(id.key, e.key) && (e.account ?? id.account) === id.account,
+    );
+    if (elsewhere) {
+        // The printed `orders move` names both sides by id: the entry remembers who may claim it.
+        if (!elsewhere.claimants?.includes(id.key)) await journal.write({ ...elsewhere, claimants: [...(elsewhere.claimants ?? []), id.key] });
+        const service = "serviceId" in elsewhere && elsewhere.serviceId !== undefined ? ` (service ${elsewhere.serviceId})` : "";
+        throw new JournalClaimError(
+            `the order journal holds an unfinished ${elsewhere.kind} for ${elsewhere.key}${service}, sent ${elsewhere.sentAt}: the same ` +
+                `resource name in another stack, or in this stack before it was renamed. Nothing was sent, so that it cannot be paid twice. ` +
+                `If this stack was renamed from that one, run \`${moveCommand(elsewhere.key, id.key, journal)}\` and then \`pulumi up\`: ` +
+                `what was sent is resumed, not sent again. If that stack still exists, run \`pulumi up\` there first: it finishes the write ` +
+                `and clears the entry.`,
+        );
+    }
+    return undefined;
+}
+
+/**
+ * The program's side of settling (sdk/): the engine answers a resource's registration only after it has saved the
+ * resource in the stack's checkpoint, so once the program holds the resource's id, the entry that recorded the
+ * write that made it is redundant, and is removed at once rather than at the next diff (where another stack in the
+ * same directory could meanwhile take it for its own).
+ */
+export async function settleRecorded(journal: OrderJournal, key: string, kind: "order" | "hook", id: number): Promise<void> {
+    const entry = (await journal.read(key, kind)) as OrderEntry | HookEntry | undefined;
+    if (!entry) return;
+    const made = entry.kind === "order" ? entry.serviceId : entry.hookId;
+    if (made === id && (entry.state === "ordered" || entry.state === "created" || entry.state === "done")) await journal.clear(key, kind);
+}
+
+/** A server is cancelled: its entries go with it (another server of the same resource keeps its own). */
+export async function forgetService(journal: OrderJournal, key: string, serviceId: number): Promise<void> {
+    for (const e of await journal.entriesOf(key)) {
+        if ((e.kind === "order" || e.kind === "upgrade" || e.kind === "adoption") && e.serviceId === serviceId) await journal.clear(key, e.kind);
+    }
+}
+
+/** Another resource that adopted this service and holds it (see AdoptionEntry); undefined when none does. */
+export async function adoptedElsewhere(journal: OrderJournal, key: string | undefined, serviceId: number): Promise<AdoptionEntry | undefined> {
+    return (await journal.ofKind("adoption")).find((e): e is AdoptionEntry => e.kind === "adoption" && e.serviceId === serviceId && e.key !== key);
+}
+
+/**
+ * The engine has the resource in state with these outputs: journal entries it makes redundant are removed, and
+ * what the journal holds that the state does not (a replacement's order whose deployment stopped, services an
+ * order named beyond the one held) is said again, on every diff and read, until the user resolves it.
+ * Called from diff, read, update and delete; cheap: one listing of the resource's own entries, usually empty.
+ */
+export async function settle(journal: OrderJournal, props: Record<string, unknown>, log: (line: string) => void = () => undefined): Promise<void> {
+    const key = props[RESOURCE_KEY];
+    if (typeof key !== "string" || (props.hookId === undefined && props.serviceId === undefined)) return;
+    const entries = await journal.entriesOf(key);
+    const find = <K extends JournalKind>(kind: K) => entries.find((e): e is Extract<JournalEntry, { kind: K }> => e.kind === kind);
+    if (props.hookId !== undefined) {
+        const hook = find("hook");
+        if (hook?.state === "done" && hook.hookId === props.hookId) await journal.clear(key, "hook");
+    }
+    if (props.serviceId === undefined) return;
+    const order = find("order");
+    if ((order?.state === "ordered" || order?.state === "created") && order.serviceId === props.serviceId) await journal.clear(key, "order");
+    // A replacement's new half that the engine saved was settled by the program at once: an entry still here names
+    // a server that no state holds.
+    else if ((order?.state === "ordered" || order?.state === "created") && order.serviceId !== undefined && order.serviceId !== props.serviceId) {
+        log(
+            `warning: ${key} holds service ${String(props.serviceId)}, but the order journal records service ${order.serviceId} ` +
+                `(order ${order.orderId ?? "?"}, ${order.hostname}, sent ${order.sentAt}) ordered for it by a deployment that did not finish ` +
+                `(a replacement, or a create, that stopped). That server may be billed outside any state: adopt it with adoptKvmId on a ` +
+                `resource, or cancel it in the EDIS client area; then run \`${resolveCommand("forget", key, journal, "order")}\`.`,
+        );
+    }
+    const extra = find("extra");
+    if (extra) {
+        log(
+            `warning: order ${extra.orderId ?? "?"} for ${key} also named service(s) ${extra.serviceIds.join(", ")}, which no resource holds and ` +
+                `which may be billed: adopt each with adoptKvmId on a resource, or cancel it in the EDIS client area; then run ` +
+                `\`${resolveCommand("forget", key, journal, "extra")}\`.`,
+        );
+    }
+    const upgrade = find("upgrade");
+    if (upgrade?.state === "done" && upgrade.serviceId === props.serviceId) {
+        if (upgrade.toPlanId === props.planId && upgrade.billingCycle === props.billingCycle) await journal.clear(key, "upgrade");
+        else {
+            // Made at EDIS, then the update failed and the program went back: EDIS bills the new plan, state shows the old.
+            log(
+                `warning: service ${upgrade.serviceId} was changed at EDIS to plan ${upgrade.toPlanId}, ${upgrade.billingCycle} at ${upgrade.sentAt} ` +
+                    `(order journal), but the stack's state records plan ${String(props.planId)}, ${String(props.billingCycle)}: declare that plan ` +
+                    `to record it (nothing is sent again), or check the service in the EDIS client area.`,
+            );
+        }
+    }
+}

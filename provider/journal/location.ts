@@ -1,0 +1,163 @@
+/**
+ * Where the order journal lives, from `edis:journalUrl` / `EDIS_JOURNAL_URL` (or the older `edis:journalDir` /
+ * `EDIS_JOURNAL_DIR`, a directory):
+ *
+ *   file://<dir>                 a directory (relative to the program's directory; `~` is the home directory);
+ *                                the default is the program's `.pulumi-edis/journal`
+ *   s3://<bucket>/<prefix>?...   S3 or an S3-compatible store, with the query parameters that Pulumi's own s3://
+ *                                backend URLs take: endpoint, region, profile, s3ForcePathStyle (or use_path_style),
+ *                                disableSSL (or disable_https)
+ *
+ * Credentials for S3 come from the AWS SDK's standard chain (environment, profile, instance or task role), never
+ * from the URL: a URL is printed in commands and errors, and a stack config value may reach state.
+ */
+import { homedir } from "node:os";
+import { resolve } from "node:path";
+import { FileJournalStore, JournalStore, JournalStoreError } from "./store";
+
+export const DEFAULT_JOURNAL_DIR = ".pulumi-edis/journal";
+
+export type JournalLocation = { kind: "file"; dir: string } | S3Location | UnusableLocation;
+
+/** A setting that names no usable store: every use of the journal fails with the problem, so nothing is ordered. */
+export interface UnusableLocation {
+    kind: "unusable";
+    problem: string;
+}
+
+export interface S3Location {
+    kind: "s3";
+    /** The URL as given: how errors and printed commands name the store. */
+    url: string;
+    bucket: string;
+    /** The key prefix of the journal's objects, without a trailing "/" ("" for the bucket's root). */
+    prefix: string;
+    /** A full URL (scheme included) of an S3-compatible endpoint; AWS's own when absent. */
+    endpoint?: string;
+    region?: string;
+    forcePathStyle: boolean;
+    /** A named profile of the shared AWS config files. */
+    profile?: string;
+}
+
+/** The query parameters an s3:// journal URL takes, and what each means (for the error that lists them). */
+const S3_PARAMETERS: Record<string, string> = {
+    endpoint: "host[:port] or URL of an S3-compatible store",
+    region: "the bucket's region",
+    profile: "a profile of the shared AWS config files",
+    s3ForcePathStyle: "true for path-style requests (most S3-compatible stores)",
+    use_path_style: "the same as s3ForcePathStyle",
+    disableSSL: "true for http:// to the endpoint",
+    disable_https: "the same as disableSSL",
+};
+
+/**
+ * The journal's location from a URL, or the problem with it (which names the setting, what was wrong and what is
+ * allowed). `baseDir` is the program's directory, against which a relative file:// path is taken.
+ */
+export function parseJournalUrl(raw: string, setting: string, baseDir: string = process.cwd()): JournalLocation | { problem: string } {
+    const bad = (why: string) => ({ problem: `${setting} ${why}` });
+    const scheme = /^([a-zA-Z][a-zA-Z0-9+.-]*):\/\//.exec(raw)?.[1]?.toLowerCase();
+    if (scheme === "file") {
+        const path = raw.slice("file://".length);
+        if (!path) return bad(`names no directory: use file://<dir>, for example file://.pulumi-edis/journal`);
+        return { kind: "file", dir: fileDir(path, baseDir) };
+    }
+    if (scheme !== "s3") return bad(`must be a file://<dir> or s3://<bucket>/<prefix> URL, got "${raw.replace(/\/\/[^/]*@/, "//***@")}"`);
+    let url: URL;
+    try {
+        url = new URL(raw);
+    } catch {
+        return bad(`is not a URL: s3://<bucket>/<prefix>?endpoint=...&region=...`);
+    }
+    // Never echo what stands before "@": it is most likely a key.
+    if (url.username || url.password || raw.slice(5).split(/[/?]/)[0].includes("@")) {
+        return bad(`must not hold credentials: the journal's S3 credentials come from the AWS SDK's standard chain (AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, a profile, or an instance role)`);
+    }
+    const bucket = url.hostname;
+    if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) return bad(`names the bucket "${bucket}", which is not a valid S3 bucket name (3 to 63 of a-z, 0-9, "." and "-")`);
+    const prefix = decodeURIComponent(url.pathname).replace(/^\/+|\/+$/g, "");
+    const params = new Map<string, string>();
+    for (const [name, value] of url.searchParams) {
+        if (!(name in S3_PARAMETERS)) {
+            return bad(`has the unknown parameter "${name}"; an s3:// journal URL takes ${Object.entries(S3_PARAMETERS).map(([n, what]) => `${n} (${what})`).join(", ")}`);
+        }
+        params.set(name, value);
+    }
+    const flag = (...names: string[]): boolean | { problem: string } => {
+        for (const n of names) {
+            const v = params.get(n);
+            if (v === undefined) continue;
+            if (v !== "true" && v !== "false") return bad(`parameter ${n} must be "true" or "false", got "${v}"`);
+            return v === "true";
+        }
+        return false;
+    };
+    const pathStyle = flag("s3ForcePathStyle", "use_path_style");
+    if (typeof pathStyle !== "boolean") return pathStyle;
+    const insecure = flag("disableSSL", "disable_https");
+    if (typeof insecure !== "boolean") return insecure;
+    let endpoint = params.get("endpoint");
+    if (endpoint !== undefined) {
+        if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(endpoint)) endpoint = `${insecure ? "http" : "https"}://${endpoint}`;
+        try {
+            const e = new URL(endpoint);
+            if (e.protocol !== "http:" && e.protocol !== "https:") throw new Error();
+            if (e.username || e.password) return bad(`parameter endpoint must not hold credentials`);
+        } catch {
+            return bad(`parameter endpoint must be host[:port] or an http(s) URL, got "${params.get("endpoint")}"`);
+        }
+    }
+    return { kind: "s3", url: raw, bucket, prefix, endpoint, region: params.get("region") || undefined, forcePathStyle: pathStyle, profile: params.get("profile") || undefined };
+}
+
+function fileDir(path: string, baseDir: string): string {
+    if (path === "~" || path.startsWith("~/")) return resolve(homedir(), path.slice(2));
+    return resolve(baseDir, decodeURIComponent(path));
+}
+
+/** The store at a location. The S3 store's SDK is loaded only when a journal lives in S3. */
+export function openJournalStore(location: JournalLocation): JournalStore {
+    if (location.kind === "file") return new FileJournalStore(location.dir);
+    if (location.kind === "unusable") return unusableStore(location.problem);
+    const { S3JournalStore } = require("./s3Store") as typeof import("./s3Store");
+    return new S3JournalStore(location);
+}
+
+/** Stores opened in this process, by location: one S3 client (and its connections) per store. */
+const opened = new Map<string, JournalStore>();
+
+/** The store at a location, reused within the process. */
+export function journalStoreAt(location: JournalLocation): JournalStore {
+    const id = location.kind === "file" ? `file:${location.dir}` : location.kind === "s3" ? `s3:${location.url}` : `unusable:${location.problem}`;
+    let store = opened.get(id);
+    if (!store) opened.set(id, (store = openJournalStore(location)));
+    return store;
+}
+
+/** The name a location is given in messages: the directory, or the URL as the user wrote it. */
+export function describeLocation(location: JournalLocation): string {
+    return location.kind === "file" ? location.dir : location.kind === "s3" ? location.url : "(unusable setting)";
+}
+
+/**
+ * The journal's location from the settings: `journalUrl`, or the older `journalDir`, or the default directory.
+ * `read` gives a setting's value by name; `describe` names a setting for the user (its config key and variable).
+ */
+export function journalLocationFrom(read: (name: "journalUrl" | "journalDir") => string | undefined, describe: (name: "journalUrl" | "journalDir") => string, baseDir: string = process.cwd()): JournalLocation {
+    const url = read("journalUrl");
+    const dir = read("journalDir");
+    if (url !== undefined && dir !== undefined) {
+        return { kind: "unusable", problem: `${describe("journalUrl")} and ${describe("journalDir")} are both set: set one (journalUrl file://<dir> is the same as journalDir <dir>)` };
+    }
+    if (url === undefined) return { kind: "file", dir: resolve(baseDir, dir ?? DEFAULT_JOURNAL_DIR) };
+    const parsed = parseJournalUrl(url, describe("journalUrl"), baseDir);
+    return "problem" in parsed ? { kind: "unusable", problem: parsed.problem } : parsed;
+}
+
+function unusableStore(problem: string): JournalStore {
+    const fail = async (): Promise<never> => {
+        throw new JournalStoreError(`the order journal cannot be used: ${problem}`);
+    };
+    return { location: "(unusable setting)", cliOption: "", mayHoldOlderNames: false, get: fail, create: fail, replace: fail, remove: fail, list: fail };
+}

@@ -1,0 +1,145 @@
+/**
+ * The order journal in S3 or an S3-compatible store: every runner of a CI pipeline sees the same entries, so a
+ * re-run on another machine resumes what a killed one ordered instead of ordering again.
+ *
+ *   create    PutObject with If-None-Match: *      (S3 conditional writes; 412 when the object exists)
+ *   replace   PutObject with If-Match: <ETag>      (412 when another deployment changed it meanwhile)
+ *   remove    DeleteObject with If-Match, where the version is known
+ *
+ * The AWS SDK retries a request whose answer was lost; a conditional write retried after its first attempt
+ * succeeded finds its own object and gets 412. So a 412 is a conflict only when the object holds another body:
+ * every entry the journal writes differs from the one before (its writer and time), so its own body is proof.
+ */
+import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import { JournalConflictError, JournalStore, JournalStoreError, StoredObject, shellQuote } from "./store";
+import type { S3Location } from "./location";
+
+/** How long one request to the store may take before it counts as failed (and is retried by the SDK). */
+const REQUEST_TIMEOUT_MS = 15_000;
+const CONNECT_TIMEOUT_MS = 5_000;
+
+export class S3JournalStore implements JournalStore {
+    readonly mayHoldOlderNames = false;
+    private readonly client: S3Client;
+
+    constructor(private readonly at: S3Location) {
+        this.client = new S3Client({
+            region: at.region ?? process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION ?? (at.endpoint ? "us-east-1" : undefined),
+            endpoint: at.endpoint,
+            forcePathStyle: at.forcePathStyle,
+            profile: at.profile,
+            maxAttempts: 3,
+            requestHandler: { connectionTimeout: CONNECT_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS },
+            // Checksums only where S3 requires them: several S3-compatible stores refuse the SDK's default trailers.
+            requestChecksumCalculation: "WHEN_REQUIRED",
+            responseChecksumValidation: "WHEN_REQUIRED",
+        });
+    }
+
+    get location(): string {
+        return this.at.url;
+    }
+
+    get cliOption(): string {
+        return `--journal ${shellQuote(this.at.url)}`;
+    }
+
+    async get(name: string): Promise<StoredObject | undefined> {
+        try {
+            const answer = await this.client.send(new GetObjectCommand({ Bucket: this.at.bucket, Key: this.key(name) }));
+            const body = (await answer.Body?.transformToString("utf8")) ?? "";
+            return { body, version: answer.ETag ?? "" };
+        } catch (e) {
+            if (status(e) === 404 || errorName(e) === "NoSuchKey") return undefined;
+            throw this.failure("read", name, e);
+        }
+    }
+
+    async create(name: string, body: string): Promise<string> {
+        try {
+            return await this.put(name, body, { IfNoneMatch: "*" });
+        } catch (e) {
+            if (!isPreconditionFailure(e)) throw this.failure("written", name, e);
+            return this.ownWriteOr(name, body, `an entry ${this.key(name)} exists already`);
+        }
+    }
+
+    async replace(name: string, body: string, version: string): Promise<string> {
+        try {
+            return await this.put(name, body, { IfMatch: version });
+        } catch (e) {
+            if (!isPreconditionFailure(e) && status(e) !== 404) throw this.failure("written", name, e);
+            return this.ownWriteOr(name, body, `the entry ${this.key(name)} was changed or removed by another deployment`);
+        }
+    }
+
+    async remove(name: string, version?: string): Promise<boolean> {
+        try {
+            await this.client.send(new DeleteObjectCommand({ Bucket: this.at.bucket, Key: this.key(name), IfMatch: version }));
+            return true;
+        } catch (e) {
+            if (status(e) === 404 || errorName(e) === "NoSuchKey") return false;
+            if (isPreconditionFailure(e)) throw new JournalConflictError(this.at.url, name, `the entry ${this.key(name)} was changed by another deployment; it is kept`);
+            throw this.failure("removed", name, e);
+        }
+    }
+
+    async list(prefix: string): Promise<string[]> {
+        const names: string[] = [];
+        const base = this.key("");
+        let token: string | undefined;
+        try {
+            do {
+                const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.at.bucket, Prefix: base + prefix, ContinuationToken: token }));
+                for (const o of page.Contents ?? []) if (o.Key?.endsWith(".json")) names.push(o.Key.slice(base.length));
+                token = page.IsTruncated ? page.NextContinuationToken : undefined;
+            } while (token);
+        } catch (e) {
+            throw this.failure("listed", prefix, e);
+        }
+        return names;
+    }
+
+    private async put(name: string, body: string, condition: { IfNoneMatch?: string; IfMatch?: string }): Promise<string> {
+        const answer = await this.client.send(
+            new PutObjectCommand({ Bucket: this.at.bucket, Key: this.key(name), Body: body, ContentType: "application/json", ...condition }),
+        );
+        return answer.ETag ?? "";
+    }
+
+    /** After a 412: the object holds this very body (a retried write of ours) → its version; else the conflict. */
+    private async ownWriteOr(name: string, body: string, conflict: string): Promise<string> {
+        const now = await this.get(name);
+        if (now?.body === body) return now.version;
+        throw new JournalConflictError(this.at.url, name, conflict);
+    }
+
+    private key(name: string): string {
+        return this.at.prefix ? `${this.at.prefix}/${name}` : name;
+    }
+
+    private failure(what: "read" | "written" | "removed" | "listed", name: string, e: unknown): JournalStoreError {
+        const code = errorName(e);
+        const http = status(e);
+        let why = `${code && code !== "Error" ? `${code}: ` : ""}${(e as Error)?.message ?? String(e)}${http ? ` (HTTP ${http})` : ""}`;
+        if (code === "CredentialsProviderError" || /credential/i.test(why)) {
+            why += `; the journal's S3 credentials come from the AWS SDK's standard chain: AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, AWS_PROFILE or the URL's profile parameter, or an instance or task role`;
+        }
+        return new JournalStoreError(`the order journal at ${this.at.url} could not be ${what} (${this.key(name) || "/"}): ${why}`);
+    }
+}
+
+function status(e: unknown): number | undefined {
+    return (e as { $metadata?: { httpStatusCode?: number } })?.$metadata?.httpStatusCode;
+}
+
+function errorName(e: unknown): string | undefined {
+    return (e as { name?: string; Code?: string })?.Code ?? (e as Error)?.name;
+}
+
+/** 412 Precondition Failed; 409 ConditionalRequestConflict when two conditional writes of one key raced. */
+function isPreconditionFailure(e: unknown): boolean {
+    const s = status(e);
+    const n = errorName(e);
+    return s === 412 || n === "PreconditionFailed" || (s === 409 && n === "ConditionalRequestConflict");
+}
