@@ -65,7 +65,9 @@ export async function sendOnce<E extends WriteEntry, R>(w: PaidWrite<E, R>): Pro
     if (w.entry) await w.journal.claim(w.entry);
     const entries = w.claimed ?? (w.entry ? [w.entry] : []);
     const recordEach = (entryOf: (sending: E, index: number) => E) => Promise.all(entries.map((sending, i) => record(w, entryOf(sending, i))));
-    const clearEach = () => Promise.all(entries.map((sending) => w.journal.clear(sending.key, sending.kind).catch(() => false)));
+    // Nothing was made: the entry goes. One that cannot be removed stays "sending" and blocks the write until the user says.
+    const clearEach = () =>
+        Promise.all(entries.map((sending) => w.journal.clear(sending.key, sending.kind).catch((e) => w.log(`warning: the order journal could not remove the entry of ${sending.hostname}: ${(e as Error).message}`))));
     let result: R;
     try {
         result = await w.send();

@@ -21,7 +21,7 @@
  * One object per resource and kind (OrderJournal says how it is named), written whole; the "sending" entry is
  * created only if absent and every later step is a compare-and-swap, in a directory and in S3 alike.
  */
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import { BillingCycle } from "../client/model";
 import { FileJournalStore, JournalConflictError, JournalStore, JournalStoreError, shellQuote } from "./store";
@@ -53,6 +53,8 @@ interface EntryBase {
     claimants?: string[];
     /** Which deployment wrote the entry last (WRITER): named to another deployment that finds it. */
     writer?: string;
+    /** A nonce of the write that made this body (see serialize). */
+    write?: string;
 }
 
 export interface OrderEntry extends EntryBase {
@@ -228,15 +230,12 @@ export class OrderJournal {
         }
     }
 
-    /** Removes a resource's entry of one kind; whether there was one. */
-    async clear(key: string, kind: JournalKind): Promise<boolean> {
-        let removed = false;
+    /** Removes a resource's entry of one kind, if it has one. */
+    async clear(key: string, kind: JournalKind): Promise<void> {
         for (const name of this.names(key, kind)) {
-            const seen = this.versions.get(name);
-            if (await this.store.remove(name, seen ?? undefined)) removed = true;
+            await this.store.remove(name, this.versions.get(name) ?? undefined);
             this.versions.set(name, null);
         }
-        return removed;
     }
 
     /** Every entry in the store (the CLI's view). */
@@ -333,8 +332,12 @@ function olderNamesOf(key: string, kind?: JournalKind): string[] {
     return kinds.flatMap((k) => [`${keyDigest(key)}.${k}.json`, `${encodeURIComponent(key)}.${k}.json`]);
 }
 
+/**
+ * An entry's body. Each write's nonce makes the body its own: a store that must tell its own retried write from
+ * another deployment's (s3Store.ts) compares bodies, and two deployments may write the same entry to the byte.
+ */
 function serialize(entry: JournalEntry): string {
-    return `${JSON.stringify({ ...entry, writer: WRITER }, null, 2)}\n`;
+    return `${JSON.stringify({ ...entry, writer: WRITER, write: randomBytes(8).toString("hex") }, null, 2)}\n`;
 }
 
 /**

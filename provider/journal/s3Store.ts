@@ -8,7 +8,7 @@
  *
  * The AWS SDK retries a request whose answer was lost; a conditional write retried after its first attempt
  * succeeded finds its own object and gets 412. So a 412 is a conflict only when the object holds another body:
- * every entry the journal writes differs from the one before (its writer and time), so its own body is proof.
+ * every body the journal writes carries a nonce of its own (journal/index.ts serialize), so its own body is proof.
  */
 import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { JournalConflictError, JournalStore, JournalStoreError, StoredObject, shellQuote } from "./store";
@@ -73,12 +73,11 @@ export class S3JournalStore implements JournalStore {
         }
     }
 
-    async remove(name: string, version?: string): Promise<boolean> {
+    async remove(name: string, version?: string): Promise<void> {
         try {
             await this.client.send(new DeleteObjectCommand({ Bucket: this.at.bucket, Key: this.key(name), IfMatch: version }));
-            return true;
         } catch (e) {
-            if (status(e) === 404 || errorName(e) === "NoSuchKey") return false;
+            if (status(e) === 404 || errorName(e) === "NoSuchKey") return;
             if (isPreconditionFailure(e)) throw new JournalConflictError(this.at.url, name, `the entry ${this.key(name)} was changed by another deployment; it is kept`);
             throw this.failure("removed", name, e);
         }

@@ -29,8 +29,8 @@ export interface JournalStore {
     create(name: string, body: string): Promise<string>;
     /** Replaces the object only if it is still at `version`; JournalConflictError when it is not (or is gone). */
     replace(name: string, body: string, version: string): Promise<string>;
-    /** Removes the object (only at `version`, where given and the store can say). Whether one was there. */
-    remove(name: string, version?: string): Promise<boolean>;
+    /** Removes the object, if there is one (only at `version`, where given and the store can say: S3 may not). */
+    remove(name: string, version?: string): Promise<void>;
     /** The names that start with `prefix`. */
     list(prefix: string): Promise<string[]>;
 }
@@ -122,14 +122,8 @@ export class FileJournalStore implements JournalStore {
         return digest(body);
     }
 
-    async remove(name: string): Promise<boolean> {
-        try {
-            rmSync(join(this.dir, name));
-            return true;
-        } catch (e) {
-            if ((e as NodeJS.ErrnoException).code === "ENOENT") return false;
-            throw e;
-        }
+    async remove(name: string): Promise<void> {
+        rmSync(join(this.dir, name), { force: true });
     }
 
     async list(prefix: string): Promise<string[]> {

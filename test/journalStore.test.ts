@@ -1,0 +1,194 @@
+/**
+ * The order journal's stores (provider/journal/): the directory and S3, the latter on a real S3-compatible server
+ * (MinIO, test/support/s3Server.ts) on 127.0.0.1. Each store keeps the same promises: a claim is created only if
+ * absent, a later write replaces only the version it saw, and a failure names the store.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { FileJournalStore, JournalClaimError, JournalConflictError, JournalStore, JournalStoreError, OrderEntry, OrderJournal, parseJournalUrl } from "../provider/journal";
+import { journalLocationFrom } from "../provider/journal/location";
+import { S3JournalStore } from "../provider/journal/s3Store";
+import { S3Server, startS3Server } from "./support/s3Server";
+
+let s3: S3Server;
+const dirs: string[] = [];
+const savedEnv = { ...process.env };
+
+beforeAll(async () => {
+    s3 = await startS3Server();
+    // The S3 store takes its credentials from the AWS SDK's standard chain, here the environment.
+    Object.assign(process.env, s3.env);
+}, 60_000);
+
+afterAll(async () => {
+    process.env = savedEnv;
+    await s3?.stop();
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+function s3Store(bucket: string, prefix = "journal", url = s3.journalUrl(bucket, prefix)): S3JournalStore {
+    const location = parseJournalUrl(url, "edis:journalUrl");
+    if ("problem" in location || location.kind !== "s3") throw new Error(JSON.stringify(location));
+    return new S3JournalStore(location);
+}
+
+const stores: Array<[string, () => Promise<JournalStore>]> = [
+    [
+        "a directory",
+        async () => {
+            const dir = mkdtempSync(join(tmpdir(), "edis-journal-"));
+            dirs.push(dir);
+            return new FileJournalStore(join(dir, "journal"));
+        },
+    ],
+    ["S3 (MinIO)", async () => s3Store(await s3.bucket())],
+];
+
+const order = (key: string, extra: Partial<OrderEntry> = {}): OrderEntry => ({
+    kind: "order",
+    state: "sending",
+    key,
+    hostname: "web1.example.com",
+    sentAt: new Date().toISOString(),
+    inputs: { hostname: "web1.example.com" },
+    ...extra,
+});
+const urn = (stack: string, name = "web1") => `urn:pulumi:${stack}::servers::pulumi-nodejs:dynamic/edis:KvmServer::${name}`;
+
+describe.each(stores)("the journal in %s", (_title, open) => {
+    test("create writes only where nothing is; replace only at the version it saw; remove removes", async () => {
+        const store = await open();
+        expect(await store.get("a.json")).toBeUndefined();
+        const v1 = await store.create("a.json", "one");
+        expect(await store.get("a.json")).toEqual({ body: "one", version: v1 });
+        await expect(store.create("a.json", "two")).rejects.toThrow(JournalConflictError);
+        const v2 = await store.replace("a.json", "three", v1);
+        expect(v2).not.toBe(v1);
+        await expect(store.replace("a.json", "four", v1)).rejects.toThrow(JournalConflictError);
+        expect((await store.get("a.json"))?.body).toBe("three");
+        await store.create("b.json", "b");
+        await store.create("ab.json", "ab");
+        expect((await store.list("a")).sort()).toEqual(["a.json", "ab.json"]);
+        await store.remove("a.json");
+        expect(await store.get("a.json")).toBeUndefined();
+        await store.remove("a.json");
+        await expect(store.replace("a.json", "five", v2)).rejects.toThrow(JournalConflictError);
+    });
+
+    test("eight deployments claim one write at once: exactly one claims it, each other stops naming the entry and its writer", async () => {
+        const store = await open();
+        const key = urn("ci");
+        const results = await Promise.allSettled(Array.from({ length: 8 }, () => new OrderJournal(store).claim(order(key))));
+        expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+        const losers = results.filter((r): r is PromiseRejectedResult => r.status === "rejected");
+        expect(losers).toHaveLength(7);
+        for (const l of losers) {
+            expect(l.reason).toBeInstanceOf(JournalClaimError);
+            expect(String(l.reason.message)).toMatch(/another deployment is sending the same order for .*: its entry \(sending, sent .* by .* pid \d+\)/);
+            expect(String(l.reason.message)).toContain("Nothing was sent");
+        }
+    });
+
+    test("a transition replaces only what this deployment saw: a change by another deployment meanwhile is not overwritten", async () => {
+        const store = await open();
+        const key = urn("ci");
+        const mine = new OrderJournal(store);
+        await mine.claim(order(key));
+        const other = new OrderJournal(store);
+        const seen = await other.read(key, "order");
+        await other.write({ ...seen!, state: "unknown", problem: "the user's own note" });
+        await expect(mine.write(order(key, { state: "ordered", serviceId: 7 }))).rejects.toThrow(JournalConflictError);
+        expect(await new OrderJournal(store).read(key, "order")).toMatchObject({ state: "unknown", problem: "the user's own note" });
+        // A journal that reads again sees the other's entry and may then move it on.
+        await mine.read(key, "order");
+        await mine.write(order(key, { state: "ordered", serviceId: 7 }));
+        expect(await other.read(key, "order")).toMatchObject({ state: "ordered", serviceId: 7 });
+    });
+
+    test("one listing finds a resource's own entries, and its entries under other stacks, and nothing else", async () => {
+        const store = await open();
+        const journal = new OrderJournal(store);
+        await journal.claim(order(urn("prod")));
+        await journal.claim(order(urn("staging")));
+        await journal.claim(order(urn("prod", "web2")));
+        await journal.write({ kind: "hook", state: "done", key: urn("prod"), hostname: "kvm1", kvmId: "kvm1", sentAt: "now", callbackUrl: "https://x", triggerPercent: 80, hookId: 3 });
+        expect((await journal.entriesOf(urn("prod"))).map((e) => e.kind).sort()).toEqual(["hook", "order"]);
+        expect((await journal.related(urn("prod"))).map((e) => `${e.key} ${e.kind}`).sort()).toEqual([
+            `${urn("prod")} hook`,
+            `${urn("prod")} order`,
+            `${urn("staging")} order`,
+        ]);
+        expect(await journal.list()).toHaveLength(4);
+        await journal.clear(urn("prod"), "order");
+        expect((await journal.entriesOf(urn("prod"))).map((e) => e.kind)).toEqual(["hook"]);
+    });
+});
+
+describe("the journal in S3", () => {
+    test("a conditional write retried after its answer was lost finds its own body and succeeds (S3 answers 412 to the retry)", async () => {
+        const store = s3Store(await s3.bucket());
+        const v = await store.create("x.json", "body");
+        // What the SDK's retry of a create whose first answer was lost sees: the object is there, with this body.
+        expect(await store.create("x.json", "body")).toBe(v);
+        const v2 = await store.replace("x.json", "next", v);
+        expect(await store.replace("x.json", "next", v)).toBe(v2);
+        await expect(store.create("x.json", "another")).rejects.toThrow(JournalConflictError);
+    });
+
+    test("a store that cannot be reached, or refuses the credentials, fails naming the store and why, never the secret key", async () => {
+        const closed = s3Store("edis-journal", "j", "s3://edis-journal/j?endpoint=127.0.0.1:9&disableSSL=true&s3ForcePathStyle=true&region=us-east-1");
+        const unreachable = await closed.get("x.json").then(() => undefined, (e: Error) => e);
+        expect(unreachable).toBeInstanceOf(JournalStoreError);
+        expect(unreachable!.message).toContain("the order journal at s3://edis-journal/j?endpoint=127.0.0.1:9");
+        expect(unreachable!.message).toMatch(/could not be read .*ECONNREFUSED/);
+
+        const bucket = await s3.bucket();
+        process.env.AWS_SECRET_ACCESS_KEY = "wrong-secret-key-0123456789";
+        try {
+            const refused = await s3Store(bucket).create("x.json", "b").then(() => undefined, (e: Error) => e);
+            expect(refused).toBeInstanceOf(JournalStoreError);
+            expect(refused!.message).toMatch(/could not be written .*SignatureDoesNotMatch/);
+            expect(refused!.message).not.toContain("wrong-secret-key");
+            expect(refused!.message).not.toContain(s3.secretAccessKey);
+        } finally {
+            process.env.AWS_SECRET_ACCESS_KEY = s3.secretAccessKey;
+        }
+    });
+
+    test("the journal URL: every mistake is named with what is allowed, and a key in the URL is refused without echoing it", () => {
+        const problem = (url: string) => {
+            const r = parseJournalUrl(url, "config `edis:journalUrl`", "/work/prog");
+            return "problem" in r ? r.problem : JSON.stringify(r);
+        };
+        expect(problem("s3://bucket/p?endpont=x")).toMatch(/has the unknown parameter "endpont"; an s3:\/\/ journal URL takes endpoint .*region .*profile .*s3ForcePathStyle/);
+        const withKey = problem("s3://AKIAEXAMPLE:s3cr3t@bucket/p");
+        expect(withKey).toContain("must not hold credentials");
+        expect(withKey).not.toContain("s3cr3t");
+        expect(withKey).not.toContain("AKIAEXAMPLE");
+        expect(problem("s3://B_/p")).toContain("is not a valid S3 bucket name");
+        expect(problem("s3://bucket/p?disableSSL=yes")).toContain('parameter disableSSL must be "true" or "false", got "yes"');
+        expect(problem("gs://bucket/p")).toContain("must be a file://<dir> or s3://<bucket>/<prefix> URL");
+        expect(parseJournalUrl("file://.state/journal", "k", "/work/prog")).toEqual({ kind: "file", dir: "/work/prog/.state/journal" });
+        expect(parseJournalUrl("file:///var/journal", "k", "/work/prog")).toEqual({ kind: "file", dir: "/var/journal" });
+        expect(parseJournalUrl("s3://my-state/ci/edis?endpoint=minio.local:9000&disableSSL=true&s3ForcePathStyle=true&region=eu-1", "k")).toEqual({
+            kind: "s3",
+            url: "s3://my-state/ci/edis?endpoint=minio.local:9000&disableSSL=true&s3ForcePathStyle=true&region=eu-1",
+            bucket: "my-state",
+            prefix: "ci/edis",
+            endpoint: "http://minio.local:9000",
+            region: "eu-1",
+            forcePathStyle: true,
+            profile: undefined,
+        });
+        const both = journalLocationFrom((n) => (n === "journalUrl" ? "s3://b-b/p" : "dir"), (n) => n);
+        expect(both).toEqual({ kind: "unusable", problem: expect.stringContaining("journalUrl and journalDir are both set") });
+    });
+
+    test("a journal whose setting is unusable stops every use of it: nothing can be claimed, so nothing is ordered", async () => {
+        const { journalStoreAt } = await import("../provider/journal");
+        const journal = new OrderJournal(journalStoreAt({ kind: "unusable", problem: "config `edis:journalUrl` has the unknown parameter \"x\"" }));
+        await expect(journal.claim(order(urn("ci")))).rejects.toThrow(/the order journal cannot be used: config `edis:journalUrl` has the unknown parameter "x"/);
+        await expect(journal.read(urn("ci"), "order")).rejects.toThrow(JournalStoreError);
+    });
+});
