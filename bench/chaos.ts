@@ -1,6 +1,9 @@
 /**
- * `npm run chaos -- --runs N --seed S [--parallel 2] [--batch]`: a randomized fault campaign through the engine path
- * (`--batch`: with `edis:batchOrders`, so that each run's servers are ordered together).
+ * `npm run chaos -- --runs N --seed S [--parallel 2] [--batch] [--shared-journal | --fresh-runners]`: a randomized fault
+ * campaign through the engine path (`--batch`: with `edis:batchOrders`, so that each run's servers are ordered
+ * together; `--shared-journal`: every recovery run, and the destroy, happens on a fresh runner, a new program
+ * directory with nothing on its disk, with the order journal in S3 (MinIO on 127.0.0.1), as CI runners that do not
+ * outlive a job; `--fresh-runners`: the same runners with the journal on their disk, the control that shows why).
  *
  * Each run deploys a small fleet (1 to 3 servers, some with a TrafficAlert) of test/programs/servers against a fresh simulator, with a
  * random fault schedule on the first `pulumi up`: 429s, 5xx, HTML and 404 pages, dropped connections before
@@ -24,6 +27,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { EdisSimulator, InjectedFault } from "../simulator/server";
 import { OperationResult, PACKAGE_ROOT, TestStack, runNamedCommand } from "../test/harness";
+import { S3Server, startS3Server } from "../test/support/s3Server";
 
 const PROGRAM = join(PACKAGE_ROOT, "test", "programs", "servers");
 const ENDPOINTS = ["get/locations", "get/products", "get/paymentmethods", "add/order", "get/kvmid", "get/serviceid", "get/auth", "cancel/product", "get/power", "hooks/set", "hooks/del", "*"];
@@ -50,6 +54,11 @@ const FAULTS: Array<{ name: string; fault: Omit<InjectedFault, "endpoint" | "tim
     { name: "extra-service-id", fault: { rewrite: (a) => ({ ...a, serviceids: typeof a.serviceids === "string" ? `${a.serviceids},999${a.orderid ?? 1}` : a.serviceids }) } },
 ];
 const CRASHES = ["none", "none", "host", "engine"] as const;
+/**
+ * On fresh runners the crash that matters most is the one after add/order answered, while provisioning is waited
+ * for (a cancelled CI job): the next runner has only the shared journal to know the order by.
+ */
+const CRASHES_ON_FRESH_RUNNERS = ["none", "host", "engine", "host-after-order", "engine-after-order", "engine-after-order"] as const;
 /** Slower than the request time limit the runs set (edis:requestTimeoutSeconds 1). */
 const SLOW_MS = 1_300;
 
@@ -70,6 +79,8 @@ export interface RunReport {
     durationMs: number;
     /** Whether the run declared two components that each hold a server of the same name. */
     components: boolean;
+    /** Servers a recovery run took from the journal instead of ordering them (on a fresh runner: from the shared store). */
+    resumed: number;
 }
 
 /** A small, seedable generator (mulberry32), so that a failing run can be replayed from its seed. */
@@ -84,8 +95,16 @@ function random(seed: number): () => number {
     };
 }
 
+/** How each run's recovery runs: on the same runner (one directory throughout), or on fresh ones, the journal where. */
+export interface Runners {
+    /** Every recovery up and the destroy on a fresh program directory (TestStack.onFreshRunner). */
+    fresh: boolean;
+    /** The S3 server holding the journal (a bucket per run), or none: the journal on the runner's disk. */
+    s3?: S3Server;
+}
+
 /** `batch`: with `edis:batchOrders`, so that a run's servers are ordered together and its faults hit the batched order. */
-export async function chaosRun(seed: number, index: number, batch = false): Promise<RunReport> {
+export async function chaosRun(seed: number, index: number, batch = false, runners: Runners = { fresh: false }): Promise<RunReport> {
     const started = Date.now();
     const rnd = random(seed * 1_000_003 + index);
     const pick = <T>(list: readonly T[]): T => list[Math.floor(rnd() * list.length)];
@@ -118,10 +137,15 @@ export async function chaosRun(seed: number, index: number, batch = false): Prom
             "edis-servers:servers": JSON.stringify(servers),
             "edis-servers:alerts": JSON.stringify(alerts),
             "edis-servers:components": JSON.stringify(components),
+            ...(runners.s3 ? { "edis:journalUrl": runners.s3.journalUrl(await runners.s3.bucket()) } : {}),
         },
         secretKeys: ["edis:email", "edis:password"],
+        env: runners.s3?.env,
     });
-    const report: RunReport = { index, servers: count + Object.keys(components).length, faults: [], crash: pick(CRASHES), recoveryUps: 0, adopted: 0, forgotten: 0, orders: 0, alerts: Object.keys(alerts).length, hookCalls: 0, violations: [], durationMs: 0, components: Object.keys(components).length > 0 };
+    const nextRunner = () => {
+        if (runners.fresh) stack.onFreshRunner();
+    };
+    const report: RunReport = { index, servers: count + Object.keys(components).length, faults: [], crash: pick<string>(runners.fresh ? CRASHES_ON_FRESH_RUNNERS : CRASHES), recoveryUps: 0, adopted: 0, forgotten: 0, orders: 0, alerts: Object.keys(alerts).length, hookCalls: 0, violations: [], durationMs: 0, components: Object.keys(components).length > 0, resumed: 0 };
     const results: OperationResult[] = [];
     try {
         // 1. The faulty up.
@@ -146,7 +170,17 @@ export async function chaosRun(seed: number, index: number, batch = false): Prom
         }
         const crashAfterMs = 300 + Math.floor(rnd() * 3_000);
         let faultyUpRunning = true;
-        if (report.crash !== "none") {
+        if (report.crash.endsWith("-after-order")) {
+            const kill = report.crash.startsWith("host") ? "host" : "engine";
+            stack.onHostStarted = (host) => {
+                const poll = setInterval(() => {
+                    if (!faultyUpRunning) return clearInterval(poll);
+                    if (sim.calls("add/order").length === 0) return;
+                    clearInterval(poll);
+                    void (kill === "host" ? host.stop("SIGKILL") : stack.crash().catch(() => undefined));
+                }, 20);
+            };
+        } else if (report.crash !== "none") {
             const kill = report.crash;
             stack.onHostStarted = (host) => {
                 setTimeout(() => {
@@ -177,8 +211,10 @@ export async function chaosRun(seed: number, index: number, batch = false): Prom
         const forgottenBatches = new Set<string>();
         for (let attempt = 0; attempt < 8; attempt++) {
             report.recoveryUps++;
+            nextRunner();
             const up = await stack.up();
             results.push(up);
+            report.resumed += up.hostLog.filter((l) => l.includes("it is in the order journal, so it is waited for, not ordered again")).length;
             if (up.errors.length === 0) break;
             const text = up.errors.join("\n");
             for (const [name, args] of Object.entries(declared())) {
@@ -190,7 +226,7 @@ export async function chaosRun(seed: number, index: number, batch = false): Prom
                     const batchId = /orders forget --batch ([0-9a-f]+)/.exec(error)?.[1];
                     if (batchId && forgottenBatches.has(batchId)) continue;
                     if (batchId) forgottenBatches.add(batchId);
-                    runNamedCommand(error, "forget");
+                    runNamedCommand(error, "forget", undefined, runners.s3?.env);
                     report.forgotten++;
                     continue;
                 }
@@ -210,7 +246,7 @@ export async function chaosRun(seed: number, index: number, batch = false): Prom
                 if (!error) continue;
                 // The user looks in the KVM portal and removes a hook the lost call may have made, then says so.
                 for (const s of sim.account.state.services) s.hooks = s.hooks?.filter((h) => h.url !== url);
-                runNamedCommand(error, "forget");
+                runNamedCommand(error, "forget", undefined, runners.s3?.env);
                 report.forgotten++;
             }
         }
@@ -238,6 +274,7 @@ export async function chaosRun(seed: number, index: number, batch = false): Prom
 
         // 3. Destroy (retried as a user would), then invariants 3 and 6.
         for (let attempt = 0; attempt < 3; attempt++) {
+            nextRunner();
             const down = await stack.destroy();
             results.push(down);
             if (down.errors.length === 0) break;
@@ -262,18 +299,35 @@ export async function chaosRun(seed: number, index: number, batch = false): Prom
     return report;
 }
 
-export async function runCampaign(options: { runs: number; seed: number; parallel: number; batch?: boolean; onRun?: (r: RunReport) => void }): Promise<RunReport[]> {
+export async function runCampaign(options: {
+    runs: number;
+    seed: number;
+    parallel: number;
+    batch?: boolean;
+    /** "shared": fresh runners, the journal in S3; "fresh": fresh runners, the journal on their disk. */
+    runners?: "same" | "fresh" | "shared";
+    onRun?: (r: RunReport) => void;
+}): Promise<RunReport[]> {
     const reports: RunReport[] = [];
+    const s3 = options.runners === "shared" ? await startS3Server() : undefined;
+    // The `orders` commands the recovery runs, as the user runs them on the runner: with its AWS credentials.
+    const savedEnv = { ...process.env };
+    if (s3) Object.assign(process.env, s3.env);
     let next = 0;
     const worker = async () => {
         while (next < options.runs) {
             const index = next++;
-            const report = await chaosRun(options.seed, index, options.batch);
+            const report = await chaosRun(options.seed, index, options.batch, { fresh: options.runners === "fresh" || options.runners === "shared", s3 });
             reports.push(report);
             options.onRun?.(report);
         }
     };
-    await Promise.all(Array.from({ length: Math.max(1, options.parallel) }, worker));
+    try {
+        await Promise.all(Array.from({ length: Math.max(1, options.parallel) }, worker));
+    } finally {
+        process.env = savedEnv;
+        await s3?.stop();
+    }
     return reports.sort((a, b) => a.index - b.index);
 }
 
@@ -287,6 +341,7 @@ export function summarize(reports: RunReport[], seed: number, wallMs: number) {
         faultsInjected: reports.reduce((n, r) => n + r.faults.length, 0),
         hostKills: count((r) => r.crash.startsWith("host")),
         engineKills: count((r) => r.crash.startsWith("engine")),
+        killsAfterOrder: count((r) => r.crash.includes("after-order")),
         runsNeedingRecovery: count((r) => r.recoveryUps > 1),
         adopted: reports.reduce((n, r) => n + r.adopted, 0),
         forgotten: reports.reduce((n, r) => n + r.forgotten, 0),
@@ -298,17 +353,21 @@ export function summarize(reports: RunReport[], seed: number, wallMs: number) {
         paidAnswerFaults: reports.reduce((n, r) => n + r.faults.filter((f) => /^(failed-with-ids|unparsable-field|status-case|extra-service-id)/.test(f)).length, 0),
         renames: count((r) => r.faults.some((f) => f.startsWith("renamed "))),
         componentRuns: count((r) => r.components),
+        resumedFromJournal: reports.reduce((n, r) => n + r.resumed, 0),
         wallSeconds: Math.round(wallMs / 100) / 10,
     };
 }
 
 async function main(argv: string[]): Promise<number> {
-    const { values } = parseArgs({ args: argv, options: { runs: { type: "string" }, seed: { type: "string" }, parallel: { type: "string" }, batch: { type: "boolean" } } });
+    const { values } = parseArgs({
+        args: argv,
+        options: { runs: { type: "string" }, seed: { type: "string" }, parallel: { type: "string" }, batch: { type: "boolean" }, "shared-journal": { type: "boolean" }, "fresh-runners": { type: "boolean" } },
+    });
     const runs = Number(values.runs ?? 20);
     const seed = Number(values.seed ?? 1);
     const parallel = Number(values.parallel ?? 2);
     if (![runs, seed, parallel].every((n) => Number.isInteger(n) && n >= 0) || runs < 1 || parallel < 1) {
-        console.error("usage: npm run chaos -- [--runs N] [--seed S] [--parallel P] [--batch]");
+        console.error("usage: npm run chaos -- [--runs N] [--seed S] [--parallel P] [--batch] [--shared-journal | --fresh-runners]");
         return 2;
     }
     const started = Date.now();
@@ -317,6 +376,7 @@ async function main(argv: string[]): Promise<number> {
         seed,
         parallel,
         batch: values.batch,
+        runners: values["shared-journal"] ? "shared" : values["fresh-runners"] ? "fresh" : "same",
         onRun: (r) =>
             console.log(
                 `run ${r.index}: ${r.servers} server(s), faults [${r.faults.join(", ")}], crash ${r.crash}, ${r.recoveryUps} recovery up(s)` +
@@ -328,7 +388,8 @@ async function main(argv: string[]): Promise<number> {
     const summary = summarize(reports, seed, Date.now() - started);
     const dir = join(PACKAGE_ROOT, "bench", "results");
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, `chaos-seed${seed}-runs${runs}${values.batch ? "-batch" : ""}.json`), JSON.stringify({ summary, reports }, null, 2));
+    const variant = `${values.batch ? "-batch" : ""}${values["shared-journal"] ? "-shared-journal" : values["fresh-runners"] ? "-fresh-runners" : ""}`;
+    writeFileSync(join(dir, `chaos-seed${seed}-runs${runs}${variant}.json`), JSON.stringify({ summary, reports }, null, 2));
     console.log(JSON.stringify(summary));
     return summary.violations === 0 ? 0 : 1;
 }

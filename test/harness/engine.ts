@@ -137,7 +137,8 @@ export interface StackOptions {
 
 /** One stack of one project, with its state file. */
 export class TestStack {
-    readonly project: Project;
+    /** The program's directory: a fresh one after `onFreshRunner`. */
+    project: Project;
     readonly statePath: string;
     readonly stack: string;
     config: Record<string, string>;
@@ -154,7 +155,7 @@ export class TestStack {
 
     private constructor(
         private readonly workDir: string,
-        options: StackOptions,
+        private readonly options: StackOptions,
     ) {
         this.project = createProject(options.programDir, workDir, options.installed);
         this.statePath = join(workDir, "state.json");
@@ -168,6 +169,16 @@ export class TestStack {
 
     static create(options: StackOptions): TestStack {
         return new TestStack(mkdtempSync(join(tmpdir(), "edis-stack-")), options);
+    }
+
+    /**
+     * The next operations run from a fresh copy of the program in a new directory, and the last one's is deleted:
+     * a CI runner with nothing on its disk. The stack's state (the backend's) stays, as it does in object storage.
+     */
+    onFreshRunner(): void {
+        const old = this.project.dir;
+        this.project = createProject(this.options.programDir, mkdtempSync(join(this.workDir, "runner-")), this.options.installed);
+        if (!this.options.installed) rmSync(old, { recursive: true, force: true });
     }
 
     setConfig(key: string, value: string, secret = false): void {

@@ -38,7 +38,9 @@ export function createProject(programDir: string, workDir = mkdtempSync(join(tmp
         installPackage(join(modules, "pulumi-edis"));
         // The program must share the SDK's @pulumi/pulumi instance, as one npm install would give it; the
         // package's own dependencies sit beside it, as npm hoists them.
-        for (const dependency of ["@pulumi/pulumi", "zod", "node-fetch"]) {
+        const { dependencies } = JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")) as { dependencies: Record<string, string> };
+        for (const dependency of ["@pulumi/pulumi", ...Object.keys(dependencies)]) {
+            mkdirSync(dirname(join(modules, dependency)), { recursive: true });
             const from =
                 dependency === "@pulumi/pulumi" && pulumiSdk ? pulumiSdk : dirname(require.resolve(`${dependency}/package.json`, { paths: [PACKAGE_ROOT] }));
             symlinkSync(from, join(modules, dependency), "dir");

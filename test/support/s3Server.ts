@@ -93,7 +93,8 @@ export async function startS3Server(): Promise<S3Server> {
         endpoint,
         accessKeyId,
         secretAccessKey,
-        env: { AWS_ACCESS_KEY_ID: accessKeyId, AWS_SECRET_ACCESS_KEY: secretAccessKey, AWS_REGION: "us-east-1" },
+        // No instance-metadata lookup: the credential chain must never try an address off this machine.
+        env: { AWS_ACCESS_KEY_ID: accessKeyId, AWS_SECRET_ACCESS_KEY: secretAccessKey, AWS_REGION: "us-east-1", AWS_EC2_METADATA_DISABLED: "true" },
         client,
         async bucket() {
             const name = `edis-${process.pid}-${++buckets}-${randomBytes(3).toString("hex")}`;

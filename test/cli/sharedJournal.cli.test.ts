@@ -1,0 +1,163 @@
+/**
+ * The order journal in S3 (`edis:journalUrl`), through the real `pulumi` CLI against the simulator, with MinIO on
+ * 127.0.0.1 as the store. Each "runner" is a program directory of its own, with its own backend, home and
+ * journal setting and nothing shared on disk with the other: what two CI jobs on two machines are. The
+ * simulator's record of paid writes is the witness.
+ */
+import { join } from "node:path";
+import { PACKAGE_ROOT } from "../harness/workspace";
+import { runNamedCommand } from "../harness/journalCommand";
+import { OrderJournal, journalStoreAt, parseJournalUrl } from "../../provider/journal";
+import { EdisSimulator } from "../../simulator/server";
+import { stackConfigFor, startSimulator } from "../support/sim";
+import { S3Server, startS3Server } from "../support/s3Server";
+import { CliStack } from "./pulumi";
+import { SECRET_KEYS, failed, ok, opsOf, paidWrites, upKilledWhileProvisioning } from "./support";
+
+const SERVERS = join(PACKAGE_ROOT, "test", "programs", "servers");
+const web = { planId: 101, osId: 1012, hostname: "web1.example.com" };
+
+let s3: S3Server;
+const savedEnv = { ...process.env };
+const opened: Array<{ dispose(): unknown }> = [];
+
+beforeAll(async () => {
+    s3 = await startS3Server();
+    // For the test's own look at the store and for the `orders` commands it runs: what the runners have.
+    Object.assign(process.env, s3.env);
+}, 60_000);
+
+afterEach(async () => {
+    for (const o of opened.splice(0).reverse()) await o.dispose();
+});
+
+afterAll(async () => {
+    process.env = savedEnv;
+    await s3?.stop();
+});
+
+async function simulator(options: Parameters<typeof startSimulator>[0] = {}): Promise<EdisSimulator> {
+    const sim = await startSimulator({ provisioningDelayMs: 300, ...options });
+    opened.push({ dispose: () => sim.stop() });
+    return sim;
+}
+
+/** A runner: a fresh program directory and backend, the journal in S3, the AWS credentials in its environment. */
+async function runner(sim: EdisSimulator, journalUrl: string, servers: Record<string, object> = { web }): Promise<CliStack> {
+    const stack = await CliStack.create({
+        programDir: SERVERS,
+        config: { ...stackConfigFor(sim), "edis:journalUrl": journalUrl, "edis-servers:servers": JSON.stringify(servers), "edis-servers:options": "{}" },
+        secretKeys: SECRET_KEYS,
+        env: s3.env,
+    });
+    opened.push(stack);
+    return stack;
+}
+
+function journalAt(url: string): OrderJournal {
+    const location = parseJournalUrl(url, "journalUrl");
+    if ("problem" in location) throw new Error(location.problem);
+    return new OrderJournal(journalStoreAt(location));
+}
+
+async function until(condition: () => Promise<boolean>, ms: number, what: string): Promise<void> {
+    const deadline = Date.now() + ms;
+    while (!(await condition())) {
+        if (Date.now() > deadline) throw new Error(`not within ${ms} ms: ${what}`);
+        await new Promise((r) => setTimeout(r, 50));
+    }
+}
+
+test("a runner killed after add/order answered; a second runner, nothing on its disk, orders nothing and records the first's server", async () => {
+    const sim = await simulator({ provisioningDelayMs: 5000 });
+    const url = s3.journalUrl(await s3.bucket());
+    const first = await runner(sim, url);
+    const killed = await upKilledWhileProvisioning(sim, first);
+    expect(killed.signal).toBe("SIGKILL");
+    expect(paidWrites(sim)).toEqual(["add/order"]);
+    const [entry] = await journalAt(url).list();
+    expect(entry).toMatchObject({ kind: "order", state: "ordered", serviceId: 1003, writer: expect.stringMatching(/ pid \d+/) });
+    // The first machine is gone, and its directory with it.
+    first.dispose();
+
+    const second = await runner(sim, url);
+    const up = ok(await second.up());
+    expect(up.output).toContain("it is in the order journal, so it is waited for, not ordered again");
+    expect(opsOf(up).web).toEqual(["create"]);
+    expect((await second.resources()).web.outputs).toMatchObject({ serviceId: 1003, kvmId: expect.stringMatching(/^kvm_/) });
+    expect(paidWrites(sim)).toEqual(["add/order"]);
+    ok(await second.preview(["--expect-no-changes"]));
+    // The program settled the entry once the engine had saved the server.
+    expect(await journalAt(url).list()).toEqual([]);
+
+    ok(await second.destroy());
+    expect(paidWrites(sim)).toEqual(["add/order", "cancel/product"]);
+});
+
+test("a second runner that starts while the first one's add/order is in flight sends none: it stops naming the first's entry", async () => {
+    const sim = await simulator();
+    // Long enough for the second runner's engine to start and reach its create while the first still waits.
+    sim.latencyByEndpoint["add/order"] = 8000;
+    const url = s3.journalUrl(await s3.bucket());
+    const first = await runner(sim, url);
+    const second = await runner(sim, url);
+    const firstUp = first.up();
+    await until(async () => (await journalAt(url).list()).some((e) => e.state === "sending"), 60_000, "the first runner's entry is sending");
+    const secondUp = failed(await second.up());
+    expect(secondUp.output).toMatch(/the order for web1\.example\.com may or may not have been made: the deployment that sent it at \S+ \(.+ pid \d+\) has recorded no answer/);
+    expect(secondUp.output).toContain("still running on another machine that shares the order journal");
+    // The command the error names works on the shared store.
+    expect(secondUp.output).toContain(`--journal '${url}'`);
+    ok(await firstUp);
+    expect(paidWrites(sim)).toEqual(["add/order"]);
+    expect((await first.resources()).web.outputs).toMatchObject({ serviceId: 1003 });
+    expect(opsOf(ok(await first.destroy())).web).toEqual(["delete"]);
+});
+
+test("two runners that deploy the same resource at the same moment send one add/order between them", async () => {
+    const sim = await simulator();
+    sim.latencyByEndpoint["add/order"] = 1000;
+    const url = s3.journalUrl(await s3.bucket());
+    const runners = [await runner(sim, url), await runner(sim, url)];
+    const results = await Promise.all(runners.map((r) => r.up()));
+    expect(paidWrites(sim)).toEqual(["add/order"]);
+    const succeeded = results.filter((r) => r.code === 0);
+    expect(succeeded.length).toBeGreaterThanOrEqual(1);
+    for (const r of results.filter((x) => x.code !== 0)) {
+        expect(r.output).toMatch(/another deployment is sending the same order|has recorded no answer/);
+    }
+    expect(sim.account.state.services).toHaveLength(1);
+});
+
+test("a journal that cannot be reached or read stops the order before money: preview says so, up orders nothing; the orders CLI works on the store", async () => {
+    const sim = await simulator();
+    const bucket = await s3.bucket();
+    const closed = `s3://${bucket}/edis-journal?endpoint=127.0.0.1:9&disableSSL=true&s3ForcePathStyle=true&region=us-east-1`;
+    const stack = await runner(sim, closed);
+    const preview = failed(await stack.preview());
+    expect(preview.output).toContain(`the order journal at ${closed} could not be read`);
+    expect(preview.output).toContain("nothing can be ordered until the order journal can be read");
+    const up = failed(await stack.up());
+    expect(up.output).toContain(`the order journal at ${closed} could not be`);
+    expect(paidWrites(sim)).toEqual([]);
+
+    // No credentials in the runner's environment: the same, with what to set.
+    const url = s3.journalUrl(bucket);
+    const anonymous = await runner(sim, url);
+    anonymous.env = { AWS_ACCESS_KEY_ID: "", AWS_SECRET_ACCESS_KEY: "", AWS_EC2_METADATA_DISABLED: "true", AWS_CONFIG_FILE: "/nonexistent", AWS_SHARED_CREDENTIALS_FILE: "/nonexistent" };
+    const refused = failed(await anonymous.up());
+    expect(refused.output).toContain("AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY");
+    expect(paidWrites(sim)).toEqual([]);
+
+    // A URL the provider cannot use is named, with what it takes, in preview.
+    const typo = await runner(sim, `${url}&endpont=x`);
+    expect(failed(await typo.preview()).output).toMatch(/config `edis:journalUrl` \(or EDIS_JOURNAL_URL\) has the unknown parameter "endpont"/);
+
+    // The orders CLI, by the same URL: an entry left by a deployment is listed and forgotten in the store.
+    await journalAt(url).claim({ kind: "order", state: "sending", key: "urn:pulumi:dev::edis-servers::pulumi-nodejs:dynamic/edis:KvmServer::web", hostname: web.hostname, sentAt: new Date().toISOString(), inputs: web });
+    const blocked = failed(await (await runner(sim, url)).up());
+    expect(blocked.output).toContain("may or may not have been made");
+    expect(runNamedCommand(blocked.output, "forget", undefined, s3.env)).toContain("forgot: urn:pulumi:dev::edis-servers::pulumi-nodejs:dynamic/edis:KvmServer::web  order  sending");
+    expect(await journalAt(url).list()).toEqual([]);
+    expect(paidWrites(sim)).toEqual([]);
+});
