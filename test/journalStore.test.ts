@@ -156,6 +156,28 @@ describe("the journal in S3", () => {
         }
     });
 
+    test("a store that accepts conditional writes and ignores them is refused before the first claim, naming both conditions", async () => {
+        // Not S3: an HTTP server that answers every request with success, as a store that ignores the conditions does.
+        const { createServer } = await import("node:http");
+        const requests: string[] = [];
+        const server = createServer((req, res) => {
+            requests.push(`${req.method} ${req.headers["if-none-match"] ? "If-None-Match" : ""}${req.headers["if-match"] ? "If-Match" : ""}`);
+            req.resume().on("end", () => res.writeHead(req.method === "DELETE" ? 204 : 200, { etag: '"abc"' }).end());
+        });
+        await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+        try {
+            const port = (server.address() as { port: number }).port;
+            const store = s3Store("lenient", "j", `s3://lenient/j?endpoint=127.0.0.1:${port}&disableSSL=true&s3ForcePathStyle=true&region=us-east-1`);
+            await expect(new OrderJournal(store).claim(order(urn("ci")))).rejects.toThrow(
+                /the order journal at s3:\/\/lenient\/j\?endpoint=.* cannot be used: the store ignores S3 conditional writes \(If-None-Match on PutObject, If-Match on PutObject\)/,
+            );
+            // The probe was sent and removed; the entry was never written.
+            expect(requests).toEqual(["PUT If-None-Match", "PUT If-None-Match", "PUT If-Match", "DELETE "]);
+        } finally {
+            server.close();
+        }
+    });
+
     test("the journal URL: every mistake is named with what is allowed, and a key in the URL is refused without echoing it", () => {
         const problem = (url: string) => {
             const r = parseJournalUrl(url, "config `edis:journalUrl`", "/work/prog");

@@ -6,10 +6,13 @@
  *   replace   PutObject with If-Match: <ETag>      (412 when another deployment changed it meanwhile)
  *   remove    DeleteObject with If-Match, where the version is known
  *
+ * Before its first claim the store shows that it honours the conditions (checkConditionalWrites).
+ *
  * The AWS SDK retries a request whose answer was lost; a conditional write retried after its first attempt
  * succeeded finds its own object and gets 412. So a 412 is a conflict only when the object holds another body:
  * every body the journal writes carries a nonce of its own (journal/index.ts serialize), so its own body is proof.
  */
+import { randomBytes } from "node:crypto";
 import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { JournalConflictError, JournalStore, JournalStoreError, StoredObject, shellQuote } from "./store";
 import type { S3Location } from "./location";
@@ -21,6 +24,8 @@ const CONNECT_TIMEOUT_MS = 5_000;
 export class S3JournalStore implements JournalStore {
     readonly mayHoldOlderNames = false;
     private readonly client: S3Client;
+    /** The store's answer to the probe of conditional writes, asked once per process before the first claim. */
+    private conditionalWrites?: Promise<void>;
 
     constructor(private readonly at: S3Location) {
         this.client = new S3Client({
@@ -56,6 +61,11 @@ export class S3JournalStore implements JournalStore {
     }
 
     async create(name: string, body: string): Promise<string> {
+        // Asked again after a failure to ask (the store unreachable), never after an answer.
+        await (this.conditionalWrites ??= this.checkConditionalWrites().catch((e) => {
+            this.conditionalWrites = undefined;
+            throw e;
+        }));
         try {
             return await this.put(name, body, { IfNoneMatch: "*" });
         } catch (e) {
@@ -97,6 +107,40 @@ export class S3JournalStore implements JournalStore {
             throw this.failure("listed", prefix, e);
         }
         return names;
+    }
+
+    /**
+     * Some S3-compatible stores accept If-None-Match and If-Match and ignore them: on such a store two deployments
+     * could both claim one paid write. So before its first claim the store is asked to refuse a second create of one
+     * object, and a replace at a version it never had; a store that does not refuse both is not used (and the probe
+     * object is removed either way). Four requests, once per provider process.
+     */
+    private async checkConditionalWrites(): Promise<void> {
+        const probe = `.conditional-write-probe-${randomBytes(8).toString("hex")}`;
+        const refused = async (write: () => Promise<unknown>): Promise<boolean> =>
+            write().then(
+                () => false,
+                (e) => {
+                    if (isPreconditionFailure(e)) return true;
+                    throw this.failure("written", probe, e);
+                },
+            );
+        try {
+            await this.put(probe, "1", { IfNoneMatch: "*" }).catch((e) => {
+                throw this.failure("written", probe, e);
+            });
+            const createRefused = await refused(() => this.put(probe, "2", { IfNoneMatch: "*" }));
+            const replaceRefused = await refused(() => this.put(probe, "3", { IfMatch: '"0123456789abcdef0123456789abcdef"' }));
+            if (!createRefused || !replaceRefused) {
+                throw new JournalStoreError(
+                    `the order journal at ${this.at.url} cannot be used: the store ignores S3 conditional writes (${createRefused ? "" : "If-None-Match on PutObject"}` +
+                        `${!createRefused && !replaceRefused ? ", " : ""}${replaceRefused ? "" : "If-Match on PutObject"}), so two deployments could both send one paid ` +
+                        `write. Use a store that honours them (Amazon S3, MinIO, and others), or the journal in a directory.`,
+                );
+            }
+        } finally {
+            await this.client.send(new DeleteObjectCommand({ Bucket: this.at.bucket, Key: this.key(probe) })).catch(() => undefined);
+        }
     }
 
     private async put(name: string, body: string, condition: { IfNoneMatch?: string; IfMatch?: string }): Promise<string> {
