@@ -113,8 +113,16 @@ export function settleWhenRecorded(key: pulumi.Input<unknown> | undefined, kind:
             // The provider's own reading of the same settings (provider/config.ts), so both find the same journal.
             const location = journalLocationFrom((name) => config.get(SETTINGS[name].key) || process.env[SETTINGS[name].env] || undefined, describeSetting);
             if (location.kind === "unusable") return;
-            // The provider settles it at the next diff or read if this fails.
-            settleRecorded(new OrderJournal(journalStoreAt(location)), k, kind, made).catch(() => undefined);
+            // The program stays alive until the entry is settled (a journal in S3 is a request away), 10 s at most;
+            // the provider settles it at the next diff or read if this fails.
+            const done = pulumi.runtime.rpcKeepAlive();
+            const limit = setTimeout(done, 10_000);
+            settleRecorded(new OrderJournal(journalStoreAt(location)), k, kind, made)
+                .catch(() => undefined)
+                .finally(() => {
+                    clearTimeout(limit);
+                    done();
+                });
         } catch {
             // The provider settles it at the next diff or read.
         }
