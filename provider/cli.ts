@@ -7,7 +7,7 @@
  * EDIS_JOURNAL_URL, EDIS_JOURNAL_DIR, or .pulumi-edis/journal in the current directory.
  */
 import { parseArgs } from "node:util";
-import { DEFAULT_JOURNAL_DIR, JournalEntry, OrderEntry, OrderJournal, entryId, journalStoreAt } from "./journal";
+import { DEFAULT_JOURNAL_DIR, JournalEntry, OrderEntry, OrderJournal, URN64, entryId, journalStoreAt } from "./journal";
 import { journalLocationFrom } from "./journal/location";
 import { packageVersion } from "./version";
 
@@ -77,7 +77,7 @@ export async function runOrdersCli(argv: string[], out: (line: string) => void =
     }
     const given = values.journal !== undefined || values.dir !== undefined;
     const setting = (name: "journalUrl" | "journalDir") =>
-        name === "journalUrl" ? (given ? values.journal : process.env.EDIS_JOURNAL_URL || undefined) : given ? values.dir : process.env.EDIS_JOURNAL_DIR || undefined;
+        name === "journalUrl" ? (given ? values.journal : process.env.EDIS_JOURNAL_URL) : given ? values.dir : process.env.EDIS_JOURNAL_DIR;
     const location = journalLocationFrom(setting, (name) => (given ? (name === "journalUrl" ? "--journal" : "--dir") : name === "journalUrl" ? "EDIS_JOURNAL_URL" : "EDIS_JOURNAL_DIR"));
     if (location.kind === "unusable") {
         out(`pulumi-edis: ${location.problem}`);
@@ -103,6 +103,8 @@ async function runOn(
     // The errors name entries by id (journal.entryId); a key (URN) typed by hand works too.
     const entries = await journal.list();
     const keyOf = (word: string | undefined, claimants = false): string | undefined => {
+        // A URN as the move command prints the resource the entries go to (journal/index.ts moveCommand).
+        if (word?.startsWith(URN64)) return Buffer.from(word.slice(URN64.length), "base64url").toString("utf8");
         if (word === undefined || !/^[0-9a-f]{16}$/.test(word)) return word;
         const keys = new Set(entries.flatMap((e) => [e.key, ...(claimants ? (e.claimants ?? []) : [])]));
         return [...keys].find((k) => entryId(k) === word) ?? word;

@@ -98,7 +98,7 @@ export function resolveConfig(
     if (batchOrders !== undefined && batchOrders !== "true" && batchOrders !== "false") {
         problems.push(`${describeSetting("batchOrders")} must be "true" or "false", got "${batchOrders}"`);
     }
-    const journal = journalLocationFrom(read, describeSetting);
+    const journal = journalLocationFrom(journalSetting(get, env), describeSetting);
     if (journal.kind === "unusable") problems.push(journal.problem);
     const cancellation = read("cancellationType");
     if (cancellation !== undefined && !(CANCELLATION_TYPES as readonly string[]).includes(cancellation)) {
@@ -120,6 +120,19 @@ export function resolveConfig(
         journal,
         batchOrders: batchOrders === "true",
         problems,
+    };
+}
+
+/**
+ * How the journal's settings are read: like the others, except that a value set but empty (a CI variable that is
+ * not defined) stays empty, so that it is refused rather than taken as "unset" (the local default).
+ */
+export function journalSetting(get: (key: string) => string | undefined, env: NodeJS.ProcessEnv = process.env): (name: "journalUrl" | "journalDir") => string | undefined {
+    return (name) => {
+        const s = SETTINGS[name];
+        const v = get(s.key);
+        if (v !== undefined && v !== "") return v;
+        return env[s.env] ?? v;
     };
 }
 

@@ -3,7 +3,7 @@
  * (MinIO, test/support/s3Server.ts) on 127.0.0.1. Each store keeps the same promises: a claim is created only if
  * absent, a later write replaces only the version it saw, and a failure names the store.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { FileJournalStore, JournalClaimError, JournalConflictError, JournalStore, JournalStoreError, OrderEntry, OrderJournal, parseJournalUrl } from "../provider/journal";
@@ -106,7 +106,7 @@ describe.each(stores)("the journal in %s", (_title, open) => {
         expect(await other.read(key, "order")).toMatchObject({ state: "ordered", serviceId: 7 });
     });
 
-    test("one listing finds a resource's own entries, and its entries under other stacks, and nothing else", async () => {
+    test("one listing finds a resource's own entries, and its entries under other stacks (in S3, nothing else)", async () => {
         const store = await open();
         const journal = new OrderJournal(store);
         await journal.claim(order(urn("prod")));
@@ -114,18 +114,74 @@ describe.each(stores)("the journal in %s", (_title, open) => {
         await journal.claim(order(urn("prod", "web2")));
         await journal.write({ kind: "hook", state: "done", key: urn("prod"), hostname: "kvm1", kvmId: "kvm1", sentAt: "now", callbackUrl: "https://x", triggerPercent: 80, hookId: 3 });
         expect((await journal.entriesOf(urn("prod"))).map((e) => e.kind).sort()).toEqual(["hook", "order"]);
-        expect((await journal.related(urn("prod"))).map((e) => `${e.key} ${e.kind}`).sort()).toEqual([
-            `${urn("prod")} hook`,
-            `${urn("prod")} order`,
-            `${urn("staging")} order`,
-        ]);
+        const related = (await journal.related(urn("prod"))).map((e) => `${e.key} ${e.kind}`).sort();
+        expect(related).toEqual(expect.arrayContaining([`${urn("prod")} hook`, `${urn("prod")} order`, `${urn("staging")} order`]));
+        // In S3, by prefix: nothing of another resource is read. A directory is listed whole, as every version did.
+        expect(related).toHaveLength(store.flat ? 4 : 3);
         expect(await journal.list()).toHaveLength(4);
         await journal.clear(urn("prod"), "order");
         expect((await journal.entriesOf(urn("prod"))).map((e) => e.kind)).toEqual(["hook"]);
     });
 });
 
+describe("what the journal never guesses", () => {
+    test("a read that fails in a listing is an error, never taken for no entry (which would order, or cancel, on a guess)", async () => {
+        const dir = mkdtempSync(join(tmpdir(), "edis-journal-"));
+        dirs.push(dir);
+        const inner = new FileJournalStore(dir);
+        await new OrderJournal(inner).claim(order(urn("old-stack")));
+        await new OrderJournal(inner).write({ kind: "adoption", state: "held", key: urn("prod", "web2"), hostname: "h", sentAt: "now", serviceId: 9, kvmId: "kvm9" });
+        const failing: JournalStore = { ...inner, location: inner.location, cliOption: inner.cliOption, flat: true, list: (p) => inner.list(p), get: async () => { throw new JournalStoreError("the order journal could not be read: SlowDown (HTTP 503)"); }, create: (n, b) => inner.create(n, b), replace: (n, b, v) => inner.replace(n, b, v), remove: (n) => inner.remove(n) };
+        const journal = new OrderJournal(failing);
+        await expect(journal.related(urn("new-stack"))).rejects.toThrow("SlowDown");
+        await expect(journal.ofKind("adoption")).rejects.toThrow("SlowDown");
+        await expect(journal.entriesOf(urn("old-stack"))).rejects.toThrow("SlowDown");
+        // Half of an older version's write is passed over, as before.
+        writeFileSync(join(dir, "0123456789abcdef0123456789abcdef01234567.order.json"), "{ half");
+        expect((await new OrderJournal(inner).list()).map((e) => e.key).sort()).toEqual([urn("old-stack"), urn("prod", "web2")]);
+    });
+
+    test("another stack's unfinished entry is named, never written to: a deployment still sending it keeps its version", async () => {
+        const dir = mkdtempSync(join(tmpdir(), "edis-journal-"));
+        dirs.push(dir);
+        const sender = new OrderJournal(dir);
+        await sender.claim(order(urn("dev")));
+        const before = await new FileJournalStore(dir).list("");
+        const { entryFor } = await import("../provider/journal");
+        const found = entryFor(new OrderJournal(dir), { key: urn("prod"), aliases: [], account: "a" }, "order", () => undefined);
+        await expect(found).rejects.toThrow(/the order journal holds an unfinished order for urn:pulumi:dev::.*orders move [0-9a-f]{16} urn64:[A-Za-z0-9_-]+ --dir/);
+        // The sender's answer is recorded at the version it claimed.
+        await sender.write(order(urn("dev"), { state: "ordered", serviceId: 5 }));
+        expect(await new FileJournalStore(dir).list("")).toEqual(before);
+        // A directory keeps the names every earlier version reads: a digest of the key, the kind.
+        expect(before).toEqual([expect.stringMatching(/^[0-9a-f]{40}\.order\.json$/)]);
+    });
+
+    test("settings that would lose the journal or echo a key are refused: empty values, %-escapes, keys before @", () => {
+        const empty = journalLocationFrom((n) => (n === "journalUrl" ? "" : undefined), (n) => `config \`edis:${n}\``);
+        expect(empty).toEqual({ kind: "unusable", problem: expect.stringContaining("config `edis:journalUrl` is set but empty") });
+        expect(journalLocationFrom((n) => (n === "journalDir" ? " " : undefined), (n) => n)).toMatchObject({ kind: "unusable" });
+        const { journalSetting } = require("../provider/config") as typeof import("../provider/config");
+        expect(journalSetting(() => undefined, { EDIS_JOURNAL_URL: "" })("journalUrl")).toBe("");
+        const problem = (url: string) => {
+            const r = parseJournalUrl(url, "k", "/work/prog");
+            return "problem" in r ? r.problem : JSON.stringify(r);
+        };
+        for (const url of ["http://AKIAEXAMPLE:wJalr/K7MD/bPxRfi@minio:9000/j", "s3://bucket/j?endpoint=AKIAEXAMPLE:se%20cr/et@minio:9000", "s3://bucket/j?endpoint=AKIAEXAMPLE:secr/et@"]) {
+            expect(problem(url)).not.toMatch(/wJalr|K7MD|se cr|secr|AKIAEXAMPLE/);
+        }
+        expect(problem("s3://bucket/a%zz")).toContain("malformed %-escape");
+        expect(problem("file://a%zz")).toContain("malformed %-escape");
+        expect(parseJournalUrl("file://localhost/var/j", "k", "/work/prog")).toEqual({ kind: "file", dir: "/var/j" });
+    });
+});
+
 describe("the journal in S3", () => {
+    test("a bucket that does not exist is a failure naming it, never an empty journal", async () => {
+        const missing = s3Store("edis-no-such-bucket");
+        await expect(missing.get("x.json")).rejects.toThrow(/could not be read .*NoSuchBucket/);
+    });
+
     test("a conditional write retried after its answer was lost finds its own body and succeeds (S3 answers 412 to the retry)", async () => {
         const store = s3Store(await s3.bucket());
         const v = await store.create("x.json", "body");

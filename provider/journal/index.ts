@@ -49,7 +49,7 @@ interface EntryBase {
     problem?: string;
     /** The account and endpoint the write was sent to (accountTag); absent in entries of older versions. */
     account?: string;
-    /** Resources (URNs) that found this entry under another stack or an older key: what `orders move` may hand it to. */
+    /** Resources (URNs) that found this entry under another stack (versions up to 0.1: `orders move` reads it). */
     claimants?: string[];
     /** Which deployment wrote the entry last (WRITER): named to another deployment that finds it. */
     writer?: string;
@@ -153,9 +153,10 @@ export const WRITER = [
 /**
  * The journal's entries in a store (store.ts): what an entry is called, and the steps between its states.
  *
- * An entry's name is `<resource>.<key>.<kind>.json`: `<key>` a digest of the resource's key (case-insensitive
- * file systems cannot merge two keys), `<resource>` a digest of the URN without its stack, so that one listing
- * by prefix finds a resource's own entries, or its entries under every stack, without reading the others.
+ * An entry's name is `<key>.<kind>.json` in a directory, as every earlier version wrote it (so that an older
+ * version still finds it), `<key>` a digest of the resource's key (case-insensitive file systems cannot merge two
+ * keys). In S3 it is `<resource>.<key>.<kind>.json`, `<resource>` a digest of the URN without its stack, so that
+ * one listing by prefix finds a resource's own entries, or its entries under every stack, without reading others.
  *
  * Every transition is atomic in the store: a "sending" entry is created only if absent (claim), and a later
  * write replaces an entry only at the version this journal last saw of it, so a deployment never overwrites
@@ -245,16 +246,15 @@ export class OrderJournal {
 
     /** A resource's own entries, of every kind: one listing, and a read of each entry found. */
     async entriesOf(key: string): Promise<JournalEntry[]> {
-        const own = await this.store.list(`${resourceDigest(key)}.${keyDigest(key)}.`);
-        const older = this.store.mayHoldOlderNames ? (await this.store.list("")).filter((n) => olderNamesOf(key).includes(n)) : [];
-        return (await this.readAll([...own, ...older])).filter((e) => e.key === key);
+        const names = this.store.flat
+            ? (await this.store.list("")).filter((n) => n.startsWith(`${keyDigest(key)}.`) || n.startsWith(`${encodeURIComponent(key)}.`))
+            : await this.store.list(`${resourceDigest(key)}.${keyDigest(key)}.`);
+        return (await this.readAll(names)).filter((e) => e.key === key);
     }
 
-    /** The entries of the same resource under any stack (and, in a directory, those of older versions' names). */
+    /** The entries of the same resource under any stack (in a directory: every entry, which is one listing too). */
     async related(key: string): Promise<JournalEntry[]> {
-        const names = await this.store.list(`${resourceDigest(key)}.`);
-        if (this.store.mayHoldOlderNames) names.push(...(await this.store.list("")).filter((n) => !NAME.test(n)));
-        return this.readAll(names);
+        return this.readAll(await this.store.list(this.store.flat ? "" : `${resourceDigest(key)}.`));
     }
 
     /** Every entry of one kind. */
@@ -286,32 +286,40 @@ export class OrderJournal {
         try {
             return JSON.parse(found.body) as JournalEntry;
         } catch (e) {
-            throw new JournalStoreError(`the order journal entry ${name} in ${this.dir} cannot be read (${(e as Error).message}); nothing was sent`);
+            throw new UnparsableEntryError(`the order journal entry ${name} in ${this.dir} cannot be read (${(e as Error).message}); nothing was sent`);
         }
     }
 
+    /**
+     * The entries of these names. One that is gone (removed meanwhile) or unreadable as JSON (half of an older
+     * version's write) is passed over; a store that cannot be read is an error: a read that fails is never taken
+     * for "no entry", which would order or cancel on a guess.
+     */
     private async readAll(names: string[]): Promise<JournalEntry[]> {
         const entries = await Promise.all(
             [...new Set(names)].map((n) =>
-                this.readNamed(n).catch(() => undefined), // removed meanwhile, or half of an older version's write
+                this.readNamed(n).catch((e) => {
+                    if (e instanceof UnparsableEntryError) return undefined;
+                    throw e;
+                }),
             ),
         );
         return entries.filter((e): e is JournalEntry => e !== undefined);
     }
 
     private nameOf(key: string, kind: JournalKind): string {
-        return `${resourceDigest(key)}.${keyDigest(key)}.${kind}.json`;
+        return this.store.flat ? `${keyDigest(key)}.${kind}.json` : `${resourceDigest(key)}.${keyDigest(key)}.${kind}.json`;
     }
 
-    /** Where an entry may be: its name, then (in a directory) the names older versions gave it. */
+    /** Where an entry may be: its name, then (in a directory) the name versions before the URN key gave it. */
     private names(key: string, kind: JournalKind): string[] {
         const name = this.nameOf(key, kind);
-        return this.store.mayHoldOlderNames ? [name, ...olderNamesOf(key, kind)] : [name];
+        return this.store.flat ? [name, legacyNameOf(key, kind)] : [name];
     }
 }
 
-/** An entry's name as this version gives it (see OrderJournal). */
-const NAME = /^[0-9a-f]{16}\.[0-9a-f]{40}\.[a-z]+\.json$/;
+/** An entry whose body is not JSON (half of an older version's write); listings pass it over. */
+class UnparsableEntryError extends JournalStoreError {}
 
 function keyDigest(key: string): string {
     return createHash("sha256").update(key).digest("hex").slice(0, 40);
@@ -323,13 +331,9 @@ function resourceDigest(key: string): string {
     return createHash("sha256").update(p ? `${p.project}::${p.typePath}::${p.name}` : key).digest("hex").slice(0, 16);
 }
 
-/**
- * Names older versions gave an entry in a directory, read, moved and cleared, never written: a digest of the key
- * alone, and before that the key itself ("project/stack/name", URI-encoded).
- */
-function olderNamesOf(key: string, kind?: JournalKind): string[] {
-    const kinds: JournalKind[] = kind ? [kind] : ["order", "upgrade", "hook", "extra", "adoption"];
-    return kinds.flatMap((k) => [`${keyDigest(key)}.${k}.json`, `${encodeURIComponent(key)}.${k}.json`]);
+/** Where versions before the URN key kept an entry in a directory ("project/stack/name", URI-encoded): read, moved and cleared, never written. */
+function legacyNameOf(key: string, kind: JournalKind): string {
+    return `${encodeURIComponent(key)}.${kind}.json`;
 }
 
 /**
@@ -367,10 +371,17 @@ export function forgetOrderCommand(entry: Pick<OrderEntry, "key" | "batch">, whe
     return resolveCommand("forget", entry.key, where, "order");
 }
 
-/** The command that hands one resource's entries to another key (a renamed stack, an older version's key). */
+/**
+ * The command that hands one resource's entries to another key (a renamed stack, an older version's key). The
+ * entries are named by id; the resource they go to, which has no entry yet, by its URN in base64url (`urn64:`),
+ * safe to paste whatever its name holds.
+ */
 export function moveCommand(from: string, to: string, where: JournalPlace): string {
-    return `npx pulumi-edis orders move ${entryId(from)} ${entryId(to)} ${placeOption(where)}`;
+    return `npx pulumi-edis orders move ${entryId(from)} ${URN64}${Buffer.from(to).toString("base64url")} ${placeOption(where)}`;
 }
+
+/** How a printed command names a URN in base64url. */
+export const URN64 = "urn64:";
 
 /** Who a write is for: the resource's URN, the URNs it had (aliases), and the account it is sent to. */
 export interface Identity {
@@ -450,8 +461,7 @@ export async function entryFor<K extends JournalKind>(
         (e) => e.kind === kind && unresolved(e) && sameResourceElsewhere(id.key, e.key) && (e.account ?? id.account) === id.account,
     );
     if (elsewhere) {
-        // The printed `orders move` names both sides by id: the entry remembers who may claim it.
-        if (!elsewhere.claimants?.includes(id.key)) await journal.write({ ...elsewhere, claimants: [...(elsewhere.claimants ?? []), id.key] });
+        // Nothing is written to the entry found: it may be another deployment's, still sending (see moveCommand).
         const service = "serviceId" in elsewhere && elsewhere.serviceId !== undefined ? ` (service ${elsewhere.serviceId})` : "";
         throw new JournalClaimError(
             `the order journal holds an unfinished ${elsewhere.kind} for ${elsewhere.key}${service}, sent ${elsewhere.sentAt}: the same ` +

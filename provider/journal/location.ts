@@ -57,13 +57,17 @@ const S3_PARAMETERS: Record<string, string> = {
  */
 export function parseJournalUrl(raw: string, setting: string, baseDir: string = process.cwd()): JournalLocation | { problem: string } {
     const bad = (why: string) => ({ problem: `${setting} ${why}` });
+    if (raw.trim() === "") return bad(`is set but empty: set it to file://<dir> or s3://<bucket>/<prefix>, or unset it for the default (the program's ${DEFAULT_JOURNAL_DIR})`);
     const scheme = /^([a-zA-Z][a-zA-Z0-9+.-]*):\/\//.exec(raw)?.[1]?.toLowerCase();
     if (scheme === "file") {
-        const path = raw.slice("file://".length);
+        // file:///abs and file://localhost/abs are absolute; file://~/dir is in the home directory; file://dir is relative.
+        const path = raw.slice("file://".length).replace(/^localhost(?=\/)/i, "");
         if (!path) return bad(`names no directory: use file://<dir>, for example file://.pulumi-edis/journal`);
-        return { kind: "file", dir: fileDir(path, baseDir) };
+        const dir = fileDir(path, baseDir);
+        return dir === undefined ? bad(`has a malformed %-escape in its path`) : { kind: "file", dir };
     }
-    if (scheme !== "s3") return bad(`must be a file://<dir> or s3://<bucket>/<prefix> URL, got "${raw.replace(/\/\/[^/]*@/, "//***@")}"`);
+    // Never echo the URL: what it holds before an "@" may be a key, and a key may hold "/" and ":".
+    if (scheme !== "s3") return bad(`must be a file://<dir> or s3://<bucket>/<prefix> URL, not ${scheme ? `a ${scheme}:// URL` : "a path"}`);
     let url: URL;
     try {
         url = new URL(raw);
@@ -76,7 +80,12 @@ export function parseJournalUrl(raw: string, setting: string, baseDir: string = 
     }
     const bucket = url.hostname;
     if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) return bad(`names the bucket "${bucket}", which is not a valid S3 bucket name (3 to 63 of a-z, 0-9, "." and "-")`);
-    const prefix = decodeURIComponent(url.pathname).replace(/^\/+|\/+$/g, "");
+    let prefix: string;
+    try {
+        prefix = decodeURIComponent(url.pathname).replace(/^\/+|\/+$/g, "");
+    } catch {
+        return bad(`has a malformed %-escape in its path`);
+    }
     const params = new Map<string, string>();
     for (const [name, value] of url.searchParams) {
         if (!(name in S3_PARAMETERS)) {
@@ -103,17 +112,22 @@ export function parseJournalUrl(raw: string, setting: string, baseDir: string = 
         try {
             const e = new URL(endpoint);
             if (e.protocol !== "http:" && e.protocol !== "https:") throw new Error();
-            if (e.username || e.password) return bad(`parameter endpoint must not hold credentials`);
+            if (e.username || e.password || params.get("endpoint")!.includes("@")) return bad(`parameter endpoint must not hold credentials`);
         } catch {
-            return bad(`parameter endpoint must be host[:port] or an http(s) URL, got "${params.get("endpoint")}"`);
+            // Not echoed: a mistyped value may hold a key.
+            return bad(`parameter endpoint must be host[:port] or an http(s) URL`);
         }
     }
     return { kind: "s3", url: raw, bucket, prefix, endpoint, region: params.get("region") || undefined, forcePathStyle: pathStyle, profile: params.get("profile") || undefined };
 }
 
-function fileDir(path: string, baseDir: string): string {
+function fileDir(path: string, baseDir: string): string | undefined {
     if (path === "~" || path.startsWith("~/")) return resolve(homedir(), path.slice(2));
-    return resolve(baseDir, decodeURIComponent(path));
+    try {
+        return resolve(baseDir, decodeURIComponent(path));
+    } catch {
+        return undefined;
+    }
 }
 
 /** The store at a location. The S3 store's SDK is loaded only when a journal lives in S3. */
@@ -147,6 +161,9 @@ export function describeLocation(location: JournalLocation): string {
 export function journalLocationFrom(read: (name: "journalUrl" | "journalDir") => string | undefined, describe: (name: "journalUrl" | "journalDir") => string, baseDir: string = process.cwd()): JournalLocation {
     const url = read("journalUrl");
     const dir = read("journalDir");
+    // Set but empty (a CI variable that is not defined) is a mistake, never the default: the default is a local
+    // journal, which a runner that does not outlive its job loses.
+    if (dir !== undefined && dir.trim() === "") return { kind: "unusable", problem: `${describe("journalDir")} is set but empty: set it to a directory, or unset it for the default` };
     if (url !== undefined && dir !== undefined) {
         return { kind: "unusable", problem: `${describe("journalUrl")} and ${describe("journalDir")} are both set: set one (journalUrl file://<dir> is the same as journalDir <dir>)` };
     }
@@ -159,5 +176,5 @@ function unusableStore(problem: string): JournalStore {
     const fail = async (): Promise<never> => {
         throw new JournalStoreError(`the order journal cannot be used: ${problem}`);
     };
-    return { location: "(unusable setting)", cliOption: "", mayHoldOlderNames: false, get: fail, create: fail, replace: fail, remove: fail, list: fail };
+    return { location: "(unusable setting)", cliOption: "", flat: false, get: fail, create: fail, replace: fail, remove: fail, list: fail };
 }

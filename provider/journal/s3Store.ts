@@ -22,7 +22,7 @@ const REQUEST_TIMEOUT_MS = 15_000;
 const CONNECT_TIMEOUT_MS = 5_000;
 
 export class S3JournalStore implements JournalStore {
-    readonly mayHoldOlderNames = false;
+    readonly flat = false;
     private readonly client: S3Client;
     /** The store's answer to the probe of conditional writes, asked once per process before the first claim. */
     private conditionalWrites?: Promise<void>;
@@ -55,7 +55,8 @@ export class S3JournalStore implements JournalStore {
             const body = (await answer.Body?.transformToString("utf8")) ?? "";
             return { body, version: answer.ETag ?? "" };
         } catch (e) {
-            if (status(e) === 404 || errorName(e) === "NoSuchKey") return undefined;
+            // Only "no such key" is an absent entry: a missing bucket, a proxy's 404 page or a refusal is a failure.
+            if (errorName(e) === "NoSuchKey") return undefined;
             throw this.failure("read", name, e);
         }
     }
@@ -87,7 +88,7 @@ export class S3JournalStore implements JournalStore {
         try {
             await this.client.send(new DeleteObjectCommand({ Bucket: this.at.bucket, Key: this.key(name), IfMatch: version }));
         } catch (e) {
-            if (status(e) === 404 || errorName(e) === "NoSuchKey") return;
+            if (errorName(e) === "NoSuchKey") return;
             if (isPreconditionFailure(e)) throw new JournalConflictError(this.at.url, name, `the entry ${this.key(name)} was changed by another deployment; it is kept`);
             throw this.failure("removed", name, e);
         }

@@ -22,8 +22,11 @@ export interface JournalStore {
     readonly location: string;
     /** The option of `npx pulumi-edis orders` that names this store, quoted for a shell. */
     readonly cliOption: string;
-    /** Whether entries of older versions, named otherwise, may be here (a directory used before the shared stores). */
-    readonly mayHoldOlderNames: boolean;
+    /**
+     * Whether entries are named as every earlier version named them, and listed whole (a directory: an older version
+     * must still find what this one wrote); else named by resource, for listings by prefix (S3).
+     */
+    readonly flat: boolean;
     get(name: string): Promise<StoredObject | undefined>;
     /** Writes the object only if none of that name exists; JournalConflictError when one does. Returns its version. */
     create(name: string, body: string): Promise<string>;
@@ -68,7 +71,7 @@ export function shellQuote(word: string): string {
  * deployments of one stack apart; the shared stores are for many machines).
  */
 export class FileJournalStore implements JournalStore {
-    readonly mayHoldOlderNames = true;
+    readonly flat = true;
     constructor(readonly dir: string) {}
 
     get location(): string {
