@@ -12,7 +12,7 @@
  */
 import { ChildProcess, execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync } from "node:fs";
+import { appendFileSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PACKAGE_ROOT, Project, createProject } from "../harness/workspace";
@@ -82,6 +82,12 @@ export interface CliStackOptions {
     installed?: boolean;
     /** The directory of the `@pulumi/pulumi` release the project installs, when not this package's own. */
     pulumiSdk?: string;
+    /**
+     * Another runner of that stack: a fresh directory that checks out the same project (that stack's
+     * Pulumi.<stack>.yaml, as a repository holds it) and uses its passphrase; the backend is `env`'s
+     * PULUMI_BACKEND_URL, shared. The stack is not created again.
+     */
+    checkoutOf?: CliStack;
 }
 
 /** A stack of one project on a fresh file:// backend. */
@@ -92,7 +98,7 @@ export class CliStack {
     readonly backendDir: string;
     readonly home: string;
     env: NodeJS.ProcessEnv;
-    private readonly passphrase = randomBytes(16).toString("hex");
+    private readonly passphrase: string;
     private running?: ChildProcess;
 
     private constructor(
@@ -106,11 +112,14 @@ export class CliStack {
         mkdirSync(this.backendDir, { recursive: true });
         mkdirSync(this.home, { recursive: true });
         this.env = { ...options.env };
+        this.passphrase = options.checkoutOf?.passphrase ?? randomBytes(16).toString("hex");
     }
 
     static async create(options: CliStackOptions): Promise<CliStack> {
         const stack = new CliStack(mkdtempSync(join(tmpdir(), "edis-cli-")), options);
-        await stack.mustRun(["stack", "init"]);
+        const other = options.checkoutOf;
+        if (other) copyFileSync(join(other.project.dir, `Pulumi.${other.stack}.yaml`), join(stack.project.dir, `Pulumi.${stack.stack}.yaml`));
+        else await stack.mustRun(["stack", "init"]);
         await stack.setConfig(options.config ?? {}, options.secretKeys ?? []);
         return stack;
     }

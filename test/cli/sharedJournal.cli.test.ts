@@ -42,13 +42,18 @@ async function simulator(options: Parameters<typeof startSimulator>[0] = {}): Pr
     return sim;
 }
 
-/** A runner: a fresh program directory and backend, the journal in S3, the AWS credentials in its environment. */
-async function runner(sim: EdisSimulator, journalUrl: string, servers: Record<string, object> = { web }): Promise<CliStack> {
+/**
+ * A runner: a fresh program directory, the journal in S3, the AWS credentials in its environment. Its backend is
+ * its own (a file:// backend in its directory), or `backendUrl`; `checkoutOf` makes it another runner of that
+ * runner's stack (the same project files, the same backend).
+ */
+async function runner(sim: EdisSimulator, journalUrl: string, options: { backendUrl?: string; checkoutOf?: CliStack } = {}): Promise<CliStack> {
     const stack = await CliStack.create({
         programDir: SERVERS,
-        config: { ...stackConfigFor(sim), "edis:journalUrl": journalUrl, "edis-servers:servers": JSON.stringify(servers), "edis-servers:options": "{}" },
+        config: options.checkoutOf ? {} : { ...stackConfigFor(sim), "edis:journalUrl": journalUrl, "edis-servers:servers": JSON.stringify({ web }), "edis-servers:options": "{}" },
         secretKeys: SECRET_KEYS,
-        env: s3.env,
+        env: { ...s3.env, ...(options.backendUrl ? { PULUMI_BACKEND_URL: options.backendUrl } : {}) },
+        checkoutOf: options.checkoutOf,
     });
     opened.push(stack);
     return stack;
@@ -67,6 +72,32 @@ async function until(condition: () => Promise<boolean>, ms: number, what: string
         await new Promise((r) => setTimeout(r, 50));
     }
 }
+
+test("the README's recipe, state and journal in one bucket: a runner killed after add/order answered; the next runner cancels the dead run's lock and orders nothing", async () => {
+    const sim = await simulator({ provisioningDelayMs: 5000 });
+    const bucket = await s3.bucket();
+    const url = s3.journalUrl(bucket);
+    // Pulumi's own s3:// backend in the same bucket, with the same parameters.
+    const backendUrl = `s3://${bucket}?${url.split("?")[1]}`;
+    const first = await runner(sim, url, { backendUrl });
+    const killed = await upKilledWhileProvisioning(sim, first);
+    expect(killed.signal).toBe("SIGKILL");
+    expect(paidWrites(sim)).toEqual(["add/order"]);
+    const second = await runner(sim, url, { backendUrl, checkoutOf: first });
+    first.dispose();
+
+    expect(failed(await second.up()).output).toContain("the stack is currently locked");
+    ok(await second.run(["cancel", "--yes"]));
+    const up = ok(await second.up());
+    expect(up.output).toContain("it is in the order journal, so it is waited for, not ordered again");
+    expect((await second.resources()).web.outputs).toMatchObject({ serviceId: 1003, kvmId: expect.stringMatching(/^kvm_/) });
+    ok(await second.refresh(["--clear-pending-creates"]));
+    ok(await second.preview(["--expect-no-changes"]));
+    expect(paidWrites(sim)).toEqual(["add/order"]);
+    expect(await journalAt(url).list()).toEqual([]);
+    ok(await second.destroy());
+    expect(paidWrites(sim)).toEqual(["add/order", "cancel/product"]);
+});
 
 test("a runner killed after add/order answered; a second runner, nothing on its disk, orders nothing and records the first's server", async () => {
     const sim = await simulator({ provisioningDelayMs: 5000 });
