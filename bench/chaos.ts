@@ -26,7 +26,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { EdisSimulator, InjectedFault } from "../simulator/server";
-import { OperationResult, PACKAGE_ROOT, TestStack, runNamedCommand } from "../test/harness";
+import { OperationResult, PACKAGE_ROOT, TestStack, runNamedCommand, stackConfigFor } from "../test/harness";
 import { S3Server, startS3Server } from "../test/support/s3Server";
 
 const PROGRAM = join(PACKAGE_ROOT, "test", "programs", "servers");
@@ -128,9 +128,7 @@ export async function chaosRun(seed: number, index: number, batch = false, runne
     const stack = TestStack.create({
         programDir: PROGRAM,
         config: {
-            ...sim.stackConfig(),
-            "edis:paymentMethod": "paypal",
-            "edis:provisioningPollSeconds": "0.1",
+            ...stackConfigFor(sim),
             "edis:provisioningTimeoutSeconds": "8",
             "edis:requestTimeoutSeconds": "1",
             "edis:batchOrders": String(batch),

@@ -7,7 +7,7 @@
  */
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { PACKAGE_ROOT, TestStack } from "../test/harness";
+import { PACKAGE_ROOT, TestStack, stackConfigFor } from "../test/harness";
 import { EdisSimulator } from "../simulator/server";
 import { startS3Server } from "../test/support/s3Server";
 
@@ -34,9 +34,7 @@ async function main(argv: string[]): Promise<number> {
                 const stack = TestStack.create({
                     programDir: PROGRAM,
                     config: {
-                        ...sim.stackConfig(),
-                        "edis:paymentMethod": "paypal",
-                        "edis:provisioningPollSeconds": "0.1",
+                        ...stackConfigFor(sim),
                         "edis-servers:servers": JSON.stringify(fleet),
                         ...(journal === "S3" ? { "edis:journalUrl": s3.journalUrl(await s3.bucket()) } : {}),
                     },

@@ -5,5 +5,5 @@
 export { TestStack } from "./engine";
 export type { OperationResult, ResourceState, StackOptions, StackState, Step, StepOp } from "./engine";
 export { ProviderHost, InitFailedError } from "./providerHost";
-export { PACKAGE_ROOT, createProject } from "./workspace";
+export { PACKAGE_ROOT, createProject, stackConfigFor } from "./workspace";
 export { runNamedCommand } from "./journalCommand";

@@ -76,3 +76,16 @@ function optionOf(yaml: string, key: string): string | undefined {
     const block = /^options:[ \t]*\r?\n((?:[ \t]+.*\r?\n?|[ \t]*#.*\r?\n?|[ \t]*\r?\n)*)/m.exec(yaml)?.[1] ?? "";
     return new RegExp(`^[ \\t]+${key}:[ \\t]*["']?([^"'\\s#]+)`, "m").exec(block)?.[1];
 }
+
+/**
+ * The stack config of a program pointed at a simulator, as the tests, the bench and the chaos campaign set it:
+ * the simulator's endpoints and credentials, a payment method, and provisioning polled every 0.1 s.
+ */
+export function stackConfigFor(sim: { stackConfig(): Record<string, string> }, extra: Record<string, string> = {}): Record<string, string> {
+    return {
+        ...sim.stackConfig(),
+        "edis:paymentMethod": "paypal",
+        "edis:provisioningPollSeconds": "0.1",
+        ...extra,
+    };
+}

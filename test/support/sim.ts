@@ -4,10 +4,10 @@
 import { EdisClient, EdisClientOptions } from "../../provider/client/client";
 import { EdisApiError } from "../../provider/client/errors";
 import { EdisSimulator, SimulatorOptions } from "../../simulator/server";
-import { TestStack } from "../harness";
+import { TestStack, stackConfigFor } from "../harness";
 import { observeAnswer } from "../spec/conformance";
 
-export { runNamedCommand } from "../harness";
+export { runNamedCommand, stackConfigFor } from "../harness";
 
 /** A simulator whose every answer is checked against the specification (test/spec). */
 export async function startSimulator(options: SimulatorOptions = {}): Promise<EdisSimulator> {
@@ -34,15 +34,7 @@ export function clientFor(sim: EdisSimulator, options: Partial<EdisClientOptions
     });
 }
 
-/** The stack config a user would set, pointed at the simulator, with fast polling for tests. */
-export function stackConfigFor(sim: EdisSimulator, extra: Record<string, string> = {}): Record<string, string> {
-    return {
-        ...sim.stackConfig(),
-        "edis:paymentMethod": "paypal",
-        "edis:provisioningPollSeconds": "0.1",
-        ...extra,
-    };
-}
+
 
 /** A simulator and a stack of `programDir` pointed at it: the set-up of every engine-path test. */
 export async function simulatorAndStack(programDir: string, options: SimulatorOptions = {}): Promise<{ sim: EdisSimulator; stack: TestStack }> {
