@@ -34,8 +34,6 @@ export function clientFor(sim: EdisSimulator, options: Partial<EdisClientOptions
     });
 }
 
-
-
 /** A simulator and a stack of `programDir` pointed at it: the set-up of every engine-path test. */
 export async function simulatorAndStack(programDir: string, options: SimulatorOptions = {}): Promise<{ sim: EdisSimulator; stack: TestStack }> {
     const sim = await startSimulator(options);
