@@ -7,7 +7,7 @@
  * EDIS_JOURNAL_URL, EDIS_JOURNAL_DIR, or .pulumi-edis/journal in the current directory.
  */
 import { parseArgs } from "node:util";
-import { DEFAULT_JOURNAL_DIR, JournalEntry, OrderEntry, OrderJournal, URN64, entryId, journalStoreAt } from "./journal";
+import { DEFAULT_JOURNAL_DIR, JournalEntry, OrderEntry, OrderJournal, URN64, entryId, journalStoreAt, movableTo } from "./journal";
 import { journalLocationFrom } from "./journal/location";
 import { packageVersion } from "./version";
 
@@ -103,8 +103,13 @@ async function runOn(
     // The errors name entries by id (journal.entryId); a key (URN) typed by hand works too.
     const entries = await journal.list();
     const keyOf = (word: string | undefined, claimants = false): string | undefined => {
-        // A URN as the move command prints the resource the entries go to (journal/index.ts moveCommand).
-        if (word?.startsWith(URN64)) return Buffer.from(word.slice(URN64.length), "base64url").toString("utf8");
+        // A URN as the move command prints the resource the entries go to (journal/index.ts moveCommand); a word
+        // cut short or mistyped decodes to something else, which the move refuses.
+        if (word?.startsWith(URN64)) {
+            const payload = word.slice(URN64.length);
+            const urn = Buffer.from(payload, "base64url").toString("utf8");
+            return Buffer.from(urn).toString("base64url") === payload ? urn : word;
+        }
         if (word === undefined || !/^[0-9a-f]{16}$/.test(word)) return word;
         const keys = new Set(entries.flatMap((e) => [e.key, ...(claimants ? (e.claimants ?? []) : [])]));
         return [...keys].find((k) => entryId(k) === word) ?? word;
@@ -118,6 +123,13 @@ async function runOn(
     const key = keyOf(keyWord)!;
     const to = keyOf(toWord, true)!;
     if (verb === "move") {
+        if (!movableTo(key, to)) {
+            out(
+                `${to} is not ${key} under another stack (the same project, parents, type and name): nothing was moved. Copy the ` +
+                    `command the error printed whole, or give the resource's URN (\`pulumi stack --show-urns\`).`,
+            );
+            return 2;
+        }
         const moved = await journal.move(key, to);
         out(moved.length ? moved.map((e) => `moved: ${describe(e)}`).join("\n") : `${key}: no entries in ${journal.dir}`);
         return moved.length ? 0 : 1;

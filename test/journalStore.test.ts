@@ -157,6 +157,48 @@ describe("what the journal never guesses", () => {
         expect(before).toEqual([expect.stringMatching(/^[0-9a-f]{40}\.order\.json$/)]);
     });
 
+    test("orders move refuses a target that is not the entry's resource under another stack: a cut-off or mistyped word moves nothing", async () => {
+        const dir = mkdtempSync(join(tmpdir(), "edis-journal-"));
+        dirs.push(dir);
+        await new OrderJournal(dir).write(order(urn("old"), { state: "unknown" }));
+        const { entryFor } = await import("../provider/journal");
+        const error = await entryFor(new OrderJournal(dir), { key: urn("new"), aliases: [], account: "a" }, "order", () => undefined).then(
+            () => "",
+            (e: Error) => e.message,
+        );
+        const [, from, target] = /orders move ([0-9a-f]{16}) (urn64:[A-Za-z0-9_-]+) --dir/.exec(error)!;
+        const { runOrdersCli } = await import("../provider/cli");
+        const run = async (...args: string[]) => {
+            const out: string[] = [];
+            return { code: await runOrdersCli(["orders", "move", ...args, "--dir", dir], (l) => out.push(l)), out: out.join("\n") };
+        };
+        for (const wrong of [target.slice(0, 50), "0123456789abcdef", urn("old", "web2"), `${target}x`]) {
+            const r = await run(from, wrong);
+            expect(r.code).toBe(2);
+            expect(r.out).toContain("nothing was moved");
+        }
+        expect((await new OrderJournal(dir).list()).map((e) => e.key)).toEqual([urn("old")]);
+        const r = await run(from, target);
+        expect(r.code).toBe(0);
+        expect((await new OrderJournal(dir).list()).map((e) => e.key)).toEqual([urn("new")]);
+    });
+
+    test("an entry filed aside by a run for another account is its own account's again; an unparsable entry of another stack stops the write", async () => {
+        const dir = mkdtempSync(join(tmpdir(), "edis-journal-"));
+        dirs.push(dir);
+        const { entryFor } = await import("../provider/journal");
+        await new OrderJournal(dir).write(order(urn("ci"), { state: "unknown", account: "account-a" }));
+        const asB = await entryFor(new OrderJournal(dir), { key: urn("ci"), aliases: [], account: "account-b" }, "order", () => undefined);
+        expect(asB).toBeUndefined();
+        const asA = await entryFor(new OrderJournal(dir), { key: urn("ci"), aliases: [], account: "account-a" }, "order", () => undefined);
+        expect(asA).toMatchObject({ key: urn("ci"), state: "unknown", account: "account-a" });
+
+        writeFileSync(join(dir, `${encodeURIComponent("servers/old/web1")}.order.json`), "{ half");
+        await expect(entryFor(new OrderJournal(dir), { key: urn("other"), aliases: [], account: "account-a" }, "order", () => undefined)).rejects.toThrow(
+            /order journal entry servers%2Fold%2Fweb1\.order\.json .* cannot be read/,
+        );
+    });
+
     test("settings that would lose the journal or echo a key are refused: empty values, %-escapes, keys before @", () => {
         const empty = journalLocationFrom((n) => (n === "journalUrl" ? "" : undefined), (n) => `config \`edis:${n}\``);
         expect(empty).toEqual({ kind: "unusable", problem: expect.stringContaining("config `edis:journalUrl` is set but empty") });

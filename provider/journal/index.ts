@@ -239,9 +239,9 @@ export class OrderJournal {
         }
     }
 
-    /** Every entry in the store (the CLI's view). */
+    /** Every entry in the store (the CLI's view: an entry that is not JSON is passed over here, and only here). */
     async list(): Promise<JournalEntry[]> {
-        return this.readAll(await this.store.list(""));
+        return this.readAll(await this.store.list(""), true);
     }
 
     /** A resource's own entries, of every kind: one listing, and a read of each entry found. */
@@ -291,15 +291,15 @@ export class OrderJournal {
     }
 
     /**
-     * The entries of these names. One that is gone (removed meanwhile) or unreadable as JSON (half of an older
-     * version's write) is passed over; a store that cannot be read is an error: a read that fails is never taken
-     * for "no entry", which would order or cancel on a guess.
+     * The entries of these names; one removed meanwhile is passed over. A store that cannot be read, or an entry
+     * that is not JSON, is an error (the latter passed over only for the CLI's list, `tolerant`): what cannot be
+     * read is never taken for "no entry", which would order or cancel on a guess.
      */
-    private async readAll(names: string[]): Promise<JournalEntry[]> {
+    private async readAll(names: string[], tolerant = false): Promise<JournalEntry[]> {
         const entries = await Promise.all(
             [...new Set(names)].map((n) =>
                 this.readNamed(n).catch((e) => {
-                    if (e instanceof UnparsableEntryError) return undefined;
+                    if (tolerant && e instanceof UnparsableEntryError) return undefined;
                     throw e;
                 }),
             ),
@@ -404,6 +404,16 @@ function urnParts(key: string): { stack: string; project: string; typePath: stri
     return m ? { stack: m[1], project: m[2], typePath: m[3], name: m[4] } : undefined;
 }
 
+/**
+ * Whether `orders move` may hand the entries of `from` to `to`: a URN of the same project, parents, type and
+ * name under another stack, for an entry of another stack or of an older version's key. Anything else (a
+ * mistyped or cut-off target) would file the entries where no resource reads them, and the write would be sent
+ * again.
+ */
+export function movableTo(from: string, to: string): boolean {
+    return sameResourceElsewhere(to, from);
+}
+
 /** Whether `other` may be this resource under another stack name, or under an older version's key. */
 function sameResourceElsewhere(key: string, other: string): boolean {
     const me = urnParts(key);
@@ -449,6 +459,14 @@ export async function entryFor<K extends JournalKind>(
         // Filed under a key of its own account, so that this resource's write can be claimed; `orders list` shows it.
         await journal.write({ ...own, key: `${own.key}@${own.account}` });
         await journal.clear(own.key, own.kind);
+    }
+    // This account's entry, filed so by a run for another account: it is this resource's again.
+    const filed = await journal.read(`${id.key}@${id.account}`, kind);
+    if (filed && filed.account === id.account) {
+        await journal.write({ ...filed, key: id.key });
+        await journal.clear(filed.key, kind);
+        log(`the order journal's ${kind} entry of ${id.key}, filed aside by a run for another EDIS account, belongs to this resource again`);
+        return (await journal.read(id.key, kind)) as Extract<JournalEntry, { kind: K }>;
     }
     for (const alias of id.aliases) {
         const old = await journal.read(alias, kind);

@@ -79,7 +79,8 @@ export function parseJournalUrl(raw: string, setting: string, baseDir: string = 
         return bad(`must not hold credentials: the journal's S3 credentials come from the AWS SDK's standard chain (AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, a profile, or an instance role)`);
     }
     const bucket = url.hostname;
-    if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) return bad(`names the bucket "${bucket}", which is not a valid S3 bucket name (3 to 63 of a-z, 0-9, "." and "-")`);
+    // Not echoed: a key pasted in its place would be printed.
+    if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) return bad(`names a bucket that is not a valid S3 bucket name (3 to 63 of a-z, 0-9, "." and "-")`);
     let prefix: string;
     try {
         prefix = decodeURIComponent(url.pathname).replace(/^\/+|\/+$/g, "");
