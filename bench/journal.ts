@@ -43,14 +43,14 @@ async function main(argv: string[]): Promise<number> {
                 });
                 try {
                     for (const operation of ["up", "preview", "refresh", "destroy"] as const) {
-                        const before = s3.requestCounts();
+                        const before = await s3.requestCounts();
                         const started = Date.now();
                         const result = await stack[operation]();
                         const ms = Date.now() - started;
                         if (result.errors.length) throw new Error(`${operation} failed: ${result.errors.join("; ")}`);
                         // The program settles entries after its registrations answer, beside the engine: let it finish.
                         await new Promise((r) => setTimeout(r, 500));
-                        const after = s3.requestCounts();
+                        const after = await s3.requestCounts();
                         const requests = Object.fromEntries(Object.keys(after).map((api) => [api, after[api] - (before[api] ?? 0)]).filter(([, n]) => n !== 0));
                         rows.push({ servers, journal, operation, ms, requests });
                         console.log(`${servers} server(s), journal in ${journal}: ${operation} ${ms} ms, S3 requests ${JSON.stringify(requests)}`);

@@ -40,10 +40,10 @@ afterAll(async () => {
 
 /** The requests an operation sent to the store. */
 async function counted(operation: () => Promise<{ errors: string[] }>): Promise<Record<string, number>> {
-    const before = s3.requestCounts();
+    const before = await s3.requestCounts();
     const result = await operation();
     expect(result.errors).toEqual([]);
-    const after = s3.requestCounts();
+    const after = await s3.requestCounts();
     return Object.fromEntries(Object.keys(after).map((k) => [k, after[k] - (before[k] ?? 0)]).filter(([, n]) => n !== 0));
 }
 

@@ -325,9 +325,12 @@ function keyDigest(key: string): string {
     return createHash("sha256").update(key).digest("hex").slice(0, 40);
 }
 
-/** The resource a key names whatever its stack: project, parent types, type and name of a URN; else the key. */
+/**
+ * The resource a key names whatever its stack: project, parent types, type and name of a URN; else the key. A key
+ * filed aside (`<urn>@<account>`, `<urn>#service-<id>`) names its resource too, so one listing finds it.
+ */
 function resourceDigest(key: string): string {
-    const p = urnParts(key);
+    const p = urnParts(key.replace(/(@[0-9a-f]{16}|#service-\d+)$/, ""));
     return createHash("sha256").update(p ? `${p.project}::${p.typePath}::${p.name}` : key).digest("hex").slice(0, 16);
 }
 
@@ -460,14 +463,6 @@ export async function entryFor<K extends JournalKind>(
         await journal.write({ ...own, key: `${own.key}@${own.account}` });
         await journal.clear(own.key, own.kind);
     }
-    // This account's entry, filed so by a run for another account: it is this resource's again.
-    const filed = await journal.read(`${id.key}@${id.account}`, kind);
-    if (filed && filed.account === id.account) {
-        await journal.write({ ...filed, key: id.key });
-        await journal.clear(filed.key, kind);
-        log(`the order journal's ${kind} entry of ${id.key}, filed aside by a run for another EDIS account, belongs to this resource again`);
-        return (await journal.read(id.key, kind)) as Extract<JournalEntry, { kind: K }>;
-    }
     for (const alias of id.aliases) {
         const old = await journal.read(alias, kind);
         if (!mine(old)) continue;
@@ -475,7 +470,16 @@ export async function entryFor<K extends JournalKind>(
         log(`the order journal's entries of ${alias} now belong to ${id.key} (its alias)`);
         return (await journal.read(id.key, kind)) as Extract<JournalEntry, { kind: K }>;
     }
-    const elsewhere = (await journal.related(id.key)).find(
+    const related = await journal.related(id.key);
+    // This account's entry, filed aside by a run for another account (above): it is this resource's again.
+    const filed = related.find((e) => e.kind === kind && e.key === `${id.key}@${id.account}` && e.account === id.account);
+    if (filed) {
+        await journal.write({ ...filed, key: id.key });
+        await journal.clear(filed.key, kind);
+        log(`the order journal's ${kind} entry of ${id.key}, filed aside by a run for another EDIS account, belongs to this resource again`);
+        return (await journal.read(id.key, kind)) as Extract<JournalEntry, { kind: K }>;
+    }
+    const elsewhere = related.find(
         (e) => e.kind === kind && unresolved(e) && sameResourceElsewhere(id.key, e.key) && (e.account ?? id.account) === id.account,
     );
     if (elsewhere) {

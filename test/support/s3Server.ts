@@ -3,11 +3,10 @@
  * `.ci/install-s3-server.sh` (`npm run s3:install`), started on 127.0.0.1 with a fresh data directory, and
  * stopped by the test that started it. Nothing leaves the machine.
  */
-import { ChildProcess, spawn, spawnSync } from "node:child_process";
+import { ChildProcess, fork, spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
-import { createServer as createHttpServer, request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CreateBucketCommand, S3Client } from "@aws-sdk/client-s3";
@@ -40,7 +39,7 @@ export interface S3Server {
     /** An s3:// journal URL for a bucket and prefix, with the parameters an S3-compatible endpoint needs. */
     journalUrl(bucket: string, prefix?: string): string;
     /** Requests sent to the server so far, by S3 operation (GetObject, PutObject, ListObjectsV2, DeleteObject, ...). */
-    requestCounts(): Record<string, number>;
+    requestCounts(): Promise<Record<string, number>>;
     /** A client for the test's own look at the store. */
     client: S3Client;
     stop(): Promise<void>;
@@ -83,21 +82,13 @@ export async function startS3Server(): Promise<S3Server> {
         }
         await new Promise((r) => setTimeout(r, 100));
     }
-    // Every request passes a counting relay on its way to MinIO, so that a test can count what a store costs. The
-    // relay keeps the Host header, which the request's signature covers.
-    const counts: Record<string, number> = {};
-    const relay = createHttpServer((req, res) => {
-        const operation = s3Operation(req.method ?? "", req.url ?? "/");
-        counts[operation] = (counts[operation] ?? 0) + 1;
-        const forward = httpRequest(`${server}${req.url}`, { method: req.method, headers: req.headers }, (answer) => {
-            res.writeHead(answer.statusCode ?? 502, answer.headers);
-            answer.pipe(res);
-        });
-        forward.on("error", () => res.destroy());
-        req.pipe(forward);
+    // Every request passes a counting relay on its way to MinIO (s3Relay.js, a process of its own), so that a test
+    // can count what a store costs.
+    const relay = fork(join(PACKAGE_ROOT, "test", "support", "s3Relay.js"), [String(port)], { stdio: ["ignore", "pipe", "inherit", "ipc"] });
+    const relayPort = await new Promise<number>((resolve, reject) => {
+        relay.stdout!.once("data", (d) => resolve(Number(String(d).trim())));
+        relay.once("exit", (code) => reject(new Error(`the S3 relay exited ${code} at start`)));
     });
-    await new Promise<void>((r) => relay.listen(0, "127.0.0.1", r));
-    const relayPort = (relay.address() as { port: number }).port;
     const endpoint = `http://127.0.0.1:${relayPort}`;
     const client = new S3Client({
         region: "us-east-1",
@@ -120,16 +111,15 @@ export async function startS3Server(): Promise<S3Server> {
             await client.send(new CreateBucketCommand({ Bucket: name }));
             return name;
         },
-        requestCounts() {
-            return { ...counts };
+        async requestCounts() {
+            return (await (await fetch(`${endpoint}/__relay/counts`)).json()) as Record<string, number>;
         },
         journalUrl(bucket, prefix = "edis-journal") {
             return `s3://${bucket}/${prefix}?endpoint=127.0.0.1:${relayPort}&disableSSL=true&s3ForcePathStyle=true&region=us-east-1`;
         },
         async stop() {
             client.destroy();
-            relay.closeAllConnections();
-            relay.close();
+            relay.kill("SIGKILL");
             if (child.exitCode === null) {
                 const exited = new Promise((r) => child.once("exit", r));
                 child.kill("SIGTERM");
@@ -152,15 +142,4 @@ function freePort(): Promise<number> {
             server.close(() => resolve(port));
         });
     });
-}
-
-/** The S3 operation of a path-style request: what the relay counts. */
-function s3Operation(method: string, url: string): string {
-    const { pathname, searchParams } = new URL(url, "http://relay");
-    const objectKey = pathname.split("/").filter(Boolean).length > 1;
-    if (method === "GET") return objectKey ? "GetObject" : searchParams.get("list-type") === "2" ? "ListObjectsV2" : "ListObjects";
-    if (method === "PUT") return objectKey ? "PutObject" : "CreateBucket";
-    if (method === "DELETE") return objectKey ? "DeleteObject" : "DeleteBucket";
-    if (method === "HEAD") return objectKey ? "HeadObject" : "HeadBucket";
-    return `${method} ${pathname}`;
 }
