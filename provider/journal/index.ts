@@ -26,7 +26,7 @@ import { hostname } from "node:os";
 import { BillingCycle } from "../client/model";
 import { FileJournalStore, JournalConflictError, JournalStore, JournalStoreError, shellQuote } from "./store";
 
-export { DEFAULT_JOURNAL_DIR, describeLocation, journalStoreAt, parseJournalUrl } from "./location";
+export { DEFAULT_JOURNAL_DIR, journalStoreAt, parseJournalUrl } from "./location";
 export type { JournalLocation } from "./location";
 export { FileJournalStore, JournalConflictError, JournalStoreError, shellQuote } from "./store";
 export type { JournalStore } from "./store";

@@ -132,7 +132,7 @@ function fileDir(path: string, baseDir: string): string | undefined {
 }
 
 /** The store at a location. The S3 store's SDK is loaded only when a journal lives in S3. */
-export function openJournalStore(location: JournalLocation): JournalStore {
+function openJournalStore(location: JournalLocation): JournalStore {
     if (location.kind === "file") return new FileJournalStore(location.dir);
     if (location.kind === "unusable") return unusableStore(location.problem);
     const { S3JournalStore } = require("./s3Store") as typeof import("./s3Store");
@@ -148,11 +148,6 @@ export function journalStoreAt(location: JournalLocation): JournalStore {
     let store = opened.get(id);
     if (!store) opened.set(id, (store = openJournalStore(location)));
     return store;
-}
-
-/** The name a location is given in messages: the directory, or the URL as the user wrote it. */
-export function describeLocation(location: JournalLocation): string {
-    return location.kind === "file" ? location.dir : location.kind === "s3" ? location.url : "(unusable setting)";
 }
 
 /**
