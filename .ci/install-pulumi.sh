@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the real Pulumi CLI (pulumi, pulumi-language-nodejs and the dynamic-provider plugin
+# Builds the real Pulumi CLI (pulumi, pulumi-language-nodejs, pulumi-language-yaml and the dynamic-provider plugin
 # pulumi-resource-pulumi-nodejs) from the Go module proxy, pinned, into a cache directory outside the
 # repository, and prints that bin directory as its last line. A cache that already holds the pinned version is
 # reused as it is. Nothing but Go modules is downloaded: no release binary exists that these machines can reach.
@@ -12,13 +12,16 @@ set -euo pipefail
 PULUMI_VERSION="v3.259.0"
 # pulumi-language-nodejs has no tags of its own: the commit of pkg/v3.259.0, as a pseudo-version.
 LANGUAGE_HOST_VERSION="v3.0.0-20260820084410-a05d88f24d05"
+# Pulumi YAML's language host (for the provider plugin's YAML programs): the newest pulumi-yaml release the Go
+# module proxy serves here (v1.33 to v1.36 are refused); it speaks the same language-host protocol.
+YAML_HOST_VERSION="v1.32.0"
 
 here="$(cd "$(dirname "$0")" && pwd)"
 cache_root="${PULUMI_EDIS_CLI_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-edis/cli}"
 dest="$cache_root/$PULUMI_VERSION"
 bin="$dest/bin"
 
-if [[ -x "$bin/pulumi" && -x "$bin/pulumi-language-nodejs" && -x "$bin/pulumi-resource-pulumi-nodejs" ]] \
+if [[ -x "$bin/pulumi" && -x "$bin/pulumi-language-nodejs" && -x "$bin/pulumi-resource-pulumi-nodejs" && -x "$bin/pulumi-language-yaml" ]] \
    && [[ "$("$bin/pulumi" version 2>/dev/null)" == "$PULUMI_VERSION" ]]; then
     # A cached stand-in language host follows the repository's copy.
     if [[ -f "$bin/pulumi-language-nodejs.js" ]]; then install -m 0644 "$here/pulumi-language-nodejs.js" "$bin/pulumi-language-nodejs.js"; fi
@@ -73,6 +76,15 @@ fi
 #    read-only and not executable, so install a copy.
 sdk_dir="$(cd "$work/cli" && go list -m -f '{{.Dir}}' github.com/pulumi/pulumi/sdk/v3)"
 install -m 0755 "$sdk_dir/nodejs/dist/pulumi-resource-pulumi-nodejs" "$work/bin/pulumi-resource-pulumi-nodejs"
+
+# 4. pulumi-language-yaml, from pulumi-yaml's own module (its go.mod pins the pkg and sdk it was released with;
+#    `go install module@version` refuses, as the proxy does not list the module's versions, so a wrapper requires it).
+mkdir "$work/yaml" && cd "$work/yaml"
+go mod init pulumi-edis.local/pulumi-language-yaml >/dev/null 2>&1
+go mod edit -replace github.com/atotto/clipboard=github.com/tgummerer/clipboard@v0.0.0-20241001131231-d02d263e614e
+go get "github.com/pulumi/pulumi-yaml@$YAML_HOST_VERSION" >&2
+go build "${build_flags[@]}" -o "$work/bin/pulumi-language-yaml" github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml >&2
+echo "install-pulumi: pulumi-language-yaml $YAML_HOST_VERSION built after $((SECONDS - started)) s" >&2
 
 [[ "$("$work/bin/pulumi" version)" == "$PULUMI_VERSION" ]] || { echo "install-pulumi: built pulumi reports $("$work/bin/pulumi" version), not $PULUMI_VERSION" >&2; exit 1; }
 mkdir -p "$dest"

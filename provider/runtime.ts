@@ -30,9 +30,17 @@ let context: Context | undefined;
 let stderrGone = false;
 process.stderr.on?.("error", () => (stderrGone = true));
 
+/** Where lines go instead of stderr: the native plugin sends them to the engine's log (plugin/main.ts). */
+let sink: ((line: string) => void) | undefined;
+
+export function setLogSink(next: (line: string) => void): void {
+    sink = next;
+}
+
 export function log(line: string): void {
     // The host's stderr reaches the deployment's log. Lines are the provider's own words plus EdisApiError
     // messages, which come redacted; redacting the whole line again would blank words a short password matches.
+    if (sink) return sink(`pulumi-edis: ${line}`);
     if (stderrGone || process.stderr.destroyed) return;
     process.stderr.write(`pulumi-edis: ${line}\n`);
 }

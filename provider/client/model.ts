@@ -54,10 +54,15 @@ export interface Addon {
 
 /** The four add-on groups the order document knows, plus the operating systems; unknown groups are kept. */
 export interface AddonGroups {
+    /** The operating systems: KvmServer's osId. */
     os: Addon[];
+    /** Extra RAM: KvmServer's additionalRamId. */
     ram: Addon[];
+    /** Extra vCPUs: KvmServer's additionalVcpuId. */
     vcpu: Addon[];
+    /** Extra IP addresses: KvmServer's additionalIpId. */
     ip: Addon[];
+    /** Disk boosts: KvmServer's diskBoostId. */
     diskBoost: Addon[];
     /** Groups this client does not know, by their wire name, so that nothing the API offers is hidden. */
     other: Record<string, Addon[]>;
@@ -73,18 +78,24 @@ export interface Product {
     id: number;
     /** The display name, the key of the plan in get/products, e.g. "KVM M". */
     name: string;
+    /** The location the plan is sold at. */
     locationId: number;
     /**
      * The figures of the plan's description, converted from their units (MByte, GByte, TByte, core/socket);
      * absent when the answer gives none or a unit this client does not know.
      */
     cpu?: number;
+    /** RAM in MB. */
     ramMb?: number;
+    /** Disk in GB. */
     diskGb?: number;
+    /** Monthly traffic in TB. */
     trafficTb?: number;
     /** The currency of `prices`. */
     currency: string;
+    /** The price per billing cycle, as EDIS writes it ("12.50"). */
     prices: Prices;
+    /** The add-ons the plan can be ordered with, by group. */
     addons: AddonGroups;
     /** Sold out, where the answer says so (the specification does not show it). */
     outOfStock?: boolean;

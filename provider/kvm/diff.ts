@@ -87,9 +87,19 @@ function same(name: string, a: unknown, b: unknown): boolean {
     return a === b || (a == null && b == null);
 }
 
+/**
+ * An adopted or imported server's state may lack what it was ordered with (EDIS does not report a plan, an
+ * operating system or add-ons). The first value the program gives such an input describes the server, it does
+ * not change it: recorded in place by an update that sends nothing, never a replacement or an upgrade order.
+ */
+export function learned(name: string, olds: Record<string, unknown>, news: Record<string, unknown>): boolean {
+    return typeof olds.adoptKvmId === "string" && olds[name] == null && news[name] != null && news[name] !== UNKNOWN && name !== "adoptKvmId" && name !== "powerState";
+}
+
 /** `olds` are the stored outputs (which include the inputs); `news` the checked new inputs. */
 export function diffKvmServer(olds: Record<string, unknown>, news: Record<string, unknown>): DiffResult {
     const changed: string[] = INPUT_NAMES.filter((name) => news[name] === UNKNOWN || !same(name, olds[name], news[name]));
+    const learnedNow = changed.filter((name) => learned(name, olds, news));
     if (olds.suspended === true) changed.push("suspended");
     if (olds.serviceId != null && !olds.kvmId) changed.push(UNFINISHED);
     // A state without a recorded location (adopted, or ordered by an older version) learns it in place: the
@@ -98,7 +108,7 @@ export function diffKvmServer(olds: Record<string, unknown>, news: Record<string
     // An unknown flag (preview) may turn out true: the plan shows the replacement it may be, not an update.
     const asked = news.replaceOnPlanChange === true || news.replaceOnPlanChange === UNKNOWN;
     const replacing: readonly string[] = asked ? [...REPLACE_ON_CHANGE, ...REPLACE_WHEN_ASKED] : REPLACE_ON_CHANGE;
-    const replaces = changed.filter((name) => replacing.includes(name) && !(name === "locationId" && learnsLocation));
+    const replaces = changed.filter((name) => replacing.includes(name) && !(name === "locationId" && learnsLocation) && !learnedNow.includes(name));
     // The new half of a replacement that adopts the KVM this resource already holds would take over the same
     // service, and the old half's delete would then cancel it: the one server the stack holds. Refused here,
     // in preview, before anything happens.
@@ -114,5 +124,5 @@ export function diffKvmServer(olds: Record<string, unknown>, news: Record<string
 
 /** True when an update must call add/upgrade. */
 export function needsUpgrade(olds: Record<string, unknown>, news: Record<string, unknown>): boolean {
-    return UPGRADE_IN_PLACE.some((name) => !same(name, olds[name], news[name]));
+    return UPGRADE_IN_PLACE.some((name) => !same(name, olds[name], news[name]) && !learned(name, olds, news));
 }

@@ -209,9 +209,25 @@ const RULES: Record<(typeof INPUT_NAMES)[number], FieldRule> = {
     replaceOnPlanChange: { validate: bool },
 };
 
+/**
+ * The order's facts that a server taken over (adoptKvmId, or `pulumi import` through the plugin) may leave out:
+ * EDIS reports a server's KVM and description, never its plan or operating system, so an imported server is
+ * declared by what EDIS knows. Their first values are recorded, never ordered (diff.ts, LEARNED).
+ */
+export const OPTIONAL_WHEN_ADOPTED = ["planId", "osId", "hostname"] as const;
+
+const ADOPTED_RULES: Record<(typeof INPUT_NAMES)[number], FieldRule> = {
+    ...RULES,
+    ...Object.fromEntries(OPTIONAL_WHEN_ADOPTED.map((n) => [n, { ...RULES[n], required: false }])),
+    // The billing cycle a server was ordered with is not reported by EDIS either: a default would be a guess, and
+    // a program that later states the true cycle would then send an upgrade order for a change that is none.
+    billingCycle: { validate: RULES.billingCycle.validate },
+};
+
 /** Validates and normalizes inputs (see fields.ts); defaults that do not depend on config are filled in. */
 export function checkInputs(news: Record<string, unknown>): { inputs: Record<string, unknown>; failures: CheckFailure[] } {
-    return checkFields("KvmServer", RULES, news);
+    const adopts = news.adoptKvmId !== undefined && news.adoptKvmId !== null && news.adoptKvmId !== "";
+    return checkFields("KvmServer", adopts ? ADOPTED_RULES : RULES, news);
 }
 
 /** The journal key the SDK gave a resource, if it did (resources of older versions have none). */

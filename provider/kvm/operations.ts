@@ -125,6 +125,9 @@ export async function upgradeServer(ctx: Context, olds: KvmServerOutputs, news: 
         `To move it instead, replace the server: set \`replaceOnPlanChange: true\` on it (a new server is ordered, then ` +
         `this one is cancelled; the \`replaceOnChanges\` resource option does nothing for this resource).`;
     if (!olds.kvmId) throw new Error(`cannot change the plan of ${name}: it is not provisioned yet. Run \`pulumi up\` again once it is.`);
+    if (!news.billingCycle || !news.planId) {
+        throw new Error(`cannot change the plan of ${name}: it was adopted, and EDIS does not report its plan or billing cycle. Set both planId and billingCycle to what it has now, run \`pulumi up\` (that records them and orders nothing), then change them.`);
+    }
     const paymentMethod = resolvePaymentMethod(news.paymentMethod, ctx.config, `changing the plan of ${name}`);
     const [from, to, methods] = await Promise.all([
         ctx.catalogue.findPlan(olds.planId),

@@ -390,7 +390,7 @@ async function adoptServer(ctx: Context, inputs: KvmServerInputs): Promise<{ id:
         throw e;
     }
     if (serviceId === undefined) throw new Error(`EDIS named no service id for adoptKvmId "${kvmId}"`);
-    const [session, home] = await Promise.all([ctx.sessions.one(kvmId), ctx.catalogue.findPlan(inputs.planId)]);
+    const [session, home] = await Promise.all([ctx.sessions.one(kvmId), inputs.planId === undefined ? undefined : ctx.catalogue.findPlan(inputs.planId)]);
     ctx.log(`adopted ${kvmId} as service ${serviceId} (${inputs.hostname}); nothing was ordered`);
     const outs = { ...inputs, locationId: inputs.locationId ?? home?.location.id, serviceId, ...(session ? sessionOutputs(session) : { kvmId }) };
     const adopted = compact({ ...outs, powerState: undefined });

@@ -102,7 +102,8 @@ export const kvmServer = {
             noteReplacement(news[RESOURCE_KEY] ?? olds[RESOURCE_KEY], Number(id), olds.kvmId, news);
             logOnce(`${String(olds.hostname)} (service ${id}) is replaced because ${replaces.join(", ")} changed: a new server is ordered, then this one is cancelled`);
         }
-        return { changes, replaces, deleteBeforeReplace };
+        // `changed` names the inputs by meaning (a host name's case is no change): the plugin's detailed diff.
+        return { changes, replaces, deleteBeforeReplace, changed };
     },
 
     async create(inputs: Record<string, unknown>) {
@@ -135,7 +136,7 @@ export const kvmServer = {
         // The location the server was ordered in stays recorded when the program leaves locationId out.
         const locationId = inputs.locationId ?? (olds.locationId as number | undefined);
         let outs = compact({ ...computedOf(olds), ...inputs, [RESOURCE_KEY]: key, locationId, serviceId: Number(id) }) as KvmServerOutputs;
-        if (inputs.locationId !== undefined && olds.locationId == null) await checkLocation(c, outs);
+        if (inputs.locationId !== undefined && olds.locationId == null && outs.planId !== undefined) await checkLocation(c, outs);
         outs = await confirmBatchPlaceLive(c, outs);
         if (!outs.kvmId) {
             // The create of this server stopped after its order: finish it (throws with the id if it cannot).

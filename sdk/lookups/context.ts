@@ -5,7 +5,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { Catalogue } from "../../provider/catalogue";
-import { clientFromConfig, resolveConfig } from "../../provider/config";
+import { ProviderConfig, clientFromConfig, resolveConfig } from "../../provider/config";
 import { SessionDirectory } from "../../provider/sessions";
 
 export interface LookupAccount {
@@ -15,10 +15,22 @@ export interface LookupAccount {
 
 const accounts = new Map<string, LookupAccount>();
 
+/**
+ * Where the lookups' settings come from: the program's `edis:*` config, or, when the lookups run as the native
+ * plugin's functions (provider/plugin/functions.ts), the provider's own configuration.
+ */
+let settings: () => ProviderConfig = () =>
+    // runtime.getConfig reads the raw value; pulumi.Config#get would warn that edis:password is a secret.
+    resolveConfig((key) => pulumi.runtime.getConfig(`edis:${key}`));
+
+/** Makes the lookups read their settings from `source` (the plugin's configured provider) instead of the program's config. */
+export function useLookupSettings(source: () => ProviderConfig): void {
+    settings = source;
+}
+
 /** The account the program's configuration names. */
 export function lookupAccount(): LookupAccount {
-    // runtime.getConfig reads the raw value; pulumi.Config#get would warn that edis:password is a secret.
-    const config = resolveConfig((key) => pulumi.runtime.getConfig(`edis:${key}`));
+    const config = settings();
     const key = `${config.baseUrl}|${config.authUrl}|${config.email}`;
     let account = accounts.get(key);
     if (!account) {

@@ -6,7 +6,7 @@
  * find the implementation is the package-name require that the serialized shim makes; and the serializer
  * sees the package under node_modules, as it does in a user's project, so `__provider` is what users store.
  */
-import { cpSync, existsSync, linkSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, symlinkSync } from "node:fs";
+import { cpSync, existsSync, linkSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 
@@ -36,6 +36,9 @@ export function createProject(programDir: string, workDir = mkdtempSync(join(tmp
         const modules = join(dir, "node_modules");
         mkdirSync(join(modules, "@pulumi"), { recursive: true });
         installPackage(join(modules, "pulumi-edis"));
+        // The provider plugin on node_modules/.bin, as npm puts a package's bins there (package.json "bin").
+        mkdirSync(join(modules, ".bin"), { recursive: true });
+        writeFileSync(join(modules, ".bin", "pulumi-resource-edis"), `#!/bin/sh\nexec node "${join(modules, "pulumi-edis", "dist", "provider", "plugin", "main.js")}" "$@"\n`, { mode: 0o755 });
         // The program must share the SDK's @pulumi/pulumi instance, as one npm install would give it; the
         // package's own dependencies sit beside it, as npm hoists them.
         const { dependencies } = JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")) as { dependencies: Record<string, string> };
@@ -61,6 +64,8 @@ function installPackage(dir: string): void {
     mkdirSync(dir, { recursive: true });
     linkSync(join(PACKAGE_ROOT, "package.json"), join(dir, "package.json"));
     for (const entry of manifest.files.filter((f) => f.startsWith("dist/"))) linkTree(join(PACKAGE_ROOT, entry), join(dir, entry));
+    // The plugin's schema, which it serves and reads its resources' inputs from.
+    linkSync(join(PACKAGE_ROOT, "schema.json"), join(dir, "schema.json"));
 }
 
 function linkTree(from: string, to: string): void {

@@ -1,0 +1,32 @@
+/**
+ * The per-property diff the plugin reports (the dynamic host can report none): the engine shows which input
+ * forces a replacement, and applies a resource's `replaceOnChanges` to the keys listed here.
+ */
+import { UNKNOWN } from "../fields";
+import type { Props } from "./properties";
+import type { ResourceDoor } from "./resources";
+
+export type DiffKind = "ADD" | "ADD_REPLACE" | "DELETE" | "DELETE_REPLACE" | "UPDATE" | "UPDATE_REPLACE";
+
+/**
+ * `result.changed` where the implementation names what changed (KvmServer does, by meaning: a host name's case
+ * is no change); otherwise the declared inputs that differ. Undefined when a change has no property to name
+ * (VNC switched off at EDIS): the engine then shows the update without detail.
+ */
+export function detailedDiff(
+    door: ResourceDoor,
+    olds: Props,
+    news: Props,
+    result: { changes?: boolean; replaces?: string[]; changed?: string[] },
+): Record<string, { kind: DiffKind; inputDiff: boolean }> | undefined {
+    const replaces = result.replaces ?? [];
+    const changed = result.changed ?? door.inputNames.filter((n) => news[n] === UNKNOWN || JSON.stringify(olds[n]) !== JSON.stringify(news[n]));
+    const names = [...new Set([...changed, ...replaces])];
+    if (result.changes && names.length === 0) return undefined;
+    const detail: Record<string, { kind: DiffKind; inputDiff: boolean }> = {};
+    for (const name of names) {
+        const base = olds[name] == null ? "ADD" : news[name] == null ? "DELETE" : "UPDATE";
+        detail[name] = { kind: (replaces.includes(name) ? `${base}_REPLACE` : base) as DiffKind, inputDiff: door.inputNames.includes(name) };
+    }
+    return detail;
+}

@@ -1,0 +1,82 @@
+/**
+ * The resource types the plugin serves, each an implementation the dynamic provider runs too, with what the
+ * plugin's door adds: which properties are inputs (from the schema, the declared contract), what state keeps,
+ * and what `pulumi import` learns from EDIS.
+ */
+import { kvmServer } from "../kvm/provider";
+import { vncAccess } from "../management/vncAccess";
+import { reverseDns } from "../management/reverseDns";
+import { trafficAlert } from "../management/trafficAlert";
+import { HELD_KVM_IDS, RESOURCE_KEY } from "../journal";
+import { hostname as hostnameRule } from "../kvm/inputs";
+import type { Props } from "./properties";
+import { schemaText } from "./schema";
+
+/** One resource implementation, as both doors call it (the dynamic provider's contract). */
+export interface ResourceImpl {
+    configure(req: { config: { get(key: string): string | undefined } }): Promise<void>;
+    check(olds: Props, news: Props): Promise<{ inputs?: Props; failures?: Array<{ property: string; reason: string }> }>;
+    diff(id: string, olds: Props, news: Props): Promise<{ changes?: boolean; replaces?: string[]; deleteBeforeReplace?: boolean; changed?: string[] }>;
+    create(inputs: Props): Promise<{ id: string; outs: Props }>;
+    read(id: string, props: Props): Promise<{ id?: string; props?: Props }>;
+    update(id: string, olds: Props, news: Props): Promise<{ outs: Props }>;
+    delete(id: string, props: Props): Promise<void>;
+}
+
+export interface ResourceDoor {
+    impl: ResourceImpl;
+    /** The input properties the schema declares. */
+    inputNames: readonly string[];
+    /** Inputs as state keeps them: without what only the provider passes itself (the URN, the held KVMs). */
+    inputsForState(props: Props): Props;
+    /** Outputs as state keeps them (the URN stays: a renamed resource finds its journal entries by it). */
+    outputsForState(props: Props): Props;
+    /** The inputs of a resource brought in by `pulumi import`, from what a Read learned at EDIS. */
+    importedInputs(outs: Props): Props;
+}
+
+const PASSED_BY_PROVIDER = [RESOURCE_KEY, HELD_KVM_IDS, "__provider"];
+
+function without(props: Props, names: readonly string[]): Props {
+    return Object.fromEntries(Object.entries(props).filter(([k]) => !names.includes(k)));
+}
+
+function inputNamesOf(token: string): string[] {
+    const schema = JSON.parse(schemaText()) as { resources: Record<string, { inputProperties?: Record<string, unknown> }> };
+    return Object.keys(schema.resources[token]?.inputProperties ?? {});
+}
+
+function door(token: string, impl: ResourceImpl, importedInputs: (outs: Props) => Props): ResourceDoor {
+    return {
+        impl,
+        inputNames: inputNamesOf(token),
+        inputsForState: (props) => without(props, PASSED_BY_PROVIDER),
+        outputsForState: (props) => without(props, [HELD_KVM_IDS, "__provider"]),
+        importedInputs,
+    };
+}
+
+function notImportable(type: string): (outs: Props) => Props {
+    return () => {
+        throw new Error(`${type} cannot be imported: declare it in the program; creating it again is free and sets the same state at EDIS`);
+    };
+}
+
+/**
+ * A server brought in by `pulumi import edis:index:KvmServer <name> <serviceId>`: EDIS tells its KVM and its
+ * description (the host name it was ordered with), not its plan or operating system. It is declared as adopted
+ * (`adoptKvmId`), which makes planId and osId optional and lets their first values be recorded without an order.
+ */
+function importedServer(outs: Props): Props {
+    const inputs: Props = { adoptKvmId: outs.kvmId };
+    const name = typeof outs.description === "string" ? hostnameRule(outs.description.trim()) : undefined;
+    if (name && "value" in name) inputs.hostname = name.value;
+    return inputs;
+}
+
+export const RESOURCES: Record<string, ResourceDoor> = {
+    "edis:index:KvmServer": door("edis:index:KvmServer", kvmServer as unknown as ResourceImpl, importedServer),
+    "edis:index:VncAccess": door("edis:index:VncAccess", vncAccess as unknown as ResourceImpl, notImportable("VncAccess")),
+    "edis:index:ReverseDns": door("edis:index:ReverseDns", reverseDns as unknown as ResourceImpl, notImportable("ReverseDns")),
+    "edis:index:TrafficAlert": door("edis:index:TrafficAlert", trafficAlert as unknown as ResourceImpl, notImportable("TrafficAlert")),
+};

@@ -1,0 +1,326 @@
+/**
+ * The second door: Pulumi's ResourceProvider gRPC service, served by the native plugin `pulumi-resource-edis`
+ * (package `edis`), over the same resource implementations the dynamic provider runs. What this adds that the
+ * dynamic host cannot give: the provider's own configuration (Configure's `args` and `variables`, which the
+ * server of `@pulumi/pulumi/provider` ignores), a detailed diff (so the plan names the input that forces a
+ * replacement and `replaceOnChanges` works), the URN of every resource (the journal's identity, received here
+ * instead of computed by an SDK), `pulumi import`, the lookups as functions, and the schema.
+ */
+import * as path from "node:path";
+import type * as grpcTypes from "@grpc/grpc-js";
+import { RESOURCE_KEY } from "../journal";
+import { ConfigureRequest } from "../runtime";
+import { packageVersion } from "../version";
+import { Props, fromStruct, toStructValue } from "./properties";
+import { RESOURCES, ResourceDoor } from "./resources";
+import { FUNCTIONS } from "./functions";
+import { detailedDiff } from "./detailedDiff";
+import { schemaText } from "./schema";
+
+// The wire types come with @pulumi/pulumi, which the plugin runs on; grpc-js and google-protobuf are its
+// dependencies, resolved from it (npm need not hoist them beside this package).
+const pulumiDir = path.dirname(require.resolve("@pulumi/pulumi/package.json"));
+const fromPulumi = (id: string) => require(require.resolve(id, { paths: [pulumiDir] }));
+const grpc: typeof grpcTypes = fromPulumi("@grpc/grpc-js");
+const provproto = fromPulumi("@pulumi/pulumi/proto/provider_pb");
+const provrpc = fromPulumi("@pulumi/pulumi/proto/provider_grpc_pb");
+const plugproto = fromPulumi("@pulumi/pulumi/proto/plugin_pb");
+const statusproto = fromPulumi("@pulumi/pulumi/proto/status_pb");
+const structproto = fromPulumi("google-protobuf/google/protobuf/struct_pb");
+const emptyproto = fromPulumi("google-protobuf/google/protobuf/empty_pb");
+const anyproto = fromPulumi("google-protobuf/google/protobuf/any_pb");
+
+type Call = { request: any };
+type Callback = (err: unknown, resp?: unknown, metadata?: unknown) => void;
+
+
+function struct(props: Props) {
+    return structproto.Struct.fromJavaScript(props);
+}
+
+function resourceOf(urn: string): ResourceDoor {
+    // urn:pulumi:<stack>::<project>::<parent types$>type::name
+    const type = urn.split("::")[2]?.split("$").pop() ?? "";
+    const door = RESOURCES[type];
+    if (!door) throw new Error(`the edis provider has no resource type "${type}"; it has ${Object.keys(RESOURCES).join(", ")}`);
+    return door;
+}
+
+/** The properties of a request, with the resource's URN as the journal's identity (see journal/identity). */
+function withKey(props: Props, urn: string): Props {
+    return { ...props, [RESOURCE_KEY]: urn };
+}
+
+/**
+ * The engine's "created but failed to initialise": an error that carries the service id and outputs, so that the
+ * server reaches state and the next `pulumi up` resumes it (the same contract as the dynamic host's).
+ */
+function failure(e: unknown, secrets: ReadonlySet<string>) {
+    const err = e as { message?: string; id?: string; properties?: Props; reasons?: string[] };
+    const message = err?.message ?? String(e);
+    const metadata = new grpc.Metadata();
+    if (err?.id) {
+        const status = new statusproto.Status();
+        status.setCode(grpc.status.UNKNOWN);
+        status.setMessage(message);
+        const detail = new provproto.ErrorResourceInitFailed();
+        detail.setId(err.id);
+        detail.setProperties(struct(toStructValue(err.properties ?? {}, secrets)));
+        detail.setReasonsList(err.reasons?.length ? err.reasons : [message]);
+        const any = new anyproto.Any();
+        any.pack(detail.serializeBinary(), "pulumirpc.ErrorResourceInitFailed");
+        status.addDetails(any);
+        metadata.add("grpc-status-details-bin", Buffer.from(status.serializeBinary()));
+    }
+    return { code: grpc.status.UNKNOWN, details: message, message, metadata };
+}
+
+function handle<T>(cb: Callback, run: () => Promise<T>, secrets: ReadonlySet<string> = new Set()): void {
+    run().then(
+        (resp) => cb(null, resp),
+        (e) => {
+            const f = failure(e, secrets);
+            cb(f, null, f.metadata);
+        },
+    );
+}
+
+/** The stack config the engine passes, as `edis:<key>` for the runtime's configure (which adds environment fallbacks). */
+export function configFromRequest(req: any): ConfigureRequest {
+    const values = new Map<string, string>();
+    // `variables`: "edis:config:email" (older engines, and every key set in the stack config).
+    for (const [k, v] of req.getVariablesMap().entries() as Iterable<[string, string]>) {
+        const m = /^([^:]+):(?:config:)?(.+)$/.exec(k);
+        if (m && m[1] === "edis") values.set(`edis:${m[2]}`, v);
+    }
+    // `args`: the provider's inputs, typed, secrets wrapped; they include an explicit provider's arguments.
+    const { props } = fromStruct(req.getArgs());
+    for (const [k, v] of Object.entries(props)) {
+        if (k === "version" || v === undefined || v === null) continue;
+        values.set(`edis:${k}`, typeof v === "string" ? v : JSON.stringify(v));
+    }
+    return { config: { get: (key: string) => values.get(key) } };
+}
+
+/** Handlers are called without `this` by grpc-js: each method stands alone. */
+export class EdisProviderService {
+    handshake(_call: Call, cb: Callback) {
+        cb({ code: grpc.status.UNIMPLEMENTED, details: "Handshake is not implemented" });
+    }
+
+    getPluginInfo(_call: Call, cb: Callback) {
+        const resp = new plugproto.PluginInfo();
+        resp.setVersion(packageVersion());
+        cb(null, resp);
+    }
+
+    getSchema(_call: Call, cb: Callback) {
+        handle(cb, async () => {
+            const resp = new provproto.GetSchemaResponse();
+            resp.setSchema(schemaText());
+            return resp;
+        });
+    }
+
+    checkConfig(call: Call, cb: Callback) {
+        handle(cb, async () => {
+            const resp = new provproto.CheckResponse();
+            // Settings are read and validated by the operation that needs them (configure must never fail).
+            resp.setInputs(call.request.getNews());
+            return resp;
+        });
+    }
+
+    diffConfig(call: Call, cb: Callback) {
+        handle(cb, async () => {
+            const olds = fromStruct(call.request.getOlds()).props;
+            const news = fromStruct(call.request.getNews()).props;
+            const keys = [...new Set([...Object.keys(olds), ...Object.keys(news)])].filter((k) => k !== "version" && JSON.stringify(olds[k]) !== JSON.stringify(news[k]));
+            const resp = new provproto.DiffResponse();
+            // A changed setting (another password, a journal) never replaces the servers a provider manages.
+            resp.setChanges(keys.length ? provproto.DiffResponse.DiffChanges.DIFF_SOME : provproto.DiffResponse.DiffChanges.DIFF_NONE);
+            resp.setDiffsList(keys);
+            return resp;
+        });
+    }
+
+    configure(call: Call, cb: Callback) {
+        handle(cb, async () => {
+            const req = configFromRequest(call.request);
+            // Every resource type shares one configuration (runtime.configure); one call configures them all.
+            await RESOURCES["edis:index:KvmServer"].impl.configure(req);
+            const resp = new provproto.ConfigureResponse();
+            resp.setAcceptsecrets(true);
+            resp.setSupportspreview(false);
+            resp.setAcceptresources(false);
+            resp.setAcceptoutputs(false);
+            return resp;
+        });
+    }
+
+    invoke(call: Call, cb: Callback) {
+        handle(cb, async () => {
+            const tok: string = call.request.getTok();
+            const fn = FUNCTIONS[tok];
+            if (!fn) throw new Error(`the edis provider has no function "${tok}"; it has ${Object.keys(FUNCTIONS).join(", ")}`);
+            const result = await fn(fromStruct(call.request.getArgs()).props);
+            const resp = new provproto.InvokeResponse();
+            resp.setReturn(struct(toStructValue(result as Props, new Set())));
+            return resp;
+        });
+    }
+
+    check(call: Call, cb: Callback) {
+        handle(cb, async () => {
+            const req = call.request;
+            const door = resourceOf(req.getUrn());
+            const olds = fromStruct(req.getOlds());
+            const news = fromStruct(req.getNews());
+            const result = await door.impl.check(olds.props, withKey(news.props, req.getUrn()));
+            const resp = new provproto.CheckResponse();
+            resp.setInputs(struct(toStructValue(door.inputsForState(result.inputs ?? news.props), news.secrets)));
+            resp.setFailuresList(
+                (result.failures ?? []).map((f: { property: string; reason: string }) => {
+                    const failure = new provproto.CheckFailure();
+                    failure.setProperty(f.property);
+                    failure.setReason(f.reason);
+                    return failure;
+                }),
+            );
+            return resp;
+        });
+    }
+
+    diff(call: Call, cb: Callback) {
+        handle(cb, async () => {
+            const req = call.request;
+            const door = resourceOf(req.getUrn());
+            const olds = fromStruct(req.getOlds()).props;
+            const news = withKey(fromStruct(req.getNews()).props, req.getUrn());
+            const result = await door.impl.diff(req.getId(), olds, news);
+            const resp = new provproto.DiffResponse();
+            const D = provproto.DiffResponse.DiffChanges;
+            resp.setChanges(result.changes === true ? D.DIFF_SOME : result.changes === false ? D.DIFF_NONE : D.DIFF_UNKNOWN);
+            resp.setReplacesList(result.replaces ?? []);
+            resp.setDeletebeforereplace(!!result.deleteBeforeReplace);
+            const detail = detailedDiff(door, olds, news, result);
+            if (!detail) return resp;
+            resp.setDiffsList(Object.keys(detail));
+            const map = resp.getDetaileddiffMap();
+            for (const [key, { kind, inputDiff }] of Object.entries(detail)) {
+                const d = new provproto.PropertyDiff();
+                d.setKind(provproto.PropertyDiff.Kind[kind]);
+                d.setInputdiff(inputDiff);
+                map.set(key, d);
+            }
+            resp.setHasdetaileddiff(true);
+            return resp;
+        });
+    }
+
+    create(call: Call, cb: Callback) {
+        const req = call.request;
+        const inputs = fromStruct(req.getProperties());
+        handle(
+            cb,
+            async () => {
+                const door = resourceOf(req.getUrn());
+                const result = await door.impl.create(withKey(inputs.props, req.getUrn()));
+                const resp = new provproto.CreateResponse();
+                resp.setId(result.id);
+                resp.setProperties(struct(toStructValue(door.outputsForState(result.outs), inputs.secrets)));
+                return resp;
+            },
+            inputs.secrets,
+        );
+    }
+
+    read(call: Call, cb: Callback) {
+        handle(cb, async () => {
+            const req = call.request;
+            const door = resourceOf(req.getUrn());
+            const props = fromStruct(req.getProperties());
+            const inputs = fromStruct(req.getInputs());
+            const importing = Object.keys(props.props).length === 0;
+            const result = await door.impl.read(req.getId(), withKey(props.props, req.getUrn()));
+            const resp = new provproto.ReadResponse();
+            resp.setId(result.id ?? "");
+            if (!result.id) return resp;
+            let outs = door.outputsForState(result.props ?? {});
+            // Import: the inputs a program needs to declare this resource, learned from EDIS (the CLI writes them
+            // as code), are in its outputs too, as every input is. Refresh: the inputs stay the program's.
+            const next = importing ? door.importedInputs(outs) : inputs.props;
+            if (importing) outs = { ...outs, ...next };
+            resp.setProperties(struct(toStructValue(outs, props.secrets)));
+            resp.setInputs(struct(toStructValue(door.inputsForState(next), inputs.secrets)));
+            return resp;
+        });
+    }
+
+    update(call: Call, cb: Callback) {
+        const req = call.request;
+        const news = fromStruct(req.getNews());
+        handle(
+            cb,
+            async () => {
+                const door = resourceOf(req.getUrn());
+                const olds = fromStruct(req.getOlds()).props;
+                const result = await door.impl.update(req.getId(), olds, withKey(news.props, req.getUrn()));
+                const resp = new provproto.UpdateResponse();
+                resp.setProperties(struct(toStructValue(door.outputsForState(result.outs), news.secrets)));
+                return resp;
+            },
+            news.secrets,
+        );
+    }
+
+    delete(call: Call, cb: Callback) {
+        handle(cb, async () => {
+            const req = call.request;
+            const door = resourceOf(req.getUrn());
+            const props = fromStruct(req.getProperties()).props;
+            await door.impl.delete(req.getId(), withKey(props, req.getUrn()));
+            return new emptyproto.Empty();
+        });
+    }
+
+    cancel(_call: Call, cb: Callback) {
+        cb(null, new emptyproto.Empty());
+    }
+
+    getMapping(_call: Call, cb: Callback) {
+        const resp = new provproto.GetMappingResponse();
+        resp.setProvider("");
+        resp.setData("");
+        cb(null, resp);
+    }
+
+    getMappings(_call: Call, cb: Callback) {
+        cb(null, new provproto.GetMappingsResponse());
+    }
+
+    // Not offered: components, methods, parameterization, attach, and listing.
+    construct = unimplemented("Construct");
+    call = unimplemented("Call");
+    parameterize = unimplemented("Parameterize");
+    attach = unimplemented("Attach");
+    streamInvoke = unimplementedStream("StreamInvoke");
+    list = unimplementedStream("List");
+}
+
+function unimplemented(name: string) {
+    return (_call: Call, cb: Callback) => cb({ code: grpc.status.UNIMPLEMENTED, details: `${name} is not implemented by the edis provider` });
+}
+
+function unimplementedStream(name: string) {
+    return (call: { emit(event: string, e: unknown): void }) => call.emit("error", { code: grpc.status.UNIMPLEMENTED, details: `${name} is not implemented by the edis provider` });
+}
+
+/** Serves the provider on a free port of 127.0.0.1 and resolves with the port (the engine reads it from stdout). */
+export function serve(): Promise<number> {
+    const server = new grpc.Server({ "grpc.max_receive_message_length": 400 * 1024 * 1024 });
+    server.addService(provrpc.ResourceProviderService, new EdisProviderService() as unknown as grpcTypes.UntypedServiceImplementation);
+    return new Promise((resolve, reject) =>
+        server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, port) => (err ? reject(err) : resolve(port))),
+    );
+}

@@ -1,0 +1,146 @@
+/**
+ * The native provider plugin `pulumi-resource-edis` with the real CLI: a Pulumi YAML program (the real
+ * pulumi-language-yaml host) orders, refreshes and cancels a server through it; `pulumi import` brings a server
+ * ordered outside Pulumi under management with no diff on the next preview and nothing ordered; the plan names
+ * the input that forces a replacement, and `replaceOnChanges` works (both dead for the dynamic resource); and an
+ * engine killed after the order answered does not lead to a second order (the journal's identity is the URN the
+ * plugin receives).
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { clientFromConfig, resolveConfig } from "../../provider/config";
+import { CliResult, CliStack, pulumiBinDir } from "./pulumi";
+import { cliStacksPerTest, expectNoCredentials, failed, ok, opsOf, paidWrites, upKilledWhileProvisioning } from "./support";
+
+const YAML = join(__dirname, "..", "..", "examples", "yaml");
+const open = cliStacksPerTest();
+
+/** The plugin on the PATH, as `npm install --global pulumi-edis` (or a project's node_modules/.bin) puts it. */
+function withPlugin(stack: CliStack): CliStack {
+    stack.env.PATH = `${join(stack.project.dir, "node_modules", ".bin")}:${pulumiBinDir()}:${process.env.PATH}`;
+    return stack;
+}
+
+/** The engine's detailed diff of a resource in a preview, from its event log. */
+function detailOf(r: CliResult, name: string): Record<string, string> | undefined {
+    for (const e of r.events) {
+        const m = e.resourcePreEvent?.metadata;
+        if (m && m.urn.endsWith(`::${name}`) && m.detailedDiff) {
+            return Object.fromEntries(Object.entries(m.detailedDiff as Record<string, { diffKind: string }>).map(([k, d]) => [k, d.diffKind]));
+        }
+    }
+    return undefined;
+}
+
+function editProgram(stack: CliStack, edit: (yaml: string) => string): void {
+    const file = join(stack.project.dir, "Pulumi.yaml");
+    writeFileSync(file, edit(readFileSync(file, "utf8")));
+}
+
+test("a YAML program orders, refreshes and cancels a server through the plugin; preview names what replaces it, and replaceOnChanges works", async () => {
+    const f = await open(YAML);
+    const { sim } = f;
+    const stack = withPlugin(f.stack);
+
+    const up = ok(await stack.up());
+    expect(opsOf(up).web).toEqual(["create"]);
+    expect(paidWrites(sim)).toEqual(["add/order"]);
+    const server = (await stack.resources()).web;
+    expect(server.type).toBe("edis:index:KvmServer");
+    expect(server.outputs).toMatchObject({ serviceId: 1003, kvmId: expect.stringMatching(/^kvm_/), hostname: "web-1.example.com", planId: expect.any(Number) });
+    // The journal's identity is the URN the plugin received.
+    expect(server.outputs!.__resourceKey).toBe(server.urn);
+
+    ok(await stack.preview(["--expect-no-changes"]));
+    ok(await stack.refresh());
+    ok(await stack.preview(["--expect-no-changes"]));
+
+    // A host name change replaces the server: the plan says which input forces it.
+    editProgram(stack, (y) => y.replace("default: web-1.example.com", "default: web-2.example.com"));
+    const replacing = ok(await stack.preview());
+    expect(detailOf(replacing, "web")).toEqual({ hostname: "update-replace" });
+    expect(replacing.changes).toMatchObject({ replace: 1 });
+    editProgram(stack, (y) => y.replace("default: web-2.example.com", "default: web-1.example.com"));
+
+    // cancellationType changes in place, unless the program lists it in replaceOnChanges.
+    editProgram(stack, (y) => y.replace("      hostname: ${hostname}\n", "      hostname: ${hostname}\n      cancellationType: Immediate\n"));
+    const inPlace = ok(await stack.preview());
+    expect(detailOf(inPlace, "web")).toEqual({ cancellationType: "add" });
+    expect(inPlace.changes).toMatchObject({ update: 1 });
+    editProgram(stack, (y) => y.replace("      ignoreChanges:\n", "      replaceOnChanges:\n        - cancellationType\n      ignoreChanges:\n"));
+    const asked = ok(await stack.preview());
+    expect(asked.changes).toMatchObject({ replace: 1 });
+    expect(paidWrites(sim)).toEqual(["add/order"]);
+
+    editProgram(stack, (y) => y.replace("      replaceOnChanges:\n        - cancellationType\n", "").replace("      cancellationType: Immediate\n", ""));
+    ok(await stack.destroy());
+    expect(paidWrites(sim)).toEqual(["add/order", "cancel/product"]);
+    await expectNoCredentials(f);
+});
+
+test("pulumi import brings a server ordered outside Pulumi under management: nothing is ordered, the generated code previews with no diff, and its plan is recorded without an order", async () => {
+    const f = await open(YAML);
+    const { sim } = f;
+    const stack = withPlugin(f.stack);
+    ok(await stack.up());
+
+    // A server the customer ordered in the EDIS client area.
+    const config = resolveConfig((key) => sim.stackConfig()[`edis:${key}`]);
+    const outside = await clientFromConfig(config, { userAgent: "client area" }).addOrder({
+        billingCycle: "monthly",
+        paymentMethod: "credit",
+        applyCredit: true,
+        items: [{ pid: 101, os: 1012, hostname: "legacy-1.example.com" }],
+    });
+    const serviceId = outside.serviceIds[0];
+    await new Promise((r) => setTimeout(r, 800)); // provisioned (the simulator takes 300 ms)
+    sim.clearLog();
+
+    const code = join(stack.workDir, "imported.yaml");
+    const imported = ok(await stack.run(["import", "edis:index:KvmServer", "legacy", String(serviceId), "--yes", "--out", code]));
+    expect(imported.output).toContain("1 imported");
+    expect(paidWrites(sim)).toEqual([]);
+    const generated = readFileSync(code, "utf8");
+    expect(generated).toMatch(/type: edis:(index:)?KvmServer/);
+    expect(generated).toContain("adoptKvmId: kvm_");
+    expect(generated).toContain("hostname: legacy-1.example.com");
+
+    // The generated code, added to the program as the CLI says, previews with no change.
+    editProgram(stack, (y) => y.replace("resources:\n", `resources:\n${generated.replace(/^resources:\n/, "")}`));
+    ok(await stack.preview(["--expect-no-changes"]));
+
+    // Stating its plan and operating system records them: an update that sends nothing to EDIS.
+    editProgram(stack, (y) => y.replace("      hostname: legacy-1.example.com\n", "      hostname: legacy-1.example.com\n      planId: 101\n      osId: 1012\n      billingCycle: monthly\n"));
+    const learned = ok(await stack.up());
+    expect(opsOf(learned).legacy).toEqual(["update"]);
+    expect(paidWrites(sim)).toEqual([]);
+    expect((await stack.resources()).legacy.outputs).toMatchObject({ serviceId, planId: 101, osId: 1012 });
+    ok(await stack.preview(["--expect-no-changes"]));
+
+    // Import protects it; unprotected, destroy cancels both servers.
+    editProgram(stack, (y) => y.replace(/\n    options:\n      protect: true\n/, "\n"));
+    ok(await stack.up());
+    ok(await stack.destroy());
+    expect(paidWrites(sim)).toEqual(["cancel/product", "cancel/product"]);
+    await expectNoCredentials(f);
+});
+
+test("an engine killed after the order answered: the next up records that order through the plugin, and orders nothing", async () => {
+    const f = await open(YAML, { sim: { provisioningDelayMs: 3000 } });
+    const { sim } = f;
+    const stack = withPlugin(f.stack);
+    failed(await upKilledWhileProvisioning(sim, stack));
+    expect(paidWrites(sim)).toEqual(["add/order"]);
+
+    ok(await stack.run(["cancel", "--yes"]));
+    // The engine creates the resource again; the plugin finds the order in the journal under its URN.
+    const resumed = ok(await stack.up());
+    expect(resumed.output).toContain("it is in the order journal, so it is waited for, not ordered again");
+    ok(await stack.refresh(["--clear-pending-creates"]));
+    expect(paidWrites(sim)).toEqual(["add/order"]);
+    expect((await stack.resources()).web.outputs).toMatchObject({ serviceId: 1003 });
+    ok(await stack.preview(["--expect-no-changes"]));
+    ok(await stack.destroy());
+    expect(paidWrites(sim)).toEqual(["add/order", "cancel/product"]);
+});
+

@@ -1,0 +1,67 @@
+/**
+ * The plugin's schema (schema.json): what the checked-in file declares is what the SDK declares, it describes
+ * every property, marks the secrets, and matches the inputs the provider's implementations take.
+ * `UPDATE_SCHEMA=1 npx jest test/pluginSchema.test.ts` (npm run schema) writes the file anew.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { schemaJson } from "./support/schemaFromSdk";
+import { INPUT_NAMES, OUTPUT_ONLY_NAMES } from "../provider/kvm/inputs";
+import { FUNCTIONS } from "../provider/plugin/functions";
+import { SETTINGS } from "../provider/config";
+
+const FILE = path.join(__dirname, "..", "schema.json");
+
+describe("schema.json", () => {
+    const built = schemaJson();
+    if (process.env.UPDATE_SCHEMA === "1") fs.writeFileSync(FILE, built);
+    const schema = JSON.parse(fs.readFileSync(FILE, "utf8"));
+
+    it("is what the SDK's declarations build (npm run schema writes it)", () => {
+        expect(fs.readFileSync(FILE, "utf8")).toBe(built);
+    });
+
+    it("declares KvmServer's inputs and outputs exactly as the provider takes and returns them", () => {
+        const server = schema.resources["edis:index:KvmServer"];
+        expect(Object.keys(server.inputProperties).sort()).toEqual([...INPUT_NAMES].sort());
+        expect(Object.keys(server.properties).sort()).toEqual([...INPUT_NAMES, ...OUTPUT_ONLY_NAMES].sort());
+        // Import and adoption leave the order's facts out: nothing is required.
+        expect(server.requiredInputs).toBeUndefined();
+    });
+
+    it("serves a function for every lookup it declares, and declares every one it serves", () => {
+        expect(Object.keys(schema.functions).sort()).toEqual(Object.keys(FUNCTIONS).sort());
+    });
+
+    it("documents every resource, property, function and setting", () => {
+        const missing: string[] = [];
+        const props = (where: string, p: Record<string, { description?: string }> | undefined) =>
+            Object.entries(p ?? {}).forEach(([n, s]) => !s.description && missing.push(`${where}.${n}`));
+        for (const [tok, r] of Object.entries<any>(schema.resources)) {
+            if (!r.description) missing.push(tok);
+            props(`${tok} input`, r.inputProperties);
+            props(`${tok} output`, r.properties);
+        }
+        for (const [tok, f] of Object.entries<any>(schema.functions)) {
+            if (!f.description) missing.push(tok);
+            props(`${tok} argument`, f.inputs?.properties);
+            props(`${tok} result`, f.outputs.properties);
+        }
+        for (const [tok, t] of Object.entries<any>(schema.types)) props(tok, t.properties);
+        props("config", schema.config.variables);
+        expect(missing).toEqual([]);
+    });
+
+    it("marks the credentials secret, and gives no function result a credential", () => {
+        expect(schema.config.variables.password.secret).toBe(true);
+        expect(schema.provider.inputProperties.password.secret).toBe(true);
+        expect(schema.resources["edis:index:VncAccess"].inputProperties.password.secret).toBe(true);
+        expect(schema.resources["edis:index:VncAccess"].properties.password).toBeUndefined();
+        expect(schema.resources["edis:index:TrafficAlert"].inputProperties.callbackPassword.secret).toBe(true);
+        expect(JSON.stringify(schema)).not.toMatch(/"signature"/);
+        expect(Object.keys(schema.config.variables).sort()).toEqual(Object.keys(SETTINGS).sort());
+        // Environment fallbacks are the provider's (read in configure), never an SDK default that would put
+        // EDIS_PASSWORD into a provider's inputs, and so into state.
+        expect(JSON.stringify(schema)).not.toMatch(/"defaultInfo"/);
+    });
+});

@@ -1,0 +1,228 @@
+/**
+ * Builds the plugin's Pulumi package schema (schema.json at the package root) from the TypeScript SDK's own
+ * declarations: the `Args` interfaces and declared outputs of the resources, the lookups' argument and result
+ * types, with every doc comment. One description of each property, read by both doors; the schema test fails
+ * when the checked-in file is not what this builds (`npm run schema` writes it).
+ */
+import * as path from "node:path";
+import ts from "typescript";
+import { SETTINGS } from "../../provider/config";
+import { packageVersion } from "../../provider/version";
+
+const ROOT = path.join(__dirname, "..", "..");
+const PKG = "edis";
+
+type Spec = Record<string, unknown>;
+
+/** What each provider setting means; the environment variable is added from SETTINGS. */
+const SETTING_DOCS: Record<keyof typeof SETTINGS, string> = {
+    email: "E-mail address of the EDIS account.",
+    password: "Password of the EDIS account. Set it as a secret: `pulumi config set --secret edis:password`.",
+    baseUrl: "Base URL of the EDIS order API.",
+    authUrl: "Base URL of the EDIS session API (get/auth).",
+    managementUrl: "URL template of a server's Management API; `{host}` stands for the server's api_host.",
+    paymentMethod: "Payment method of orders that name none (see getPaymentMethods).",
+    cancellationType: 'What deleting a server asks EDIS for: "Immediate" or "End of Billing Period" (the default).',
+    provisioningTimeoutSeconds: "How long a create waits for EDIS to provision a server, in seconds (default 1200).",
+    provisioningPollSeconds: "First wait between provisioning polls, in seconds; it grows by half each poll, to 30 s.",
+    requestTimeoutSeconds: "Time limit of one request to EDIS, in seconds.",
+    allowInsecureHttp: "Allow http:// endpoints other than loopback (never for a real account).",
+    journalUrl: "Where the order journal lives when it is shared: s3://bucket/prefix?region=... (see the README).",
+    journalDir: "Directory of the order journal on this machine (default .pulumi-edis/journal in the program's directory).",
+    batchOrders: "Order the servers a deployment creates together in one order (one invoice). Off by default.",
+};
+
+const RESOURCES = [
+    { name: "KvmServer", file: "sdk/kvmServer.ts", args: "KvmServerArgs", doc: "A KVM virtual server ordered from EDIS Global: created by an order, refreshed from EDIS, cancelled on delete.", importId: "serviceId" },
+    { name: "VncAccess", file: "sdk/vncAccess.ts", args: "VncAccessArgs" },
+    { name: "ReverseDns", file: "sdk/reverseDns.ts", args: "ReverseDnsArgs" },
+    { name: "TrafficAlert", file: "sdk/trafficAlert.ts", args: "TrafficAlertArgs" },
+] as const;
+
+/** The lookups the plugin serves (provider/plugin/functions.ts), by the SDK function they run. */
+const FUNCTIONS = [
+    { name: "getLocation", file: "sdk/lookups/catalogue.ts" },
+    { name: "getPlan", file: "sdk/lookups/catalogue.ts" },
+    { name: "getOperatingSystem", file: "sdk/lookups/catalogue.ts" },
+    { name: "getAddon", file: "sdk/lookups/catalogue.ts" },
+    { name: "getBillingCycles", file: "sdk/lookups/catalogue.ts" },
+    { name: "getPaymentMethods", file: "sdk/lookups/catalogue.ts" },
+    { name: "getKvmSessions", file: "sdk/lookups/account.ts" },
+    { name: "getKvmId", file: "sdk/lookups/account.ts" },
+    { name: "getServiceId", file: "sdk/lookups/account.ts" },
+];
+
+/** Session fields that are credentials: the plugin's getKvmSessions leaves them out. */
+const LEFT_OUT = new Set(["signature", "validUntilText"]);
+
+/** KvmServer's order inputs that an adopted or imported server may leave out (provider/kvm/inputs.ts). */
+const OPTIONAL_WHEN_ADOPTED = new Set(["planId", "osId", "hostname"]);
+
+export function buildSchema(): Spec {
+    const files = [...RESOURCES.map((r) => r.file), ...FUNCTIONS.map((f) => f.file)].map((f) => path.join(ROOT, f));
+    const program = ts.createProgram([...new Set(files)], { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.CommonJS, strict: true, esModuleInterop: true, skipLibCheck: true });
+    const checker = program.getTypeChecker();
+    const types: Record<string, Spec> = {};
+
+    const docOf = (sym: ts.Symbol | undefined): string => (sym ? ts.displayPartsToString(sym.getDocumentationComment(checker)).trim() : "");
+
+    /** The value type inside pulumi.Input<T> / pulumi.Output<T> / Promise<T>, without undefined. */
+    const unwrap = (t: ts.Type): ts.Type => {
+        let type = checker.getNonNullableType(t);
+        // pulumi.Output<T> is OutputInstance<T> & Lifted<T>: T is OutputInstance's argument.
+        if (type.isIntersection()) {
+            const instance = type.types.find((m) => m.getSymbol()?.getName() === "OutputInstance");
+            if (instance) return unwrap(checker.getTypeArguments(instance as ts.TypeReference)[0]);
+        }
+        if (type.isUnion()) {
+            // pulumi.Input<T> = T | Promise<T> | OutputInstance<T>: the plain member is the first that is no wrapper.
+            const plain = type.types.filter((m) => !/^(Promise|OutputInstance|Output)\b/.test(checker.typeToString(m)));
+            if (plain.length && plain.length < type.types.length) type = plain.length === 1 ? plain[0] : checker.getUnionType(plain, ts.UnionReduction.Literal);
+        }
+        const name = type.getSymbol()?.getName() ?? type.aliasSymbol?.getName();
+        if ((name === "Output" || name === "OutputInstance" || name === "Promise") && (type as ts.TypeReference).typeArguments?.length) {
+            return unwrap((type as ts.TypeReference).typeArguments![0]);
+        }
+        const args = checker.getTypeArguments?.(type as ts.TypeReference);
+        if ((name === "Output" || name === "Promise") && args?.length) return unwrap(args[0]);
+        return type;
+    };
+
+    const specOf = (t: ts.Type): Spec => {
+        const type = unwrap(t);
+        if (type.flags & (ts.TypeFlags.Number | ts.TypeFlags.NumberLiteral)) return { type: "number" };
+        if (type.flags & (ts.TypeFlags.Boolean | ts.TypeFlags.BooleanLiteral)) return { type: "boolean" };
+        if (type.flags & (ts.TypeFlags.String | ts.TypeFlags.StringLiteral)) return { type: "string" };
+        if (type.isUnion()) {
+            const members = type.types.filter((m) => !(m.flags & ts.TypeFlags.Undefined));
+            if (members.every((m) => m.flags & (ts.TypeFlags.StringLiteral | ts.TypeFlags.String))) return { type: "string" };
+            if (members.every((m) => m.flags & (ts.TypeFlags.BooleanLiteral | ts.TypeFlags.Boolean))) return { type: "boolean" };
+            return specOf(members[0]);
+        }
+        if (checker.isArrayType(type)) return { type: "array", items: specOf(checker.getTypeArguments(type as ts.TypeReference)[0]) };
+        const index = checker.getIndexInfoOfType(type, ts.IndexKind.String);
+        const props = checker.getPropertiesOfType(type);
+        if (index && props.length === 0) return { type: "object", additionalProperties: specOf(index.type) };
+        const name = type.aliasSymbol?.getName() ?? type.getSymbol()?.getName();
+        // Prices (a Partial<Record<cycle, string>>) and other anonymous maps: a map of their value type.
+        if (!name || name === "__type" || name === "__object" || name === "Partial" || name === "Record") {
+            const values = props.map((p) => checker.getTypeOfSymbol(p));
+            return { type: "object", additionalProperties: values.length ? specOf(values[0]) : { type: "string" } };
+        }
+        const token = `${PKG}:index:${name}`;
+        if (!types[token]) {
+            types[token] = {};
+            types[token] = { type: "object", ...objectOf(props, (p) => LEFT_OUT.has(p.getName())) };
+        }
+        return { $ref: `#/types/${token}` };
+    };
+
+    function objectOf(props: ts.Symbol[], skip: (p: ts.Symbol) => boolean = () => false): { properties: Record<string, Spec>; required?: string[] } {
+        const properties: Record<string, Spec> = {};
+        const required: string[] = [];
+        for (const p of props) {
+            if (skip(p)) continue;
+            const spec: Spec = { ...specOf(checker.getTypeOfSymbol(p)) };
+            // EDIS's ids are whole numbers: integers in every language's SDK.
+            if (spec.type === "number" && /^id$|Id$/.test(p.getName())) spec.type = "integer";
+            const doc = docOf(p);
+            if (doc) spec.description = doc;
+            properties[p.getName()] = spec;
+            if (!(p.flags & ts.SymbolFlags.Optional)) required.push(p.getName());
+        }
+        return required.length ? { properties, required } : { properties };
+    }
+
+    const exported = (file: string, name: string): ts.Symbol => {
+        const source = program.getSourceFile(path.join(ROOT, file))!;
+        const sym = checker.getExportsOfModule(checker.getSymbolAtLocation(source)!).find((s) => s.getName() === name);
+        if (!sym) throw new Error(`${file} exports no ${name}`);
+        return sym.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(sym) : sym;
+    };
+
+    /** An output whose value may be absent: declared as Output<T | undefined>. */
+    const mayBeAbsent = (p: ts.Symbol): boolean =>
+        (p.getDeclarations() ?? []).some((d) => ts.isPropertyDeclaration(d) && /\bundefined\b/.test(d.type?.getText() ?? ""));
+
+    const resources: Record<string, Spec> = {};
+    for (const r of RESOURCES) {
+        const args = exported(r.file, r.args);
+        const inputs = objectOf(checker.getPropertiesOfType(checker.getDeclaredTypeOfSymbol(args)));
+        const cls = exported(r.file, r.name);
+        const instance = checker.getDeclaredTypeOfSymbol(cls);
+        const own = checker.getPropertiesOfType(instance).filter((p) => p.getDeclarations()?.some((d) => d.getSourceFile().fileName === path.join(ROOT, r.file) && ts.isPropertyDeclaration(d)));
+        const outputs = objectOf(own);
+        let requiredInputs = inputs.required ?? [];
+        if (r.name === "KvmServer") requiredInputs = requiredInputs.filter((n) => !OPTIONAL_WHEN_ADOPTED.has(n));
+        const secretInputs = (r.name === "VncAccess" ? ["password"] : r.name === "TrafficAlert" ? ["callbackPassword"] : []).filter((n) => inputs.properties[n]);
+        for (const n of secretInputs) inputs.properties[n].secret = true;
+        // Every input is an output too (state keeps it), except the secrets, which are never outputs.
+        const properties = { ...Object.fromEntries(Object.entries(inputs.properties).filter(([n]) => !secretInputs.includes(n))), ...outputs.properties };
+        const description = [docOf(cls) || ("doc" in r ? r.doc : ""), "importId" in r ? `\n\n## Import\n\nAn existing server is brought under management by its service id, with nothing ordered:\n\n\`\`\`sh\npulumi import edis:index:KvmServer <name> <serviceId>\n\`\`\`` : ""].join("");
+        resources[`${PKG}:index:${r.name}`] = {
+            description,
+            inputProperties: inputs.properties,
+            ...(requiredInputs.length ? { requiredInputs } : {}),
+            properties,
+            // A server not provisioned yet has no KVM, and an imported one none of the order's facts.
+            required: own.filter((p) => !mayBeAbsent(p) && !(r.name === "KvmServer" && (OPTIONAL_WHEN_ADOPTED.has(p.getName()) || p.getName() === "kvmId"))).map((p) => p.getName()),
+        };
+    }
+
+    const functions: Record<string, Spec> = {};
+    for (const f of FUNCTIONS) {
+        const fn = exported(f.file, f.name);
+        const sig = checker.getSignaturesOfType(checker.getTypeOfSymbol(fn), ts.SignatureKind.Call)[0];
+        const argsType = checker.getTypeOfSymbol(sig.getParameters()[0]);
+        const argProps = checker.getPropertiesOfType(checker.getNonNullableType(argsType));
+        const result = unwrap(sig.getReturnType());
+        const resultSpec = objectOf(checker.getPropertiesOfType(result), (p) => LEFT_OUT.has(p.getName()));
+        const doc = docOf(fn);
+        functions[`${PKG}:index:${f.name}`] = {
+            description: doc,
+            ...(argProps.length ? { inputs: { type: "object", ...objectOf(argProps) } } : {}),
+            outputs: { type: "object", ...resultSpec },
+        };
+    }
+
+    const variables: Record<string, Spec> = {};
+    for (const [name, s] of Object.entries(SETTINGS)) {
+        variables[name] = {
+            type: "string",
+            description: `${SETTING_DOCS[name as keyof typeof SETTINGS]} Environment variable when unset: \`${s.env}\`.`,
+            ...(name === "password" ? { secret: true } : {}),
+        };
+    }
+
+    return {
+        name: PKG,
+        displayName: "EDIS Global",
+        version: packageVersion(),
+        description: "Order, refresh and cancel EDIS Global KVM virtual servers, and manage them day two (VNC, reverse DNS, traffic alerts).",
+        keywords: ["pulumi", "edis", "kvm", "vps", "category/infrastructure"],
+        homepage: "https://www.edis.at",
+        license: "Apache-2.0",
+        repository: "https://github.com/pulumi-edis/pulumi-edis",
+        publisher: "pulumi-edis",
+        config: { variables },
+        provider: {
+            description: "The EDIS provider. Its settings come from the stack config (`edis:*`) or the environment; none is required until an operation needs it.",
+            inputProperties: variables,
+        },
+        resources,
+        functions,
+        types,
+        language: {
+            nodejs: { packageName: "@pulumi-edis/edis", dependencies: { "@pulumi/pulumi": "^3.0.0" } },
+            python: { packageName: "pulumi_edis", requires: { pulumi: ">=3.0.0,<4.0.0" } },
+            go: { importBasePath: "github.com/pulumi-edis/pulumi-edis/sdk/go/edis", generateResourceContainerTypes: true },
+        },
+    };
+}
+
+/** The schema as the file holds it. */
+export function schemaJson(): string {
+    return `${JSON.stringify(buildSchema(), null, 2)}\n`;
+}
+
+if (require.main === module) process.stdout.write(schemaJson());
