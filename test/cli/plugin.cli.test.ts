@@ -26,7 +26,7 @@ function detailOf(r: CliResult, name: string): Record<string, string> | undefine
     for (const e of r.events) {
         const m = e.resourcePreEvent?.metadata;
         if (m && m.urn.endsWith(`::${name}`) && m.detailedDiff) {
-            return Object.fromEntries(Object.entries(m.detailedDiff as Record<string, { diffKind: string }>).map(([k, d]) => [k, d.diffKind]));
+            return Object.fromEntries(Object.entries(m.detailedDiff).map(([k, d]) => [k, d.diffKind]));
         }
     }
     return undefined;

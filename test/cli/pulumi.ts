@@ -50,7 +50,7 @@ export interface StepMetadata {
     new?: { inputs?: Record<string, unknown>; outputs?: Record<string, unknown>; id?: string };
     keys?: string[];
     diffs?: string[];
-    detailedDiff?: Record<string, { kind: string; inputDiff: boolean }>;
+    detailedDiff?: Record<string, { diffKind: string; inputDiff: boolean }>;
 }
 
 export interface CliResult {

@@ -77,7 +77,7 @@ export function buildSchema(): Spec {
         if (type.isUnion()) {
             // pulumi.Input<T> = T | Promise<T> | OutputInstance<T>: the plain member is the first that is no wrapper.
             const plain = type.types.filter((m) => !/^(Promise|OutputInstance|Output)\b/.test(checker.typeToString(m)));
-            if (plain.length && plain.length < type.types.length) type = plain.length === 1 ? plain[0] : checker.getUnionType(plain, ts.UnionReduction.Literal);
+            if (plain.length === 1 && type.types.length > 1) type = plain[0];
         }
         const name = type.getSymbol()?.getName() ?? type.aliasSymbol?.getName();
         if ((name === "Output" || name === "OutputInstance" || name === "Promise") && (type as ts.TypeReference).typeArguments?.length) {
