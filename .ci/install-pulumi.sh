@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Builds the real Pulumi CLI (pulumi, pulumi-language-nodejs, pulumi-language-yaml and the dynamic-provider plugin
+# Builds the real Pulumi CLI (pulumi, pulumi-language-nodejs and the dynamic-provider plugin
 # pulumi-resource-pulumi-nodejs) from the Go module proxy, pinned, into a cache directory outside the
-# repository, and prints that bin directory as its last line. A cache that already holds the pinned version is
-# reused as it is. Nothing but Go modules is downloaded: no release binary exists that these machines can reach.
+# repository, with what the provider plugin's other languages need beside it (pulumi-language-yaml, the
+# stand-in pulumi-language-python and pulumi-language-go, and a Python environment with the pulumi package from
+# PyPI), and prints that bin directory as its last line. A cache that already holds a piece is reused as it is.
+# Nothing but Go modules and PyPI packages is downloaded: no release binary exists that these machines can reach.
 #
 #   PULUMI_EDIS_CLI_CACHE   where to keep it (default: ${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-edis/cli)
 #
@@ -21,73 +23,113 @@ cache_root="${PULUMI_EDIS_CLI_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-edis
 dest="$cache_root/$PULUMI_VERSION"
 bin="$dest/bin"
 
-if [[ -x "$bin/pulumi" && -x "$bin/pulumi-language-nodejs" && -x "$bin/pulumi-resource-pulumi-nodejs" && -x "$bin/pulumi-language-yaml" ]] \
-   && [[ "$("$bin/pulumi" version 2>/dev/null)" == "$PULUMI_VERSION" ]]; then
-    # A cached stand-in language host follows the repository's copy.
-    if [[ -f "$bin/pulumi-language-nodejs.js" ]]; then install -m 0644 "$here/pulumi-language-nodejs.js" "$bin/pulumi-language-nodejs.js"; fi
-    echo "pulumi $PULUMI_VERSION already in $bin" >&2
-    echo "$bin"
-    exit 0
-fi
-
 command -v go >/dev/null || { echo "install-pulumi: Go is needed to build the Pulumi CLI (go not on PATH)" >&2; exit 1; }
-
 # pkg/v3.259.0 needs Go 1.25.11 or later. An older local Go fetches that toolchain from the Go module proxy
 # (GOTOOLCHAIN=auto, a module like any other); a recent one is used as it is.
-echo "install-pulumi: building with $(go env GOVERSION)" >&2
 export GOTOOLCHAIN=auto CGO_ENABLED=0 GOFLAGS="-mod=mod"
 build_flags=(-trimpath -tags osusergo,grpcnotrace
     -ldflags "-w -s -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=$PULUMI_VERSION")
-
+CLIPBOARD_REPLACE="github.com/atotto/clipboard=github.com/tgummerer/clipboard@v0.0.0-20241001131231-d02d263e614e"
+started=$SECONDS
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-mkdir -p "$work/bin"
-started=$SECONDS
 
-# 1. pulumi: pkg/go.mod has replace directives, so `go install pkg@version` refuses; a wrapper module
-#    requires it instead and copies the one replace that is not a local path.
-mkdir "$work/cli" && cd "$work/cli"
-go mod init pulumi-edis.local/pulumi-cli >/dev/null 2>&1
-go mod edit -replace github.com/atotto/clipboard=github.com/tgummerer/clipboard@v0.0.0-20241001131231-d02d263e614e
-go get "github.com/pulumi/pulumi/pkg/v3@$PULUMI_VERSION" >&2
-go build "${build_flags[@]}" -o "$work/bin/pulumi" github.com/pulumi/pulumi/pkg/v3/cmd/pulumi >&2
-echo "install-pulumi: pulumi built after $((SECONDS - started)) s" >&2
+# A wrapper module in $work/<name>: pkg/go.mod has replace directives, so `go install pkg@version` refuses, and
+# the proxy lists no versions of these modules; a wrapper requires them instead and copies the one replace of
+# pkg/go.mod that is not a local path.
+wrapper() {
+    mkdir -p "$work/$1" && cd "$work/$1"
+    go mod init "pulumi-edis.local/$1" >/dev/null 2>&1
+    go mod edit -replace "$CLIPBOARD_REPLACE"
+}
 
-# 2. pulumi-language-nodejs, pinned to the same commit, against pkg and sdk at the pinned version. The module has
-#    no tags of its own and the Go module proxy may refuse its pseudo-version; then the stand-in beside this
-#    script is installed instead (what it does and leaves out: its header), and this says so.
-mkdir "$work/lang" && cd "$work/lang"
-go mod init pulumi-edis.local/pulumi-language-nodejs >/dev/null 2>&1
-go mod edit -replace github.com/atotto/clipboard=github.com/tgummerer/clipboard@v0.0.0-20241001131231-d02d263e614e
-if go get "github.com/pulumi/pulumi/sdk/nodejs/cmd/pulumi-language-nodejs/v3@$LANGUAGE_HOST_VERSION" \
-       "github.com/pulumi/pulumi/pkg/v3@$PULUMI_VERSION" "github.com/pulumi/pulumi/sdk/v3@$PULUMI_VERSION" >"$work/lang.log" 2>&1 \
-   && go build "${build_flags[@]}" -o "$work/bin/pulumi-language-nodejs" github.com/pulumi/pulumi/sdk/nodejs/cmd/pulumi-language-nodejs/v3 >>"$work/lang.log" 2>&1; then
-    echo "install-pulumi: pulumi-language-nodejs built after $((SECONDS - started)) s" >&2
+# The CLI itself, the Node.js language host and the dynamic-provider plugin: what every TypeScript test needs.
+build_core() {
+    mkdir -p "$work/bin"
+    # 1. pulumi.
+    wrapper cli
+    go get "github.com/pulumi/pulumi/pkg/v3@$PULUMI_VERSION" >&2
+    go build "${build_flags[@]}" -o "$work/bin/pulumi" github.com/pulumi/pulumi/pkg/v3/cmd/pulumi >&2
+    echo "install-pulumi: pulumi built after $((SECONDS - started)) s" >&2
+
+    # 2. pulumi-language-nodejs, pinned to the same commit, against pkg and sdk at the pinned version. The module
+    #    has no tags of its own and the Go module proxy may refuse its pseudo-version; then the stand-in beside
+    #    this script is installed instead (what it does and leaves out: its header), and this says so.
+    wrapper lang
+    if go get "github.com/pulumi/pulumi/sdk/nodejs/cmd/pulumi-language-nodejs/v3@$LANGUAGE_HOST_VERSION" \
+           "github.com/pulumi/pulumi/pkg/v3@$PULUMI_VERSION" "github.com/pulumi/pulumi/sdk/v3@$PULUMI_VERSION" >"$work/lang.log" 2>&1 \
+       && go build "${build_flags[@]}" -o "$work/bin/pulumi-language-nodejs" github.com/pulumi/pulumi/sdk/nodejs/cmd/pulumi-language-nodejs/v3 >>"$work/lang.log" 2>&1; then
+        echo "install-pulumi: pulumi-language-nodejs built after $((SECONDS - started)) s" >&2
+    else
+        echo "install-pulumi: the Go module proxy does not serve pulumi-language-nodejs $LANGUAGE_HOST_VERSION:" >&2
+        grep -m 3 -E "error|Forbidden|not available|unknown revision" "$work/lang.log" | sed 's/^/    /' >&2 || true
+        echo "install-pulumi: installing the stand-in language host (.ci/pulumi-language-nodejs.js) instead" >&2
+        install -m 0644 "$here/pulumi-language-nodejs.js" "$work/bin/pulumi-language-nodejs.js"
+        printf '#!/bin/sh\n# The stand-in language host: see the header of pulumi-language-nodejs.js beside this file.\nexec node "$(dirname "$0")/pulumi-language-nodejs.js" "$@"\n' >"$work/bin/pulumi-language-nodejs"
+        chmod 0755 "$work/bin/pulumi-language-nodejs"
+    fi
+
+    # 3. The dynamic-provider plugin is a shell script shipped inside the sdk module; the module cache is
+    #    read-only and not executable, so install a copy.
+    local sdk_dir
+    sdk_dir="$(cd "$work/cli" && go list -m -f '{{.Dir}}' github.com/pulumi/pulumi/sdk/v3)"
+    install -m 0755 "$sdk_dir/nodejs/dist/pulumi-resource-pulumi-nodejs" "$work/bin/pulumi-resource-pulumi-nodejs"
+
+    [[ "$("$work/bin/pulumi" version)" == "$PULUMI_VERSION" ]] || { echo "install-pulumi: built pulumi reports $("$work/bin/pulumi" version), not $PULUMI_VERSION" >&2; exit 1; }
+    mkdir -p "$dest"
+    rm -rf "$bin" && mv "$work/bin" "$bin"
+    echo "install-pulumi: pulumi $PULUMI_VERSION installed in $bin after $((SECONDS - started)) s" >&2
+}
+
+# What the provider plugin's other languages need, each built only when missing (or, for the stand-in, changed).
+build_plugin_languages() {
+    # 4. pulumi-language-yaml, from pulumi-yaml's own module (its go.mod pins the pkg and sdk it was released with).
+    if [[ ! -x "$bin/pulumi-language-yaml" ]]; then
+        wrapper yaml
+        go get "github.com/pulumi/pulumi-yaml@$YAML_HOST_VERSION" >&2
+        go build "${build_flags[@]}" -o "$bin/pulumi-language-yaml" github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml >&2
+        echo "install-pulumi: pulumi-language-yaml $YAML_HOST_VERSION built after $((SECONDS - started)) s" >&2
+    fi
+
+    # 5. pulumi-language-python and pulumi-language-go: the Go module proxy refuses the real ones (untagged, 403),
+    #    so the stand-in in language-hosts/main.go is built against pkg and sdk at the pinned version (what it does
+    #    and leaves out: its header). It runs Pulumi's own code generators for `pulumi package gen-sdk`, and Python
+    #    programs with the pulumi package's own executor script, installed beside it.
+    local stamp
+    stamp="$(sha256sum "$here/language-hosts/main.go" | cut -c1-64)"
+    if [[ "$(cat "$bin/.language-hosts.sha256" 2>/dev/null)" != "$stamp" || ! -x "$bin/pulumi-language-python" || ! -x "$bin/pulumi-language-go" ]]; then
+        wrapper hosts
+        cp "$here/language-hosts/main.go" .
+        go get "github.com/pulumi/pulumi/pkg/v3@$PULUMI_VERSION" "github.com/pulumi/pulumi/sdk/v3@$PULUMI_VERSION" >&2
+        go mod tidy >&2
+        go build "${build_flags[@]}" -o "$bin/pulumi-language-python" . >&2
+        install -m 0755 "$bin/pulumi-language-python" "$bin/pulumi-language-go"
+        local sdk_dir
+        sdk_dir="$(go list -m -f '{{.Dir}}' github.com/pulumi/pulumi/sdk/v3)"
+        install -m 0644 "$sdk_dir/python/cmd/pulumi-language-python-exec" "$bin/pulumi-language-python-exec"
+        echo "$stamp" >"$bin/.language-hosts.sha256"
+        echo "install-pulumi: the stand-in pulumi-language-python and pulumi-language-go built after $((SECONDS - started)) s" >&2
+    fi
+
+    # 6. A Python environment with the pulumi package (PyPI, the CLI's version) and what the generated SDK
+    #    needs at install and run time, so that the tests install nothing from the network: each test's
+    #    virtualenv reaches these packages through a .pth file and pip-installs the generated SDK offline.
+    local py="$dest/python-env"
+    if [[ ! -x "$py/bin/python" ]] || ! "$py/bin/python" -c "import pulumi, parver, semver, setuptools" 2>/dev/null; then
+        command -v python3 >/dev/null || { echo "install-pulumi: python3 is needed for the Python SDK tests" >&2; exit 1; }
+        rm -rf "$py" && python3 -m venv "$py"
+        "$py/bin/pip" install --quiet --disable-pip-version-check "pulumi==${PULUMI_VERSION#v}" parver semver setuptools wheel >&2
+        echo "install-pulumi: Python environment with pulumi ${PULUMI_VERSION#v} in $py after $((SECONDS - started)) s" >&2
+    fi
+}
+
+if [[ -x "$bin/pulumi" && -x "$bin/pulumi-language-nodejs" && -x "$bin/pulumi-resource-pulumi-nodejs" ]] \
+   && [[ "$("$bin/pulumi" version 2>/dev/null)" == "$PULUMI_VERSION" ]]; then
+    # A cached stand-in language host follows the repository's copy.
+    if [[ -f "$bin/pulumi-language-nodejs.js" ]]; then install -m 0644 "$here/pulumi-language-nodejs.js" "$bin/pulumi-language-nodejs.js"; fi
+    echo "install-pulumi: pulumi $PULUMI_VERSION already in $bin" >&2
 else
-    echo "install-pulumi: the Go module proxy does not serve pulumi-language-nodejs $LANGUAGE_HOST_VERSION:" >&2
-    grep -m 3 -E "error|Forbidden|not available|unknown revision" "$work/lang.log" | sed 's/^/    /' >&2 || true
-    echo "install-pulumi: installing the stand-in language host (.ci/pulumi-language-nodejs.js) instead" >&2
-    install -m 0644 "$here/pulumi-language-nodejs.js" "$work/bin/pulumi-language-nodejs.js"
-    printf '#!/bin/sh\n# The stand-in language host: see the header of pulumi-language-nodejs.js beside this file.\nexec node "$(dirname "$0")/pulumi-language-nodejs.js" "$@"\n' >"$work/bin/pulumi-language-nodejs"
-    chmod 0755 "$work/bin/pulumi-language-nodejs"
+    build_core
 fi
-
-# 3. The dynamic-provider plugin is a shell script shipped inside the sdk module; the module cache is
-#    read-only and not executable, so install a copy.
-sdk_dir="$(cd "$work/cli" && go list -m -f '{{.Dir}}' github.com/pulumi/pulumi/sdk/v3)"
-install -m 0755 "$sdk_dir/nodejs/dist/pulumi-resource-pulumi-nodejs" "$work/bin/pulumi-resource-pulumi-nodejs"
-
-# 4. pulumi-language-yaml, from pulumi-yaml's own module (its go.mod pins the pkg and sdk it was released with;
-#    `go install module@version` refuses, as the proxy does not list the module's versions, so a wrapper requires it).
-mkdir "$work/yaml" && cd "$work/yaml"
-go mod init pulumi-edis.local/pulumi-language-yaml >/dev/null 2>&1
-go mod edit -replace github.com/atotto/clipboard=github.com/tgummerer/clipboard@v0.0.0-20241001131231-d02d263e614e
-go get "github.com/pulumi/pulumi-yaml@$YAML_HOST_VERSION" >&2
-go build "${build_flags[@]}" -o "$work/bin/pulumi-language-yaml" github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml >&2
-echo "install-pulumi: pulumi-language-yaml $YAML_HOST_VERSION built after $((SECONDS - started)) s" >&2
-
-[[ "$("$work/bin/pulumi" version)" == "$PULUMI_VERSION" ]] || { echo "install-pulumi: built pulumi reports $("$work/bin/pulumi" version), not $PULUMI_VERSION" >&2; exit 1; }
-mkdir -p "$dest"
-rm -rf "$bin" && mv "$work/bin" "$bin"
-echo "install-pulumi: pulumi $PULUMI_VERSION installed in $bin in $((SECONDS - started)) s" >&2
+build_plugin_languages
 echo "$bin"

@@ -8,7 +8,7 @@ import { Catalogue } from "./catalogue";
 import { ManagementClient } from "./client/management";
 import { ProviderConfig, clientFromConfig, resolveConfig } from "./config";
 import { OrderJournal, accountTag, journalStoreAt, settle } from "./journal";
-import { Context } from "./kvm/context";
+import { Context } from "./context";
 import { PowerReadings } from "./kvm/power";
 import { Clock, systemClock } from "./clock";
 import { Flights } from "./flights";

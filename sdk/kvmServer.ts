@@ -3,14 +3,11 @@ import { journalIdentity, registration, settleWhenRecorded } from "./options";
 import { INPUT_NAMES, OUTPUT_ONLY_NAMES } from "../provider/kvm/inputs";
 import kvmServerShim = require("./shim/kvmServer");
 
-/** A billing cycle; `semi-annually` is accepted as a spelling of `semiannually`. */
-export type BillingCycle = "monthly" | "quarterly" | "semiannually" | "semi-annually" | "annually";
+import type { BillingCycleSpelling, CancellationType, PowerState } from "../provider/client/model";
+export type { CancellationType, PowerState };
 
-/** A server's power state. */
-export type PowerState = "on" | "off";
-
-/** What `pulumi destroy` (or removing the resource) asks EDIS to do. */
-export type CancellationType = "Immediate" | "End of Billing Period";
+/** A billing cycle as a program may write it; `semi-annually` is accepted as a spelling of `semiannually`. */
+export type BillingCycle = BillingCycleSpelling;
 
 /** The arguments of a {@link KvmServer}. */
 export interface KvmServerArgs {

@@ -5,6 +5,8 @@
 export const BILLING_CYCLES = ["monthly", "quarterly", "semiannually", "annually"] as const;
 /** A billing cycle as plan prices and add/order spell it. */
 export type BillingCycle = (typeof BILLING_CYCLES)[number];
+/** A billing cycle as users may write it: the canonical names, and `semi-annually` (how add/upgrade documents it). */
+export type BillingCycleSpelling = BillingCycle | "semi-annually";
 
 export const CANCELLATION_TYPES = ["Immediate", "End of Billing Period"] as const;
 export type CancellationType = (typeof CANCELLATION_TYPES)[number];

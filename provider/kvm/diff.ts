@@ -53,7 +53,8 @@ export const STATUS_DRIFT = ["suspended"] as const;
  */
 export const UNFINISHED = "provisioning";
 
-export interface DiffResult {
+/** The diff rules' ruling: the engine's DiffResult plus the inputs that changed, by meaning. */
+export interface KvmServerDiff {
     changes: boolean;
     replaces: string[];
     /** Inputs that differ, for callers that explain the change. */
@@ -97,7 +98,7 @@ export function learned(name: string, olds: Record<string, unknown>, news: Recor
 }
 
 /** `olds` are the stored outputs (which include the inputs); `news` the checked new inputs. */
-export function diffKvmServer(olds: Record<string, unknown>, news: Record<string, unknown>): DiffResult {
+export function diffKvmServer(olds: Record<string, unknown>, news: Record<string, unknown>): KvmServerDiff {
     const changed: string[] = INPUT_NAMES.filter((name) => news[name] === UNKNOWN || !same(name, olds[name], news[name]));
     const learnedNow = changed.filter((name) => learned(name, olds, news));
     if (olds.suspended === true) changed.push("suspended");

@@ -1,10 +1,11 @@
 /**
  * What a KvmServer does after it exists: read its live state, change plan or billing cycle in place, cancel.
  */
+import type { ReadResult } from "@pulumi/pulumi/dynamic";
 import { isEdisApiError } from "../client/errors";
 import { CancellationType } from "../client/model";
 import { DEFAULT_CANCELLATION_TYPE } from "../config";
-import { Context } from "./context";
+import { Context } from "../context";
 import { Identity, UpgradeEntry, entryFor, resolveCommand } from "../journal";
 import { WriteOutcomeUnknownError, sendOnce } from "../paidWrite";
 import { UpgradeResult } from "../client/model";
@@ -14,8 +15,8 @@ import { confirmBatchPlace } from "./batchCheck";
 import { ORDER_BATCH } from "./inputs";
 import { billingCycleProblem, paymentMethodProblem, resolvePaymentMethod } from "./orderCheck";
 
-export type ReadResult = { id: string; props: Record<string, unknown> };
-const GONE: ReadResult = { id: "", props: {} };
+/** The engine's "gone": a read with an empty id removes the resource from state. */
+const GONE = { id: "", props: {} } satisfies ReadResult;
 
 /** True when EDIS answered, in its own form, that it does not know what was asked about; false when it answered. */
 async function unknownToEdis(lookup: Promise<unknown>): Promise<boolean> {
@@ -47,7 +48,7 @@ export async function confirmedGone(ctx: Context, serviceId: number, kvmId: stri
  * out KVMs in some states) leaves state only when EDIS confirms it gone. Outputs the API cannot see (order,
  * invoice, inputs) are kept from state.
  */
-export async function readServer(ctx: Context, id: string, props: Record<string, unknown>): Promise<ReadResult> {
+export async function readServer(ctx: Context, id: string, props: Record<string, unknown>): Promise<Required<Pick<ReadResult<Record<string, unknown>>, "id" | "props">>> {
     const serviceId = Number(id);
     if (!Number.isInteger(serviceId) || serviceId <= 0) throw new Error(`"${id}" is not an EDIS service id`);
     let kvmId = typeof props.kvmId === "string" ? props.kvmId : undefined;

@@ -20,7 +20,7 @@ import { PaidOutcome, WriteOutcomeUnknownError, sendOnce } from "../paidWrite";
 import { confirmedGone } from "./operations";
 import { confirmBatchPlace } from "./batchCheck";
 import { orderedAt, orderedDespite } from "./orderBatch";
-import { Context, ServerInitError } from "./context";
+import { Context, ServerInitError } from "../context";
 import { KvmServerInputs, KvmServerOutputs, ORDER_BATCH, compact } from "./inputs";
 import { checkOrder, resolvePaymentMethod } from "./orderCheck";
 import { sessionOutputs } from "./inputs";

@@ -17,7 +17,7 @@ import { Clock } from "../clock";
 import { isEdisApiError } from "../client/errors";
 import { ManagementClient } from "../client/management";
 import { KvmSession, PowerState, PowerStatus } from "../client/model";
-import { Context } from "./context";
+import { Context } from "../context";
 import { KvmServerOutputs } from "./inputs";
 
 /** How long a switch may take to show in get/power (a guest's ACPI shutdown can take a while). */

@@ -18,7 +18,7 @@ import { UNKNOWN } from "../fields";
 import { CheckFailure, INPUT_NAMES, KvmServerInputs, inputsOf } from "./inputs";
 import { OrderJournal, identityOf } from "../journal";
 import { OrderCheckError, checkOrder, resolvePaymentMethod } from "./orderCheck";
-import { Context } from "./context";
+import { Context } from "../context";
 import { diffKvmServer } from "./diff";
 import { ProviderConfig } from "../config";
 

@@ -4,10 +4,11 @@
  * `require("pulumi-edis/provider")`. One host process serves every KvmServer of a deployment, so the
  * context (client, caches) is built once and shared.
  */
+import type * as pulumi from "@pulumi/pulumi";
 import { ConfigureRequest, configure, ctx, currentConfig, journal, log, logOnce, noteReplacement, settleJournal } from "../runtime";
 import { preflight } from "./preflight";
-import { Context, ServerInitError } from "./context";
-import { DiffResult, UNFINISHED, diffKvmServer, needsUpgrade } from "./diff";
+import { Context, ServerInitError } from "../context";
+import { KvmServerDiff, UNFINISHED, diffKvmServer, needsUpgrade } from "./diff";
 import { checkOrder, isNoExtraAddon, resolvePaymentMethod } from "./orderCheck";
 import { HELD_KVM_IDS, RESOURCE_ALIASES, RESOURCE_KEY, adoptedElsewhere, forgetService, identityOf } from "../journal";
 import { ADDON_INPUTS, INPUT_NAMES, KvmServerOutputs, checkInputs, compact, inputsOf, resourceKeyOf } from "./inputs";
@@ -44,7 +45,7 @@ function markPower<T extends object>(outs: T, inputs: Record<string, unknown>): 
  * An add-on input that changes between unset and the plan's own "no extra" entry is no change: the same server.
  * Asked of the catalogue only for such a pair, so other diffs cost no call.
  */
-async function withoutNoExtraAddons(olds: Record<string, unknown>, diff: DiffResult, news: Record<string, unknown>): Promise<DiffResult> {
+async function withoutNoExtraAddons(olds: Record<string, unknown>, diff: KvmServerDiff, news: Record<string, unknown>): Promise<KvmServerDiff> {
     const same: string[] = [];
     for (const input of Object.keys(ADDON_INPUTS) as Array<keyof typeof ADDON_INPUTS>) {
         if (!diff.changed.includes(input)) continue;
@@ -175,4 +176,4 @@ export const kvmServer = {
             await forgetService(c.journal, key, Number(id)).catch((e) => log(`warning: the order journal could not be tidied: ${(e as Error).message}`));
         }
     },
-};
+} satisfies pulumi.dynamic.ResourceProvider;

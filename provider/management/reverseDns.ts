@@ -11,6 +11,7 @@
  *   delete   del/ptr ["<ip>"] (the vendor's reference documents it; EDIS-API.md does not): a host without it
  *            (or that does not know the record: HTTP 404) is logged and the record left; nothing to do when the server is gone
  */
+import type * as pulumi from "@pulumi/pulumi";
 import { isIP } from "node:net";
 import { isEdisApiError } from "../client/errors";
 import { FieldRule, compact, show } from "../fields";
@@ -79,4 +80,4 @@ export const reverseDns = {
             throw e;
         }
     },
-};
+} satisfies pulumi.dynamic.ResourceProvider;

@@ -10,6 +10,7 @@
  * Every input replaces: EDIS has no call to change a hook. The callback password is never an output: state keeps
  * a salted scrypt digest (an additionalSecretOutput) so that a new password is seen as a change.
  */
+import type * as pulumi from "@pulumi/pulumi";
 import { isEdisApiError } from "../client/errors";
 import { CallbackMethod, TrafficHookRequest } from "../client/model";
 import { FieldRule, UNKNOWN, compact, show } from "../fields";
@@ -149,7 +150,7 @@ export const trafficAlert = {
             throw e;
         }
     },
-};
+} satisfies pulumi.dynamic.ResourceProvider;
 
 function hookUnknown(entry: HookEntry, dir: JournalPlace): WriteOutcomeUnknownError {
     return new WriteOutcomeUnknownError(

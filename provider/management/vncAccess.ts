@@ -10,6 +10,7 @@
  *
  * The password is never an output: state keeps a salted scrypt digest (an additionalSecretOutput) to see changes.
  */
+import type * as pulumi from "@pulumi/pulumi";
 import { VncStatus } from "../client/model";
 import { FieldRule, UNKNOWN, compact } from "../fields";
 import { ctx } from "../runtime";
@@ -81,4 +82,4 @@ export const vncAccess = {
             if (!serverGone(e)) throw e;
         }
     },
-};
+} satisfies pulumi.dynamic.ResourceProvider;

@@ -214,8 +214,9 @@ export function buildSchema(): Spec {
         types,
         language: {
             nodejs: { packageName: "@pulumi-edis/edis", dependencies: { "@pulumi/pulumi": "^3.0.0" } },
-            python: { packageName: "pulumi_edis", requires: { pulumi: ">=3.0.0,<4.0.0" } },
-            go: { importBasePath: "github.com/pulumi-edis/pulumi-edis/sdk/go/edis", generateResourceContainerTypes: true },
+            // respectSchemaVersion: the SDKs carry the schema's version (the plugin's), so a program asks for this plugin.
+            python: { packageName: "pulumi_edis", requires: { pulumi: ">=3.0.0,<4.0.0" }, respectSchemaVersion: true },
+            go: { importBasePath: "github.com/pulumi-edis/pulumi-edis/sdk/go/edis", generateResourceContainerTypes: true, respectSchemaVersion: true },
         },
     };
 }

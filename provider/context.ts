@@ -1,16 +1,18 @@
 /**
- * What every KvmServer operation works with, built once per provider host process from the configuration.
+ * The core's context: what every resource operation works with (clients, caches, the journal), built once per
+ * provider process from the configuration (runtime.ts), whichever door the engine came through: the dynamic
+ * provider's host or the native plugin.
  */
-import { Catalogue } from "../catalogue";
-import { Clock } from "../clock";
-import { EdisClient } from "../client/client";
-import { ManagementClient } from "../client/management";
-import { ProviderConfig } from "../config";
-import { OrderJournal } from "../journal";
-import { SessionDirectory } from "../sessions";
-import type { PowerReadings } from "./power";
-import type { OrderBatcher } from "./orderBatch";
-import { Flights } from "../flights";
+import { Catalogue } from "./catalogue";
+import { Clock } from "./clock";
+import { EdisClient } from "./client/client";
+import { ManagementClient } from "./client/management";
+import { ProviderConfig } from "./config";
+import { OrderJournal } from "./journal";
+import { SessionDirectory } from "./sessions";
+import type { PowerReadings } from "./kvm/power";
+import type { OrderBatcher } from "./kvm/orderBatch";
+import { Flights } from "./flights";
 
 export interface Context {
     config: ProviderConfig;

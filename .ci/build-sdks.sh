@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Builds the provider plugin's SDKs for Python and Go with `pulumi package gen-sdk` from schema.json (Pulumi's own
+# code generators; nothing here is written by hand), into sdks/python and sdks/go, and compiles the Go SDK against
+# the Go module proxy. The real-CLI tests install the Python SDK from sdks/python offline. Prints the sdks
+# directory as its last line. Needs the CLI and its language hosts (install-pulumi.sh), whose bin directory is
+# PULUMI_EDIS_CLI_BIN or the one install-pulumi.sh prints.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+bin="${PULUMI_EDIS_CLI_BIN:-$(bash "$root/.ci/install-pulumi.sh")}"
+out="$root/sdks"
+started=$SECONDS
+home="$(mktemp -d)"
+trap 'rm -rf "$home"' EXIT
+rm -rf "$out" && mkdir -p "$out"
+for language in python go; do
+    PATH="$bin:$PATH" PULUMI_HOME="$home" PULUMI_SKIP_UPDATE_CHECK=true PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION=true \
+        "$bin/pulumi" package gen-sdk "$root/schema.json" --language "$language" --out "$out" >&2
+done
+echo "build-sdks: gen-sdk wrote python and go after $((SECONDS - started)) s" >&2
+
+# The Go SDK compiles (and passes vet) as a module of its own, against the CLI's sdk version.
+(
+    cd "$out/go"
+    export GOTOOLCHAIN=auto GOFLAGS=-mod=mod CGO_ENABLED=0
+    go mod init github.com/pulumi-edis/pulumi-edis/sdk/go >/dev/null 2>&1
+    go get "github.com/pulumi/pulumi/sdk/v3@$("$bin/pulumi" version)" >&2
+    go mod tidy >&2
+    go build ./... >&2
+    go vet ./... >&2
+)
+echo "build-sdks: the Go SDK builds and vets after $((SECONDS - started)) s" >&2
+echo "$out"
