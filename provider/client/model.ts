@@ -9,6 +9,7 @@ export type BillingCycle = (typeof BILLING_CYCLES)[number];
 export type BillingCycleSpelling = BillingCycle | "semi-annually";
 
 export const CANCELLATION_TYPES = ["Immediate", "End of Billing Period"] as const;
+/** What deleting a server (`pulumi destroy`, or removing it from the program) asks EDIS to do. */
 export type CancellationType = (typeof CANCELLATION_TYPES)[number];
 
 /**

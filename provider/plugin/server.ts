@@ -13,7 +13,6 @@ import { ConfigureRequest } from "../runtime";
 import { packageVersion } from "../version";
 import { Props, fromStruct, toStructValue } from "./properties";
 import { RESOURCES, ResourceDoor } from "./resources";
-import { FUNCTIONS } from "./functions";
 import { detailedDiff } from "./detailedDiff";
 import { schemaText } from "./schema";
 
@@ -161,6 +160,9 @@ export class EdisProviderService {
     invoke(call: Call, cb: Callback) {
         handle(cb, async () => {
             const tok: string = call.request.getTok();
+            // Loaded on the first invoke: the lookups bring @pulumi/pulumi's runtime, a second of start-up that
+            // a deployment without lookups (refresh, destroy) need not pay.
+            const { FUNCTIONS } = require("./functions") as typeof import("./functions");
             const fn = FUNCTIONS[tok];
             if (!fn) throw new Error(`the edis provider has no function "${tok}"; it has ${Object.keys(FUNCTIONS).join(", ")}`);
             const result = await fn(fromStruct(call.request.getArgs()).props);
