@@ -239,3 +239,42 @@ test("a URL that cannot be read is quoted back without what stands before its la
     expect(config.problems.join(" ")).toContain('got "https://***@api.edis.at"');
     expect(config.problems.join(" ")).not.toMatch(/Pa\/ss9|me:/);
 });
+
+describe("an adopted or imported server: EDIS does not report its plan, OS or billing cycle", () => {
+    // What `pulumi import` (or an adoption that named only the KVM) leaves in state.
+    const imported = { adoptKvmId: "kvm_101006_1", hostname: "legacy-1.example.com", serviceId: 1006, kvmId: "kvm_101006_1" };
+
+    it("may leave out planId, osId and hostname, and gets no default billing cycle, also once adoptKvmId is removed", () => {
+        expect(checkInputs({ adoptKvmId: "kvm_101006_1" })).toEqual({ inputs: { adoptKvmId: "kvm_101006_1", applyCredit: true }, failures: [] });
+        expect(checkInputs({}, { adoptKvmId: "kvm_101006_1" }).failures).toEqual([]);
+        expect(checkInputs({}, { adoptKvmId: "kvm_101006_1" }).inputs.billingCycle).toBeUndefined();
+        // A server that is ordered still needs them all.
+        expect(checkInputs({}).failures.map((f) => f.property)).toEqual(["planId", "osId", "hostname"]);
+    });
+
+    it("records the first plan, OS, cycle and add-ons a program states by an update that orders, upgrades and replaces nothing", () => {
+        const news = { adoptKvmId: "kvm_101006_1", hostname: "legacy-1.example.com", planId: 101, osId: 1012, billingCycle: "annually", additionalRamId: 2001, applyCredit: true };
+        const diff = diffKvmServer(imported, news);
+        expect(diff.changes).toBe(true);
+        expect(diff.replaces).toEqual([]);
+        expect(diff.changed.sort()).toEqual(["additionalRamId", "billingCycle", "osId", "planId"]);
+        expect(needsUpgrade(imported, news)).toBe(false);
+    });
+
+    it("once recorded, a plan change is an upgrade and an OS change a replacement, as for any server", () => {
+        const recorded = { ...imported, planId: 101, osId: 1012, billingCycle: "annually" };
+        expect(needsUpgrade(recorded, { ...recorded, planId: 102 })).toBe(true);
+        expect(diffKvmServer(recorded, { ...recorded, adoptKvmId: undefined, osId: 1022 }).replaces).toEqual(["osId"]);
+    });
+
+    it("previews with no change when the program states what state holds, or leaves the billing cycle out", () => {
+        expect(diffKvmServer(imported, { adoptKvmId: "kvm_101006_1", hostname: "legacy-1.example.com", applyCredit: true }).changes).toBe(false);
+        const adopted = { ...imported, planId: 101, osId: 1012, billingCycle: "monthly" };
+        expect(diffKvmServer(adopted, { hostname: "legacy-1.example.com", planId: 101, osId: 1012, applyCredit: true }).changes).toBe(false);
+    });
+
+    it("learns nothing for a server that was ordered: a missing value there is a change", () => {
+        const ordered = { hostname: "a.example.com", planId: 101, osId: 1012, billingCycle: "monthly", serviceId: 1003, kvmId: "kvm_1" };
+        expect(diffKvmServer(ordered, { ...ordered, additionalRamId: 2001 }).replaces).toEqual(["additionalRamId"]);
+    });
+});

@@ -80,6 +80,9 @@ function same(name: string, a: unknown, b: unknown): boolean {
         if (name === "sshPublicKey") return sshKeyOf(a) === sshKeyOf(b);
     }
     if (name === "locationId" && b == null) return true;
+    // Only an adopted server's program may leave the billing cycle out (every other gets the default): it keeps
+    // the cycle it has, like a locationId left out.
+    if (name === "billingCycle" && b == null) return true;
     // Adoption is a one-time import: once adopted, removing adoptKvmId (as one removes `import:`) changes nothing.
     if (name === "adoptKvmId" && b == null) return true;
     // The stored value is what EDIS last reported; a program that does not manage power accepts any.

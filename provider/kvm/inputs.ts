@@ -224,10 +224,14 @@ const ADOPTED_RULES: Record<(typeof INPUT_NAMES)[number], FieldRule> = {
     billingCycle: { validate: RULES.billingCycle.validate },
 };
 
-/** Validates and normalizes inputs (see fields.ts); defaults that do not depend on config are filled in. */
-export function checkInputs(news: Record<string, unknown>): { inputs: Record<string, unknown>; failures: CheckFailure[] } {
-    const adopts = news.adoptKvmId !== undefined && news.adoptKvmId !== null && news.adoptKvmId !== "";
-    return checkFields("KvmServer", adopts ? ADOPTED_RULES : RULES, news);
+/**
+ * Validates and normalizes inputs (see fields.ts); defaults that do not depend on config are filled in. A server
+ * adopted once stays adopted when the program removes `adoptKvmId` (that changes nothing): `olds`, the inputs
+ * state holds, say so.
+ */
+export function checkInputs(news: Record<string, unknown>, olds: Record<string, unknown> = {}): { inputs: Record<string, unknown>; failures: CheckFailure[] } {
+    const adopted = [news.adoptKvmId, olds.adoptKvmId].some((k) => k !== undefined && k !== null && k !== "");
+    return checkFields("KvmServer", adopted ? ADOPTED_RULES : RULES, news);
 }
 
 /** The journal key the SDK gave a resource, if it did (resources of older versions have none). */

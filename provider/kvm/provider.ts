@@ -80,7 +80,7 @@ export const kvmServer = {
     },
 
     async check(olds: Record<string, unknown>, news: Record<string, unknown>) {
-        const checked = checkInputs(news);
+        const checked = checkInputs(news, olds);
         if (checked.failures.length) return checked;
         // What up would refuse before ordering, reported by preview already (preflight.ts).
         const failures = await preflight(currentConfig(), ctx, journal(), olds, checked.inputs, log);
