@@ -2,9 +2,10 @@
  * The native provider plugin `pulumi-resource-edis` with the real CLI: a Pulumi YAML program (the real
  * pulumi-language-yaml host) orders, refreshes and cancels a server through it; `pulumi import` brings a server
  * ordered outside Pulumi under management with no diff on the next preview and nothing ordered; the plan names
- * the input that forces a replacement, and `replaceOnChanges` works (both dead for the dynamic resource); and an
- * engine killed after the order answered does not lead to a second order (the journal's identity is the URN the
- * plugin receives).
+ * the input that forces a replacement, and `replaceOnChanges` works (both dead for the dynamic resource); and the
+ * money cases the engine decides, through the plugin: an engine killed after the order answered (the journal's
+ * identity is the URN the plugin receives), an unpaid invoice (an init error, resumed without a second order),
+ * and a lost add/order answer (blocked until the program adopts the server).
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -144,3 +145,44 @@ test("an engine killed after the order answered: the next up records that order 
     expect(paidWrites(sim)).toEqual(["add/order", "cancel/product"]);
 });
 
+
+test("an unpaid invoice stops the create through the plugin: the server reaches state with its init error, and once paid the next up finishes it without a second order", async () => {
+    const f = await open(YAML, { sim: { unpaidInvoices: true, provisioningDelayMs: 1000 } });
+    const { sim } = f;
+    const stack = withPlugin(f.stack);
+    const first = failed(await stack.up());
+    expect(first.output).toContain("is unpaid");
+    const stalled = (await stack.resources()).web;
+    expect(stalled).toMatchObject({ id: "1003", initErrors: [expect.stringContaining("unpaid")] });
+    expect(paidWrites(sim)).toEqual(["add/order"]);
+
+    sim.account.payInvoice(sim.account.state.invoices[0].invoiceId);
+    const resumed = ok(await stack.up());
+    expect(opsOf(resumed).web).toEqual(["update"]);
+    expect(resumed.output).toContain("not ordering again");
+    expect((await stack.resources()).web.outputs).toMatchObject({ serviceId: 1003, kvmId: expect.stringMatching(/^kvm_/) });
+    expect(paidWrites(sim)).toEqual(["add/order"]);
+    ok(await stack.preview(["--expect-no-changes"]));
+    ok(await stack.destroy());
+    expect(paidWrites(sim)).toEqual(["add/order", "cancel/product"]);
+    await expectNoCredentials(f);
+});
+
+test("a lost add/order answer through the plugin blocks every later up until the program adopts the server the error names", async () => {
+    const f = await open(YAML, { sim: { faults: [{ endpoint: "add/order", drop: "after" }] } });
+    const { sim } = f;
+    const stack = withPlugin(f.stack);
+    expect(failed(await stack.up()).output).toContain("may or may not have been made");
+    expect(failed(await stack.up()).output).toContain("may or may not have been made");
+    expect(paidWrites(sim)).toEqual(["add/order"]);
+
+    await new Promise((r) => setTimeout(r, 400)); // provisioned by now (300 ms)
+    sim.account.advance();
+    const server = sim.account.state.services.find((s) => s.hostname === "web-1.example.com")!;
+    editProgram(stack, (y) => y.replace("      hostname: ${hostname}\n", `      hostname: \${hostname}\n      adoptKvmId: ${server.kvmId}\n`));
+    ok(await stack.up());
+    expect((await stack.resources()).web.outputs).toMatchObject({ serviceId: server.serviceId });
+    ok(await stack.preview(["--expect-no-changes"]));
+    ok(await stack.destroy());
+    expect(paidWrites(sim)).toEqual(["add/order", "cancel/product"]);
+});
