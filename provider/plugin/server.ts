@@ -243,16 +243,18 @@ export class EdisProviderService {
             const door = resourceOf(req.getUrn());
             const props = fromStruct(req.getProperties());
             const inputs = fromStruct(req.getInputs());
-            const importing = Object.keys(props.props).length === 0;
+            // No outputs: `pulumi import` (no inputs either) or `refresh --import-pending-creates` (the inputs the
+            // interrupted create was given). Otherwise a refresh, whose inputs stay the program's.
+            const bare = Object.keys(props.props).length === 0;
             const result = await door.impl.read(req.getId(), withKey(props.props, req.getUrn()));
             const resp = new provproto.ReadResponse();
             resp.setId(result.id ?? "");
             if (!result.id) return resp;
             let outs = door.outputsForState(result.props ?? {});
             // Import: the inputs a program needs to declare this resource, learned from EDIS (the CLI writes them
-            // as code), are in its outputs too, as every input is. Refresh: the inputs stay the program's.
-            const next = importing ? door.importedInputs(outs) : inputs.props;
-            if (importing) outs = { ...outs, ...next };
+            // as code). They are outputs too, as every input is; what EDIS reported wins.
+            const next = bare && Object.keys(inputs.props).length === 0 ? door.importedInputs(outs) : door.inputsForState(inputs.props);
+            if (bare) outs = { ...next, ...outs };
             resp.setProperties(struct(toStructValue(outs, props.secrets)));
             resp.setInputs(struct(toStructValue(door.inputsForState(next), inputs.secrets)));
             return resp;
