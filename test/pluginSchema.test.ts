@@ -54,6 +54,7 @@ describe("schema.json", () => {
 
     it("marks the credentials secret, and gives no function result a credential", () => {
         expect(schema.config.variables.password.secret).toBe(true);
+        expect(schema.config.variables.email.secret).toBe(true);
         expect(schema.provider.inputProperties.password.secret).toBe(true);
         expect(schema.resources["edis:index:VncAccess"].inputProperties.password.secret).toBe(true);
         expect(schema.resources["edis:index:VncAccess"].properties.password).toBeUndefined();

@@ -428,6 +428,21 @@ function sameResourceElsewhere(key: string, other: string): boolean {
 }
 
 /**
+ * The unfinished orders of other resources of the same stack, project and type as `key`: where a resource
+ * renamed with an alias may find what it ordered under its old name when its aliases are not known (the native
+ * plugin, which the engine tells only the new URN).
+ */
+export async function unfinishedOrdersBeside(journal: OrderJournal, key: string, account: string): Promise<OrderEntry[]> {
+    const me = urnParts(key);
+    if (!me) return [];
+    const type = (t: string) => t.split("$").pop();
+    return (await journal.ofKind("order")).filter((e): e is OrderEntry => {
+        const them = urnParts(e.key);
+        return e.kind === "order" && e.key !== key && unresolved(e) && (e.account ?? account) === account && !!them && them.stack === me.stack && them.project === me.project && type(them.typePath) === type(me.typePath);
+    });
+}
+
+/**
  * Whether an entry may record a write that no stack's state holds. A "created" order counts: the program settles
  * an entry the moment the engine has saved its resource (settleRecorded), so one that is still here was most
  * likely never saved (an engine that died after the provider answered). A finished plan change and an adoption

@@ -97,7 +97,8 @@ function same(name: string, a: unknown, b: unknown): boolean {
  * not change it: recorded in place by an update that sends nothing, never a replacement or an upgrade order.
  */
 export function learned(name: string, olds: Record<string, unknown>, news: Record<string, unknown>): boolean {
-    return typeof olds.adoptKvmId === "string" && olds[name] == null && news[name] != null && news[name] !== UNKNOWN && name !== "adoptKvmId" && name !== "powerState";
+    // An unknown value (preview) is learned too: it becomes a value, which up records.
+    return typeof olds.adoptKvmId === "string" && olds[name] == null && news[name] != null && name !== "adoptKvmId" && name !== "powerState";
 }
 
 /** `olds` are the stored outputs (which include the inputs); `news` the checked new inputs. */

@@ -1,14 +1,10 @@
 #!/usr/bin/env node
 /**
  * `pulumi-resource-edis`: the native provider plugin. The engine starts it as `pulumi-resource-edis [flags]
- * <engine address>` and reads the port it serves on from the first line of its stdout. The provider's lines go
- * to the engine's log (a plugin's stderr is shown only at higher verbosity), so a user sees them as with the
- * dynamic host.
+ * <engine address>` and reads the port it serves on from the first line of its stdout.
  */
-import * as path from "node:path";
-import { setLogSink } from "../runtime";
 import { packageVersion } from "../version";
-import { serve } from "./server";
+import { connectEngineLog, serve } from "./server";
 
 const USAGE =
     "usage: pulumi-resource-edis <engine address>\n" +
@@ -17,21 +13,6 @@ const USAGE =
 
 /** The flags the engine may pass a plugin (logging, tracing), taken and ignored. */
 const ENGINE_FLAGS = /^(--logtostderr|--logflow|-v=\d+|--v=\d+)$/;
-
-function engineLog(address: string): void {
-    const pulumiDir = path.dirname(require.resolve("@pulumi/pulumi/package.json"));
-    const fromPulumi = (id: string) => require(require.resolve(id, { paths: [pulumiDir] }));
-    const grpc = fromPulumi("@grpc/grpc-js");
-    const engrpc = fromPulumi("@pulumi/pulumi/proto/engine_grpc_pb");
-    const engproto = fromPulumi("@pulumi/pulumi/proto/engine_pb");
-    const engine = new engrpc.EngineClient(address, grpc.credentials.createInsecure());
-    setLogSink((line) => {
-        const req = new engproto.LogRequest();
-        req.setSeverity(/^pulumi-edis: warning: /.test(line) ? engproto.LogSeverity.WARNING : engproto.LogSeverity.INFO);
-        req.setMessage(line.replace(/^pulumi-edis: warning: /, "pulumi-edis: "));
-        engine.log(req, () => undefined);
-    });
-}
 
 function main(args: string[]): void {
     if (args.includes("--version")) return void process.stdout.write(`pulumi-resource-edis ${packageVersion()}\n`);
@@ -50,7 +31,7 @@ function main(args: string[]): void {
         }
         positional.push(a);
     }
-    if (positional[0]) engineLog(positional[0]);
+    if (positional[0]) connectEngineLog(positional[0]);
     serve().then(
         (port) => process.stdout.write(`${port}\n`),
         (e) => {

@@ -7,8 +7,9 @@ import { kvmServer } from "../kvm/provider";
 import { vncAccess } from "../management/vncAccess";
 import { reverseDns } from "../management/reverseDns";
 import { trafficAlert } from "../management/trafficAlert";
-import { HELD_KVM_IDS, RESOURCE_KEY } from "../journal";
-import { hostname as hostnameRule } from "../kvm/inputs";
+import { HELD_KVM_IDS, RESOURCE_KEY, unfinishedOrdersBeside } from "../journal";
+import { hostname as hostnameRule, sameHostname } from "../kvm/inputs";
+import { ctx } from "../runtime";
 import type { Props } from "./properties";
 import { schemaText } from "./schema";
 
@@ -33,6 +34,12 @@ export interface ResourceDoor {
     outputsForState(props: Props): Props;
     /** The inputs of a resource brought in by `pulumi import`, from what a Read learned at EDIS. */
     importedInputs(outs: Props): Props;
+    /** Outputs that are secrets although no input of the same name was (digests of passwords). */
+    secretOutputs: readonly string[];
+    /** What the plugin door checks before a create, where the dynamic door has the SDK's help (see kvmServerBeforeCreate). */
+    beforeCreate?(inputs: Props, urn: string): Promise<void>;
+    /** After `pulumi import` read the resource: what the journal must know of it. */
+    afterImport?(outs: Props, urn: string): Promise<void>;
 }
 
 const PASSED_BY_PROVIDER = [RESOURCE_KEY, HELD_KVM_IDS, "__provider"];
@@ -46,13 +53,15 @@ function inputNamesOf(token: string): string[] {
     return Object.keys(schema.resources[token]?.inputProperties ?? {});
 }
 
-function door(token: string, impl: ResourceImpl, importedInputs: (outs: Props) => Props): ResourceDoor {
+function door(token: string, impl: ResourceImpl, importedInputs: (outs: Props) => Props, more: Partial<ResourceDoor> = {}): ResourceDoor {
     return {
         impl,
         inputNames: inputNamesOf(token),
         inputsForState: (props) => without(props, PASSED_BY_PROVIDER),
         outputsForState: (props) => without(props, [HELD_KVM_IDS, "__provider"]),
         importedInputs,
+        secretOutputs: [],
+        ...more,
     };
 }
 
@@ -74,9 +83,71 @@ function importedServer(outs: Props): Props {
     return inputs;
 }
 
+/**
+ * Before a KvmServer's create through the plugin, two things the dynamic door learns from the SDK and this door
+ * cannot (the engine passes a provider neither a resource's aliases nor its replacement options):
+ * - An adoption of the KVM this same resource already holds (its adoption entry under this URN) is the new half
+ *   of a replacement the engine forces (`replaceOnChanges` on a key that changes in place): the old half's delete
+ *   would then cancel the one server both halves are. Refused; nothing is adopted or cancelled.
+ * - An unfinished order of another resource of this stack and type, for the same host name, may be this
+ *   resource's before a rename with an alias (the engine tells this door only the new URN). Refused before
+ *   anything is sent, so that it cannot be paid twice.
+ */
+async function kvmServerBeforeCreate(inputs: Props, urn: string): Promise<void> {
+    const c = ctx();
+    if (typeof inputs.adoptKvmId === "string") {
+        const held = await c.journal.read(urn, "adoption");
+        if (held && held.kind === "adoption" && held.kvmId === inputs.adoptKvmId) {
+            throw new Error(
+                `${urn} would be replaced by a resource that adopts the KVM it already is (${inputs.adoptKvmId}, service ${held.serviceId}): ` +
+                    `the old half's delete would cancel the one server both halves are. Nothing was adopted or cancelled. Remove the ` +
+                    `input named in replaceOnChanges from the change (an adopted server's recorded inputs change in place), or remove ` +
+                    `adoptKvmId first to let a replacement order a new server.`,
+            );
+        }
+        return;
+    }
+    const hostname = typeof inputs.hostname === "string" ? inputs.hostname : undefined;
+    const other = hostname ? (await unfinishedOrdersBeside(c.journal, urn, c.account)).find((e) => sameHostname(e.hostname, hostname)) : undefined;
+    if (other) {
+        const service = other.serviceId !== undefined ? ` (service ${other.serviceId})` : "";
+        throw new Error(
+            `the order journal holds an unfinished order for ${other.key}${service}, ${other.hostname}, sent ${other.sentAt}: the same host ` +
+                `name in this stack, perhaps this resource before a rename. Nothing was ordered, so that it cannot be paid twice. If ` +
+                `this resource was renamed, run \`pulumi up\` once under the old name (it records that order without ordering again), ` +
+                `then rename it with the alias. If it is another resource, run \`pulumi up\` with that one first, or give this one ` +
+                `another host name.`,
+        );
+    }
+}
+
+/**
+ * An imported server is held as an adopted one is: its adoption entry keeps a delete of another resource on the
+ * same service from cancelling it (journal.adoptedElsewhere), and keeps a forced replacement from adopting it twice.
+ */
+async function kvmServerAfterImport(outs: Props, urn: string): Promise<void> {
+    const c = ctx();
+    if (typeof outs.serviceId !== "number" || typeof outs.kvmId !== "string") return;
+    await c.journal.write({
+        kind: "adoption",
+        state: "held",
+        key: urn,
+        account: c.account,
+        hostname: typeof outs.hostname === "string" ? outs.hostname : String(outs.description ?? ""),
+        sentAt: new Date().toISOString(),
+        serviceId: outs.serviceId,
+        kvmId: outs.kvmId,
+    });
+}
+
 export const RESOURCES: Record<string, ResourceDoor> = {
-    "edis:index:KvmServer": door("edis:index:KvmServer", kvmServer as unknown as ResourceImpl, importedServer),
-    "edis:index:VncAccess": door("edis:index:VncAccess", vncAccess as unknown as ResourceImpl, notImportable("VncAccess")),
+    "edis:index:KvmServer": door("edis:index:KvmServer", kvmServer as unknown as ResourceImpl, importedServer, {
+        beforeCreate: kvmServerBeforeCreate,
+        afterImport: kvmServerAfterImport,
+    }),
+    "edis:index:VncAccess": door("edis:index:VncAccess", vncAccess as unknown as ResourceImpl, notImportable("VncAccess"), { secretOutputs: ["passwordDigest"] }),
     "edis:index:ReverseDns": door("edis:index:ReverseDns", reverseDns as unknown as ResourceImpl, notImportable("ReverseDns")),
-    "edis:index:TrafficAlert": door("edis:index:TrafficAlert", trafficAlert as unknown as ResourceImpl, notImportable("TrafficAlert")),
+    "edis:index:TrafficAlert": door("edis:index:TrafficAlert", trafficAlert as unknown as ResourceImpl, notImportable("TrafficAlert"), {
+        secretOutputs: ["callbackPasswordDigest"],
+    }),
 };

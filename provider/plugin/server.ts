@@ -9,7 +9,7 @@
 import * as path from "node:path";
 import type * as grpcTypes from "@grpc/grpc-js";
 import { RESOURCE_KEY } from "../journal";
-import { ConfigureRequest } from "../runtime";
+import { ConfigureRequest, setLogSink } from "../runtime";
 import { packageVersion } from "../version";
 import { Props, fromStruct, toStructValue } from "./properties";
 import { RESOURCES, ResourceDoor } from "./resources";
@@ -29,6 +29,29 @@ const structproto = fromPulumi("google-protobuf/google/protobuf/struct_pb");
 const emptyproto = fromPulumi("google-protobuf/google/protobuf/empty_pb");
 const anyproto = fromPulumi("google-protobuf/google/protobuf/any_pb");
 
+/** The settings that are credentials: secrets in the provider's state whatever the stack config says. */
+const CREDENTIALS = ["email", "password"] as const;
+
+let engineLogAddress: string | undefined;
+
+/**
+ * The provider's lines go to the engine's log (a plugin's stderr is shown only at higher verbosity), so a user
+ * sees them as with the dynamic host. The address comes on the command line or in the handshake.
+ */
+export function connectEngineLog(address: string): void {
+    if (engineLogAddress === address) return;
+    engineLogAddress = address;
+    const engrpc = fromPulumi("@pulumi/pulumi/proto/engine_grpc_pb");
+    const engproto = fromPulumi("@pulumi/pulumi/proto/engine_pb");
+    const engine = new engrpc.EngineClient(address, grpc.credentials.createInsecure());
+    setLogSink((line) => {
+        const req = new engproto.LogRequest();
+        req.setSeverity(/^pulumi-edis: warning: /.test(line) ? engproto.LogSeverity.WARNING : engproto.LogSeverity.INFO);
+        req.setMessage(line.replace(/^pulumi-edis: warning: /, "pulumi-edis: "));
+        engine.log(req, () => undefined);
+    });
+}
+
 type Call = { request: any };
 type Callback = (err: unknown, resp?: unknown, metadata?: unknown) => void;
 
@@ -43,6 +66,15 @@ function resourceOf(urn: string): ResourceDoor {
     const door = RESOURCES[type];
     if (!door) throw new Error(`the edis provider has no resource type "${type}"; it has ${Object.keys(RESOURCES).join(", ")}`);
     return door;
+}
+
+/** For an init error's outputs before the type is known to be served: no secret names of its own. */
+function resourceOfOrNone(urn: string): ResourceDoor {
+    try {
+        return resourceOf(urn);
+    } catch {
+        return { secretOutputs: [] } as unknown as ResourceDoor;
+    }
 }
 
 /** The properties of a request, with the resource's URN as the journal's identity (see journal/identity). */
@@ -72,6 +104,11 @@ function failure(e: unknown, secrets: ReadonlySet<string>) {
         metadata.add("grpc-status-details-bin", Buffer.from(status.serializeBinary()));
     }
     return { code: grpc.status.UNKNOWN, details: message, message, metadata };
+}
+
+/** The names to mark secret in a resource's outputs: those that came in secret, and the door's own. */
+function secretNames(door: ResourceDoor, given: ReadonlySet<string>): Set<string> {
+    return new Set([...given, ...door.secretOutputs]);
 }
 
 function handle<T>(cb: Callback, run: () => Promise<T>, secrets: ReadonlySet<string> = new Set()): void {
@@ -123,9 +160,13 @@ export class EdisProviderService {
 
     checkConfig(call: Call, cb: Callback) {
         handle(cb, async () => {
+            // Settings are read and validated by the operation that needs them. The engine keeps a provider's
+            // checked settings in the stack's state, and sends CheckConfig no secret marks (it copies the stack
+            // config's own back afterwards): the credentials are returned as secrets whatever the config says,
+            // so that a plain-text edis:email is stored encrypted too.
+            const { props } = fromStruct(call.request.getNews());
             const resp = new provproto.CheckResponse();
-            // Settings are read and validated by the operation that needs them (configure must never fail).
-            resp.setInputs(call.request.getNews());
+            resp.setInputs(struct(toStructValue(props, new Set(CREDENTIALS))));
             return resp;
         });
     }
@@ -227,13 +268,14 @@ export class EdisProviderService {
             cb,
             async () => {
                 const door = resourceOf(req.getUrn());
+                await door.beforeCreate?.(inputs.props, req.getUrn());
                 const result = await door.impl.create(withKey(inputs.props, req.getUrn()));
                 const resp = new provproto.CreateResponse();
                 resp.setId(result.id);
-                resp.setProperties(struct(toStructValue(door.outputsForState(result.outs), inputs.secrets)));
+                resp.setProperties(struct(toStructValue(door.outputsForState(result.outs), secretNames(door, inputs.secrets))));
                 return resp;
             },
-            inputs.secrets,
+            secretNames(resourceOfOrNone(req.getUrn()), inputs.secrets),
         );
     }
 
@@ -253,9 +295,11 @@ export class EdisProviderService {
             let outs = door.outputsForState(result.props ?? {});
             // Import: the inputs a program needs to declare this resource, learned from EDIS (the CLI writes them
             // as code). They are outputs too, as every input is; what EDIS reported wins.
-            const next = bare && Object.keys(inputs.props).length === 0 ? door.importedInputs(outs) : door.inputsForState(inputs.props);
+            const importing = bare && Object.keys(inputs.props).length === 0;
+            const next = importing ? door.importedInputs(outs) : door.inputsForState(inputs.props);
             if (bare) outs = { ...next, ...outs };
-            resp.setProperties(struct(toStructValue(outs, props.secrets)));
+            if (importing) await door.afterImport?.(outs, req.getUrn());
+            resp.setProperties(struct(toStructValue(outs, secretNames(door, props.secrets))));
             resp.setInputs(struct(toStructValue(door.inputsForState(next), inputs.secrets)));
             return resp;
         });
@@ -271,10 +315,10 @@ export class EdisProviderService {
                 const olds = fromStruct(req.getOlds()).props;
                 const result = await door.impl.update(req.getId(), olds, withKey(news.props, req.getUrn()));
                 const resp = new provproto.UpdateResponse();
-                resp.setProperties(struct(toStructValue(door.outputsForState(result.outs), news.secrets)));
+                resp.setProperties(struct(toStructValue(door.outputsForState(result.outs), secretNames(door, news.secrets))));
                 return resp;
             },
-            news.secrets,
+            secretNames(resourceOfOrNone(req.getUrn()), news.secrets),
         );
     }
 

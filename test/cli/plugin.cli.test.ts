@@ -186,3 +186,74 @@ test("a lost add/order answer through the plugin blocks every later up until the
     ok(await stack.destroy());
     expect(paidWrites(sim)).toEqual(["add/order", "cancel/product"]);
 });
+
+describe("what the engine does not tell the plugin, and the plugin must not need", () => {
+    test("killed after the order answered, then renamed with an alias (the engine gives a plugin only the new URN): nothing is ordered again, and the error says how to recover", async () => {
+        const f = await open(YAML, { sim: { provisioningDelayMs: 3000 } });
+        const { sim } = f;
+        const stack = withPlugin(f.stack);
+        failed(await upKilledWhileProvisioning(sim, stack));
+        ok(await stack.run(["cancel", "--yes"]));
+        const rename = (y: string) => y.replace("  web:\n", "  web2:\n").replace("    options:\n", "    options:\n      aliases:\n        - urn:pulumi:dev::edis-yaml::edis:index:KvmServer::web\n").replace(/\$\{web\./g, "${web2.");
+        editProgram(stack, rename);
+        const refused = failed(await stack.up());
+        expect(refused.output).toContain("holds an unfinished order for urn:pulumi:dev::edis-yaml::edis:index:KvmServer::web (service 1003)");
+        expect(paidWrites(sim)).toEqual(["add/order"]);
+
+        // As the error says: one up under the old name records the order; then the rename moves it in state.
+        editProgram(stack, () => readFileSync(join(YAML, "Pulumi.yaml"), "utf8"));
+        expect(ok(await stack.up()).output).toContain("not ordered again");
+        ok(await stack.refresh(["--clear-pending-creates"]));
+        editProgram(stack, rename);
+        const renamed = ok(await stack.up());
+        expect(opsOf(renamed).web2).toEqual(["same"]);
+        expect(paidWrites(sim)).toEqual(["add/order"]);
+        expect((await stack.resources()).web2.outputs).toMatchObject({ serviceId: 1003 });
+        ok(await stack.destroy());
+        expect(paidWrites(sim)).toEqual(["add/order", "cancel/product"]);
+    });
+
+    test("replaceOnChanges on an adopted server's input that is recorded in place: the forced replacement would adopt the same KVM, and is refused before anything is cancelled", async () => {
+        const f = await open(YAML);
+        const { sim } = f;
+        const stack = withPlugin(f.stack);
+        const config = resolveConfig((key) => sim.stackConfig()[`edis:${key}`]);
+        const client = clientFromConfig(config, { userAgent: "client area" });
+        const outside = await client.addOrder({ billingCycle: "monthly", paymentMethod: "credit", applyCredit: true, items: [{ pid: 101, os: 1012, hostname: "legacy-1.example.com" }] });
+        await new Promise((r) => setTimeout(r, 800));
+        const kvm = await client.getKvmId(outside.serviceIds[0]);
+        editProgram(stack, (y) => y.replace("resources:\n", `resources:\n  legacy:\n    type: edis:index:KvmServer\n    properties:\n      adoptKvmId: ${kvm}\n      hostname: legacy-1.example.com\n    options:\n      replaceOnChanges:\n        - osId\n`));
+        ok(await stack.up());
+        sim.clearLog();
+
+        editProgram(stack, (y) => y.replace("      hostname: legacy-1.example.com\n", "      hostname: legacy-1.example.com\n      osId: 1012\n"));
+        const refused = failed(await stack.up());
+        expect(refused.output).toContain("adopts the KVM it already is");
+        expect(paidWrites(sim)).toEqual([]);
+        expect((await stack.resources()).legacy.outputs).toMatchObject({ serviceId: outside.serviceIds[0] });
+
+        // Without the option, the same change is recorded in place, and nothing is sent to EDIS.
+        editProgram(stack, (y) => y.replace("    options:\n      replaceOnChanges:\n        - osId\n", ""));
+        expect(opsOf(ok(await stack.up())).legacy).toEqual(["update"]);
+        expect(paidWrites(sim)).toEqual([]);
+        ok(await stack.destroy());
+        expect(paidWrites(sim)).toEqual(["cancel/product", "cancel/product"]);
+    });
+
+    test("a credential set in plain text in the stack config is kept encrypted in the provider's state (the engine stores a provider's settings there); VNC password digests are secrets in state", async () => {
+        const f = await open(YAML);
+        const { sim } = f;
+        const stack = withPlugin(f.stack);
+        await stack.setConfig({ "edis:email": sim.account.state.email }, []);
+        editProgram(stack, (y) => y.replace("outputs:\n", "  vnc:\n    type: edis:index:VncAccess\n    properties:\n      kvmId: ${web.kvmId}\n      password: abcd1234\noutputs:\n"));
+        ok(await stack.up());
+        const provider = (await stack.deployment()).resources!.find((r) => r.type === "pulumi:providers:edis")!;
+        expect(JSON.stringify(provider.inputs!.email)).toContain("ciphertext");
+        const vnc = (await stack.resources()).vnc;
+        expect(JSON.stringify(vnc.outputs!.passwordDigest)).toContain("ciphertext");
+        expect(stack.backendText()).not.toContain("abcd1234");
+        const state = await stack.exportText();
+        for (const credential of [sim.account.state.email, sim.account.state.password]) expect(state).not.toContain(credential);
+        ok(await stack.destroy());
+    });
+});

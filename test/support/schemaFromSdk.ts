@@ -190,7 +190,8 @@ export function buildSchema(): Spec {
         variables[name] = {
             type: "string",
             description: `${SETTING_DOCS[name as keyof typeof SETTINGS]} Environment variable when unset: \`${s.env}\`.`,
-            ...(name === "password" ? { secret: true } : {}),
+            // The engine keeps a provider's settings in state: the credentials are secrets there.
+            ...(name === "password" || name === "email" ? { secret: true } : {}),
         };
     }
 
