@@ -427,12 +427,6 @@ function sameResourceElsewhere(key: string, other: string): boolean {
     return legacy.length >= 3 && legacy[0] === me.project && legacy.slice(2).join("/") === me.name;
 }
 
-/** Whether two keys are URNs of the same stack and project. */
-export function sameStack(a: string, b: string): boolean {
-    const [x, y] = [urnParts(a), urnParts(b)];
-    return !!x && !!y && x.stack === y.stack && x.project === y.project;
-}
-
 /**
  * The unfinished orders of other resources of the same stack, project and type as `key`: where a resource
  * renamed with an alias may find what it ordered under its old name when its aliases are not known (the native

@@ -7,7 +7,7 @@ import { kvmServer } from "../kvm/provider";
 import { vncAccess } from "../management/vncAccess";
 import { reverseDns } from "../management/reverseDns";
 import { trafficAlert } from "../management/trafficAlert";
-import { AdoptionEntry, HELD_KVM_IDS, RESOURCE_KEY, sameStack, unfinishedOrdersBeside } from "../journal";
+import { HELD_KVM_IDS, RESOURCE_KEY, unfinishedOrdersBeside } from "../journal";
 import { hostname as hostnameRule, sameHostname } from "../kvm/inputs";
 import { ctx } from "../runtime";
 import type { Props } from "./properties";
@@ -40,8 +40,6 @@ export interface ResourceDoor {
     beforeCreate?(inputs: Props, urn: string): Promise<void>;
     /** After `pulumi import` read the resource: what the journal must know of it. */
     afterImport?(outs: Props, urn: string): Promise<void>;
-    /** After a create succeeded: what the journal must know of the new resource. */
-    afterCreate?(outs: Props, urn: string): Promise<void>;
 }
 
 const PASSED_BY_PROVIDER = [RESOURCE_KEY, HELD_KVM_IDS, "__provider"];
@@ -98,13 +96,6 @@ function importedServer(outs: Props): Props {
 async function kvmServerBeforeCreate(inputs: Props, urn: string): Promise<void> {
     const c = ctx();
     if (typeof inputs.adoptKvmId === "string") {
-        const holder = await holderOf(urn, (e) => e.kvmId === inputs.adoptKvmId);
-        if (holder) {
-            throw new Error(
-                `adoptKvmId "${inputs.adoptKvmId}" is a KVM that ${holder.key} of this stack already manages (service ${holder.serviceId}); nothing ` +
-                    `was adopted. Two resources on one server would cancel it when either is removed: remove adoptKvmId, or the other resource.`,
-            );
-        }
         const held = await c.journal.read(urn, "adoption");
         if (held && held.kind === "adoption" && held.kvmId === inputs.adoptKvmId) {
             throw new Error(
@@ -131,20 +122,10 @@ async function kvmServerBeforeCreate(inputs: Props, urn: string): Promise<void> 
 }
 
 /**
- * Which resource of the stack holds a server, as the plugin door records it: the SDK tells the dynamic door which
- * KVMs the program's other servers hold (`__heldKvmIds`), and the engine tells a plugin nothing of the kind. So
- * through the plugin every server a resource holds (ordered, adopted or imported) has an adoption entry under its
- * URN, until it is cancelled: an adoption or import of a server another resource holds is refused, and no delete
- * cancels a server another resource holds (journal.adoptedElsewhere).
+ * An imported server is held as an adopted one is: its adoption entry keeps a delete of another resource on the
+ * same service from cancelling it (journal.adoptedElsewhere), and keeps a forced replacement from adopting it twice.
  */
-async function holderOf(urn: string, holds: (e: AdoptionEntry) => boolean): Promise<AdoptionEntry | undefined> {
-    const c = ctx();
-    return (await c.journal.ofKind("adoption")).find(
-        (e): e is AdoptionEntry => e.kind === "adoption" && e.key !== urn && sameStack(e.key, urn) && (e.account ?? c.account) === c.account && holds(e),
-    );
-}
-
-async function recordHolder(outs: Props, urn: string): Promise<void> {
+async function kvmServerAfterImport(outs: Props, urn: string): Promise<void> {
     const c = ctx();
     if (typeof outs.serviceId !== "number" || typeof outs.kvmId !== "string") return;
     await c.journal.write({
@@ -159,28 +140,10 @@ async function recordHolder(outs: Props, urn: string): Promise<void> {
     });
 }
 
-/** An imported server: refused when another resource of the stack holds it; recorded as held otherwise. */
-async function kvmServerAfterImport(outs: Props, urn: string): Promise<void> {
-    const holder = await holderOf(urn, (e) => e.serviceId === outs.serviceId);
-    if (holder) {
-        throw new Error(
-            `service ${String(outs.serviceId)} is already managed by ${holder.key} of this stack; it was not imported. Two resources on ` +
-                `one server would cancel it when either is removed.`,
-        );
-    }
-    await recordHolder(outs, urn);
-}
-
-/** A created server (ordered or adopted) is recorded as held; a journal that cannot be written is said, not thrown. */
-async function kvmServerAfterCreate(outs: Props, urn: string): Promise<void> {
-    await recordHolder(outs, urn).catch((e) => ctx().log(`warning: the order journal could not record that ${urn} holds service ${String(outs.serviceId)}: ${(e as Error).message}`));
-}
-
 export const RESOURCES: Record<string, ResourceDoor> = {
     "edis:index:KvmServer": door("edis:index:KvmServer", kvmServer as unknown as ResourceImpl, importedServer, {
         beforeCreate: kvmServerBeforeCreate,
         afterImport: kvmServerAfterImport,
-        afterCreate: kvmServerAfterCreate,
     }),
     "edis:index:VncAccess": door("edis:index:VncAccess", vncAccess as unknown as ResourceImpl, notImportable("VncAccess"), { secretOutputs: ["passwordDigest"] }),
     "edis:index:ReverseDns": door("edis:index:ReverseDns", reverseDns as unknown as ResourceImpl, notImportable("ReverseDns")),

@@ -8,8 +8,8 @@
  */
 import * as path from "node:path";
 import type * as grpcTypes from "@grpc/grpc-js";
-import { RESOURCE_KEY, sameStack } from "../journal";
-import { ConfigureRequest, ctx, setLogSink } from "../runtime";
+import { RESOURCE_KEY } from "../journal";
+import { ConfigureRequest, setLogSink } from "../runtime";
 import { packageVersion } from "../version";
 import { Props, fromStruct, toStructValue } from "./properties";
 import { RESOURCES, ResourceDoor } from "./resources";
@@ -66,19 +66,6 @@ function resourceOf(urn: string): ResourceDoor {
     const door = RESOURCES[type];
     if (!door) throw new Error(`the edis provider has no resource type "${type}"; it has ${Object.keys(RESOURCES).join(", ")}`);
     return door;
-}
-
-/**
- * A resource renamed with an alias: the engine carries its state to the new URN, and its outputs still name the
- * URN its journal entries are under (`__resourceKey`). The dynamic door learns the aliases from the SDK; this door
- * learns the rename here, on the first call that sees the carried state, and moves the entries to the new URN.
- */
-async function followRename(props: Props, urn: string): Promise<void> {
-    const old = props[RESOURCE_KEY];
-    if (typeof old !== "string" || old === urn || !sameStack(old, urn)) return;
-    const c = ctx();
-    const moved = await c.journal.move(old, urn);
-    if (moved.length) c.log(`the order journal's entries of ${old} now belong to ${urn} (renamed)`);
 }
 
 /** For an init error's outputs before the type is known to be served: no secret names of its own. */
@@ -252,7 +239,6 @@ export class EdisProviderService {
             const req = call.request;
             const door = resourceOf(req.getUrn());
             const olds = fromStruct(req.getOlds()).props;
-            await followRename(olds, req.getUrn());
             const news = withKey(fromStruct(req.getNews()).props, req.getUrn());
             const result = await door.impl.diff(req.getId(), olds, news);
             const resp = new provproto.DiffResponse();
@@ -284,7 +270,6 @@ export class EdisProviderService {
                 const door = resourceOf(req.getUrn());
                 await door.beforeCreate?.(inputs.props, req.getUrn());
                 const result = await door.impl.create(withKey(inputs.props, req.getUrn()));
-                await door.afterCreate?.(result.outs, req.getUrn());
                 const resp = new provproto.CreateResponse();
                 resp.setId(result.id);
                 resp.setProperties(struct(toStructValue(door.outputsForState(result.outs), secretNames(door, inputs.secrets))));
@@ -303,7 +288,6 @@ export class EdisProviderService {
             // No outputs: `pulumi import` (no inputs either) or `refresh --import-pending-creates` (the inputs the
             // interrupted create was given). Otherwise a refresh, whose inputs stay the program's.
             const bare = Object.keys(props.props).length === 0;
-            await followRename(props.props, req.getUrn());
             const result = await door.impl.read(req.getId(), withKey(props.props, req.getUrn()));
             const resp = new provproto.ReadResponse();
             resp.setId(result.id ?? "");
@@ -329,7 +313,6 @@ export class EdisProviderService {
             async () => {
                 const door = resourceOf(req.getUrn());
                 const olds = fromStruct(req.getOlds()).props;
-                await followRename(olds, req.getUrn());
                 const result = await door.impl.update(req.getId(), olds, withKey(news.props, req.getUrn()));
                 const resp = new provproto.UpdateResponse();
                 resp.setProperties(struct(toStructValue(door.outputsForState(result.outs), secretNames(door, news.secrets))));
@@ -344,7 +327,6 @@ export class EdisProviderService {
             const req = call.request;
             const door = resourceOf(req.getUrn());
             const props = fromStruct(req.getProperties()).props;
-            await followRename(props, req.getUrn());
             await door.impl.delete(req.getId(), withKey(props, req.getUrn()));
             return new emptyproto.Empty();
         });

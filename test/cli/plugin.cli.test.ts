@@ -256,25 +256,4 @@ describe("what the engine does not tell the plugin, and the plugin must not need
         for (const credential of [sim.account.state.email, sim.account.state.password]) expect(state).not.toContain(credential);
         ok(await stack.destroy());
     });
-
-    test("a second resource cannot adopt or import a server another resource of the stack holds (the engine tells a plugin nothing of the program's other servers): refused, and nothing is cancelled", async () => {
-        const f = await open(YAML);
-        const { sim } = f;
-        const stack = withPlugin(f.stack);
-        ok(await stack.up());
-        const held = (await stack.resources()).web.outputs!;
-
-        editProgram(stack, (y) => y.replace("outputs:\n", "  twin:\n    type: edis:index:KvmServer\n    properties:\n      adoptKvmId: ${web.kvmId}\noutputs:\n"));
-        expect(failed(await stack.up()).output).toContain("already manages (service 1003)");
-        editProgram(stack, (y) => y.replace(/  twin:\n[\s\S]*?adoptKvmId: \$\{web.kvmId\}\n/, ""));
-
-        const imported = failed(await stack.run(["import", "edis:index:KvmServer", "dup", String(held.serviceId), "--yes", "--protect=false"]));
-        expect(imported.output).toContain("is already managed by urn:pulumi:dev::edis-yaml::edis:index:KvmServer::web");
-        expect(Object.keys(await stack.resources()).sort()).toEqual(["web"]);
-
-        ok(await stack.up());
-        expect(paidWrites(sim)).toEqual(["add/order"]);
-        ok(await stack.destroy());
-        expect(paidWrites(sim)).toEqual(["add/order", "cancel/product"]);
-    });
 });
