@@ -38,8 +38,6 @@ export interface ResourceDoor {
     secretOutputs: readonly string[];
     /** What the plugin door checks before a create, where the dynamic door has the SDK's help (see kvmServerBeforeCreate). */
     beforeCreate?(inputs: Props, urn: string): Promise<void>;
-    /** After `pulumi import` read the resource: what the journal must know of it. */
-    afterImport?(outs: Props, urn: string): Promise<void>;
 }
 
 const PASSED_BY_PROVIDER = [RESOURCE_KEY, HELD_KVM_IDS, "__provider"];
@@ -84,11 +82,23 @@ function importedServer(outs: Props): Props {
 }
 
 /**
+ * The servers this process's diffs saw a resource hold, by URN: the engine diffs a resource before it creates
+ * the new half of its replacement, in the same deployment and the same plugin process.
+ */
+const heldAtDiff = new Map<string, string>();
+
+/** Called by the plugin's diff: what the resource holds now (its KVM), for the check before a create. */
+export function noteHeld(urn: string, olds: Props): void {
+    if (typeof olds.kvmId === "string") heldAtDiff.set(urn, olds.kvmId);
+}
+
+/**
  * Before a KvmServer's create through the plugin, two things the dynamic door learns from the SDK and this door
  * cannot (the engine passes a provider neither a resource's aliases nor its replacement options):
- * - An adoption of the KVM this same resource already holds (its adoption entry under this URN) is the new half
- *   of a replacement the engine forces (`replaceOnChanges` on a key that changes in place): the old half's delete
- *   would then cancel the one server both halves are. Refused; nothing is adopted or cancelled.
+ * - A create that adopts the KVM its own resource holds (as its diff saw it) is the new half of a replacement the
+ *   engine forces (`replaceOnChanges` on an input that changes in place, such as an adopted or imported server's
+ *   first `osId`): the old half's delete would then cancel the one server both halves are. Refused; nothing is
+ *   adopted or cancelled.
  * - An unfinished order of another resource of this stack and type, for the same host name, may be this
  *   resource's before a rename with an alias (the engine tells this door only the new URN). Refused before
  *   anything is sent, so that it cannot be paid twice.
@@ -96,13 +106,11 @@ function importedServer(outs: Props): Props {
 async function kvmServerBeforeCreate(inputs: Props, urn: string): Promise<void> {
     const c = ctx();
     if (typeof inputs.adoptKvmId === "string") {
-        const held = await c.journal.read(urn, "adoption");
-        if (held && held.kind === "adoption" && held.kvmId === inputs.adoptKvmId) {
+        if (heldAtDiff.get(urn) === inputs.adoptKvmId) {
             throw new Error(
-                `${urn} would be replaced by a resource that adopts the KVM it already is (${inputs.adoptKvmId}, service ${held.serviceId}): ` +
-                    `the old half's delete would cancel the one server both halves are. Nothing was adopted or cancelled. Remove the ` +
-                    `input named in replaceOnChanges from the change (an adopted server's recorded inputs change in place), or remove ` +
-                    `adoptKvmId first to let a replacement order a new server.`,
+                `${urn} would be replaced by a resource that adopts the KVM it already is (${inputs.adoptKvmId}): the old half's delete ` +
+                    `would cancel the one server both halves are. Nothing was adopted or cancelled. Take the input that changed out of ` +
+                    `replaceOnChanges for this change: an adopted server's first plan, OS or add-on is recorded in place.`,
             );
         }
         return;
@@ -121,29 +129,9 @@ async function kvmServerBeforeCreate(inputs: Props, urn: string): Promise<void> 
     }
 }
 
-/**
- * An imported server is held as an adopted one is: its adoption entry keeps a delete of another resource on the
- * same service from cancelling it (journal.adoptedElsewhere), and keeps a forced replacement from adopting it twice.
- */
-async function kvmServerAfterImport(outs: Props, urn: string): Promise<void> {
-    const c = ctx();
-    if (typeof outs.serviceId !== "number" || typeof outs.kvmId !== "string") return;
-    await c.journal.write({
-        kind: "adoption",
-        state: "held",
-        key: urn,
-        account: c.account,
-        hostname: typeof outs.hostname === "string" ? outs.hostname : String(outs.description ?? ""),
-        sentAt: new Date().toISOString(),
-        serviceId: outs.serviceId,
-        kvmId: outs.kvmId,
-    });
-}
-
 export const RESOURCES: Record<string, ResourceDoor> = {
     "edis:index:KvmServer": door("edis:index:KvmServer", kvmServer as unknown as ResourceImpl, importedServer, {
         beforeCreate: kvmServerBeforeCreate,
-        afterImport: kvmServerAfterImport,
     }),
     "edis:index:VncAccess": door("edis:index:VncAccess", vncAccess as unknown as ResourceImpl, notImportable("VncAccess"), { secretOutputs: ["passwordDigest"] }),
     "edis:index:ReverseDns": door("edis:index:ReverseDns", reverseDns as unknown as ResourceImpl, notImportable("ReverseDns")),

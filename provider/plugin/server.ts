@@ -12,7 +12,7 @@ import { RESOURCE_KEY } from "../journal";
 import { ConfigureRequest, setLogSink } from "../runtime";
 import { packageVersion } from "../version";
 import { Props, fromStruct, toStructValue } from "./properties";
-import { RESOURCES, ResourceDoor } from "./resources";
+import { RESOURCES, ResourceDoor, noteHeld } from "./resources";
 import { detailedDiff } from "./detailedDiff";
 import { schemaText } from "./schema";
 
@@ -239,6 +239,7 @@ export class EdisProviderService {
             const req = call.request;
             const door = resourceOf(req.getUrn());
             const olds = fromStruct(req.getOlds()).props;
+            noteHeld(req.getUrn(), olds);
             const news = withKey(fromStruct(req.getNews()).props, req.getUrn());
             const result = await door.impl.diff(req.getId(), olds, news);
             const resp = new provproto.DiffResponse();
@@ -298,7 +299,6 @@ export class EdisProviderService {
             const importing = bare && Object.keys(inputs.props).length === 0;
             const next = importing ? door.importedInputs(outs) : door.inputsForState(inputs.props);
             if (bare) outs = { ...next, ...outs };
-            if (importing) await door.afterImport?.(outs, req.getUrn());
             resp.setProperties(struct(toStructValue(outs, secretNames(door, props.secrets))));
             resp.setInputs(struct(toStructValue(door.inputsForState(next), inputs.secrets)));
             return resp;
