@@ -428,17 +428,22 @@ function sameResourceElsewhere(key: string, other: string): boolean {
 }
 
 /**
- * The unfinished orders of other resources of the same stack, project and type as `key`: where a resource
- * renamed with an alias may find what it ordered under its old name when its aliases are not known (the native
- * plugin, which the engine tells only the new URN).
+ * The unfinished paid writes of `kind` (an order, a hook) of other resources of the same stack, project and type
+ * as `key`: where a resource renamed with an alias may find what it wrote under its old name when its aliases
+ * are not known (the native plugin, which the engine tells only the new URN).
  */
-export async function unfinishedOrdersBeside(journal: OrderJournal, key: string, account: string): Promise<OrderEntry[]> {
+export async function unfinishedBeside<K extends "order" | "hook">(
+    journal: OrderJournal,
+    key: string,
+    account: string,
+    kind: K,
+): Promise<Array<Extract<JournalEntry, { kind: K }>>> {
     const me = urnParts(key);
     if (!me) return [];
     const type = (t: string) => t.split("$").pop();
-    return (await journal.ofKind("order")).filter((e): e is OrderEntry => {
+    return (await journal.ofKind(kind)).filter((e): e is Extract<JournalEntry, { kind: K }> => {
         const them = urnParts(e.key);
-        return e.kind === "order" && e.key !== key && unresolved(e) && (e.account ?? account) === account && !!them && them.stack === me.stack && them.project === me.project && type(them.typePath) === type(me.typePath);
+        return e.kind === kind && e.key !== key && unresolved(e) && (e.account ?? account) === account && !!them && them.stack === me.stack && them.project === me.project && type(them.typePath) === type(me.typePath);
     });
 }
 

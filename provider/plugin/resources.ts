@@ -7,7 +7,7 @@ import { kvmServer } from "../kvm/provider";
 import { vncAccess } from "../management/vncAccess";
 import { reverseDns } from "../management/reverseDns";
 import { trafficAlert } from "../management/trafficAlert";
-import { HELD_KVM_IDS, RESOURCE_KEY, unfinishedOrdersBeside } from "../journal";
+import { HELD_KVM_IDS, JournalEntry, RESOURCE_KEY, unfinishedBeside } from "../journal";
 import { hostname as hostnameRule, sameHostname } from "../kvm/inputs";
 import { ctx } from "../runtime";
 import type { Props } from "./properties";
@@ -38,6 +38,11 @@ export interface ResourceDoor {
     secretOutputs: readonly string[];
     /** What the plugin door checks before a create, where the dynamic door has the SDK's help (see kvmServerBeforeCreate). */
     beforeCreate?(inputs: Props, urn: string): Promise<void>;
+    /**
+     * The paid write a create of this type makes (an order, a hook), and whether a journal entry of another
+     * resource records the same intent as these inputs: see paidWriteOfRenamed.
+     */
+    paidWrite?: { kind: "order" | "hook"; sameIntent(entry: JournalEntry, inputs: Props): boolean; describe(entry: JournalEntry): string };
 }
 
 const PASSED_BY_PROVIDER = [RESOURCE_KEY, HELD_KVM_IDS, "__provider"];
@@ -93,38 +98,39 @@ export function noteHeld(urn: string, olds: Props): void {
 }
 
 /**
- * Before a KvmServer's create through the plugin, two things the dynamic door learns from the SDK and this door
- * cannot (the engine passes a provider neither a resource's aliases nor its replacement options):
- * - A create that adopts the KVM its own resource holds (as its diff saw it) is the new half of a replacement the
- *   engine forces (`replaceOnChanges` on an input that changes in place, such as an adopted or imported server's
- *   first `osId`): the old half's delete would then cancel the one server both halves are. Refused; nothing is
- *   adopted or cancelled.
- * - An unfinished order of another resource of this stack and type, for the same host name, may be this
- *   resource's before a rename with an alias (the engine tells this door only the new URN). Refused before
- *   anything is sent, so that it cannot be paid twice.
+ * Before a KvmServer's create through the plugin: a create that adopts the KVM its own resource holds (as its diff
+ * saw it) is the new half of a replacement the engine forces (`replaceOnChanges` on an input that changes in place,
+ * such as an adopted or imported server's first `osId`): the old half's delete would then cancel the one server
+ * both halves are. Refused; nothing is adopted or cancelled. (The dynamic door needs no such check: the engine
+ * applies replaceOnChanges to nothing a dynamic provider reports.)
  */
 async function kvmServerBeforeCreate(inputs: Props, urn: string): Promise<void> {
-    const c = ctx();
-    if (typeof inputs.adoptKvmId === "string") {
-        if (heldAtDiff.get(urn) === inputs.adoptKvmId) {
-            throw new Error(
-                `${urn} would be replaced by a resource that adopts the KVM it already is (${inputs.adoptKvmId}): the old half's delete ` +
-                    `would cancel the one server both halves are. Nothing was adopted or cancelled. Take the input that changed out of ` +
-                    `replaceOnChanges for this change: an adopted server's first plan, OS or add-on is recorded in place.`,
-            );
-        }
-        return;
-    }
-    const hostname = typeof inputs.hostname === "string" ? inputs.hostname : undefined;
-    const other = hostname ? (await unfinishedOrdersBeside(c.journal, urn, c.account)).find((e) => sameHostname(e.hostname, hostname)) : undefined;
-    if (other) {
-        const service = other.serviceId !== undefined ? ` (service ${other.serviceId})` : "";
+    if (typeof inputs.adoptKvmId === "string" && heldAtDiff.get(urn) === inputs.adoptKvmId) {
         throw new Error(
-            `the order journal holds an unfinished order for ${other.key}${service}, ${other.hostname}, sent ${other.sentAt}: the same host ` +
-                `name in this stack, perhaps this resource before a rename. Nothing was ordered, so that it cannot be paid twice. If ` +
-                `this resource was renamed, run \`pulumi up\` once under the old name (it records that order without ordering again), ` +
-                `then rename it with the alias. If it is another resource, run \`pulumi up\` with that one first, or give this one ` +
-                `another host name.`,
+            `${urn} would be replaced by a resource that adopts the KVM it already is (${inputs.adoptKvmId}): the old half's delete ` +
+                `would cancel the one server both halves are. Nothing was adopted or cancelled. Take the input that changed out of ` +
+                `replaceOnChanges for this change: an adopted server's first plan, OS or add-on is recorded in place.`,
+        );
+    }
+}
+
+/**
+ * Before any paid write a create makes through the plugin: an unfinished write of the same intent by another
+ * resource of this stack and type may be this resource's before a rename with an alias (the engine tells a plugin
+ * only the new URN; the dynamic door learns the aliases from the SDK, journal.entryFor). Refused before anything
+ * is sent, so that it cannot be paid twice.
+ */
+export async function paidWriteOfRenamed(door: ResourceDoor, inputs: Props, urn: string): Promise<void> {
+    const write = door.paidWrite;
+    if (!write || typeof inputs.adoptKvmId === "string") return;
+    const c = ctx();
+    const other = (await unfinishedBeside(c.journal, urn, c.account, write.kind)).find((e) => write.sameIntent(e, inputs));
+    if (other) {
+        throw new Error(
+            `the order journal holds an unfinished ${other.kind} for ${other.key} (${write.describe(other)}), sent ${other.sentAt}: the same ` +
+                `${other.kind === "order" ? "host name" : "alert"} in this stack, perhaps this resource before a rename. Nothing was sent, so that ` +
+                `it cannot be paid twice. If this resource was renamed, run \`pulumi up\` once under the old name (it records what was sent ` +
+                `without sending it again), then rename it with the alias. If it is another resource, run \`pulumi up\` with that one first.`,
         );
     }
 }
@@ -132,10 +138,20 @@ async function kvmServerBeforeCreate(inputs: Props, urn: string): Promise<void> 
 export const RESOURCES: Record<string, ResourceDoor> = {
     "edis:index:KvmServer": door("edis:index:KvmServer", kvmServer as unknown as ResourceImpl, importedServer, {
         beforeCreate: kvmServerBeforeCreate,
+        paidWrite: {
+            kind: "order",
+            sameIntent: (e, inputs) => e.kind === "order" && typeof inputs.hostname === "string" && sameHostname(e.hostname, inputs.hostname),
+            describe: (e) => `${e.hostname}${e.kind === "order" && e.serviceId !== undefined ? `, service ${e.serviceId}` : ""}`,
+        },
     }),
     "edis:index:VncAccess": door("edis:index:VncAccess", vncAccess as unknown as ResourceImpl, notImportable("VncAccess"), { secretOutputs: ["passwordDigest"] }),
     "edis:index:ReverseDns": door("edis:index:ReverseDns", reverseDns as unknown as ResourceImpl, notImportable("ReverseDns")),
     "edis:index:TrafficAlert": door("edis:index:TrafficAlert", trafficAlert as unknown as ResourceImpl, notImportable("TrafficAlert"), {
         secretOutputs: ["callbackPasswordDigest"],
+        paidWrite: {
+            kind: "hook",
+            sameIntent: (e, inputs) => e.kind === "hook" && e.kvmId === inputs.kvmId && e.callbackUrl === inputs.callbackUrl,
+            describe: (e) => (e.kind === "hook" ? `${e.kvmId}, ${e.callbackUrl}` : e.key),
+        },
     }),
 };

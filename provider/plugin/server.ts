@@ -12,7 +12,7 @@ import { RESOURCE_KEY } from "../journal";
 import { ConfigureRequest, setLogSink } from "../runtime";
 import { packageVersion } from "../version";
 import { Props, fromStruct, toStructValue } from "./properties";
-import { RESOURCES, ResourceDoor, noteHeld } from "./resources";
+import { RESOURCES, ResourceDoor, noteHeld, paidWriteOfRenamed } from "./resources";
 import { detailedDiff } from "./detailedDiff";
 import { schemaText } from "./schema";
 
@@ -36,7 +36,7 @@ let engineLogAddress: string | undefined;
 
 /**
  * The provider's lines go to the engine's log (a plugin's stderr is shown only at higher verbosity), so a user
- * sees them as with the dynamic host. The address comes on the command line or in the handshake.
+ * sees them as with the dynamic host. The address is the plugin's command-line argument.
  */
 export function connectEngineLog(address: string): void {
     if (engineLogAddress === address) return;
@@ -55,7 +55,6 @@ export function connectEngineLog(address: string): void {
 type Call = { request: any };
 type Callback = (err: unknown, resp?: unknown, metadata?: unknown) => void;
 
-
 function struct(props: Props) {
     return structproto.Struct.fromJavaScript(props);
 }
@@ -66,15 +65,6 @@ function resourceOf(urn: string): ResourceDoor {
     const door = RESOURCES[type];
     if (!door) throw new Error(`the edis provider has no resource type "${type}"; it has ${Object.keys(RESOURCES).join(", ")}`);
     return door;
-}
-
-/** For an init error's outputs before the type is known to be served: no secret names of its own. */
-function resourceOfOrNone(urn: string): ResourceDoor {
-    try {
-        return resourceOf(urn);
-    } catch {
-        return { secretOutputs: [] } as unknown as ResourceDoor;
-    }
 }
 
 /** The properties of a request, with the resource's URN as the journal's identity (see journal/identity). */
@@ -109,6 +99,21 @@ function failure(e: unknown, secrets: ReadonlySet<string>) {
 /** The names to mark secret in a resource's outputs: those that came in secret, and the door's own. */
 function secretNames(door: ResourceDoor, given: ReadonlySet<string>): Set<string> {
     return new Set([...given, ...door.secretOutputs]);
+}
+
+/**
+ * A create or an update: the outputs it returns, and those an init error carries to the engine, mark as secret
+ * what came in secret and the type's own secret outputs.
+ */
+function writeStep(cb: Callback, urn: string, given: ReadonlySet<string>, run: (door: ResourceDoor, secrets: Set<string>) => Promise<unknown>): void {
+    let door: ResourceDoor;
+    try {
+        door = resourceOf(urn);
+    } catch (e) {
+        return handle(cb, () => Promise.reject(e));
+    }
+    const secrets = secretNames(door, given);
+    handle(cb, () => run(door, secrets), secrets);
 }
 
 function handle<T>(cb: Callback, run: () => Promise<T>, secrets: ReadonlySet<string> = new Set()): void {
@@ -265,19 +270,15 @@ export class EdisProviderService {
     create(call: Call, cb: Callback) {
         const req = call.request;
         const inputs = fromStruct(req.getProperties());
-        handle(
-            cb,
-            async () => {
-                const door = resourceOf(req.getUrn());
-                await door.beforeCreate?.(inputs.props, req.getUrn());
-                const result = await door.impl.create(withKey(inputs.props, req.getUrn()));
-                const resp = new provproto.CreateResponse();
-                resp.setId(result.id);
-                resp.setProperties(struct(toStructValue(door.outputsForState(result.outs), secretNames(door, inputs.secrets))));
-                return resp;
-            },
-            secretNames(resourceOfOrNone(req.getUrn()), inputs.secrets),
-        );
+        writeStep(cb, req.getUrn(), inputs.secrets, async (door, secrets) => {
+            await door.beforeCreate?.(inputs.props, req.getUrn());
+            await paidWriteOfRenamed(door, inputs.props, req.getUrn());
+            const result = await door.impl.create(withKey(inputs.props, req.getUrn()));
+            const resp = new provproto.CreateResponse();
+            resp.setId(result.id);
+            resp.setProperties(struct(toStructValue(door.outputsForState(result.outs), secrets)));
+            return resp;
+        });
     }
 
     read(call: Call, cb: Callback) {
@@ -308,18 +309,13 @@ export class EdisProviderService {
     update(call: Call, cb: Callback) {
         const req = call.request;
         const news = fromStruct(req.getNews());
-        handle(
-            cb,
-            async () => {
-                const door = resourceOf(req.getUrn());
-                const olds = fromStruct(req.getOlds()).props;
-                const result = await door.impl.update(req.getId(), olds, withKey(news.props, req.getUrn()));
-                const resp = new provproto.UpdateResponse();
-                resp.setProperties(struct(toStructValue(door.outputsForState(result.outs), secretNames(door, news.secrets))));
-                return resp;
-            },
-            secretNames(resourceOfOrNone(req.getUrn()), news.secrets),
-        );
+        writeStep(cb, req.getUrn(), news.secrets, async (door, secrets) => {
+            const olds = fromStruct(req.getOlds()).props;
+            const result = await door.impl.update(req.getId(), olds, withKey(news.props, req.getUrn()));
+            const resp = new provproto.UpdateResponse();
+            resp.setProperties(struct(toStructValue(door.outputsForState(result.outs), secrets)));
+            return resp;
+        });
     }
 
     delete(call: Call, cb: Callback) {

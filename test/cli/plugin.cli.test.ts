@@ -197,7 +197,7 @@ describe("what the engine does not tell the plugin, and the plugin must not need
         const rename = (y: string) => y.replace("  web:\n", "  web2:\n").replace("    options:\n", "    options:\n      aliases:\n        - urn:pulumi:dev::edis-yaml::edis:index:KvmServer::web\n").replace(/\$\{web\./g, "${web2.");
         editProgram(stack, rename);
         const refused = failed(await stack.up());
-        expect(refused.output).toContain("holds an unfinished order for urn:pulumi:dev::edis-yaml::edis:index:KvmServer::web (service 1003)");
+        expect(refused.output).toContain("holds an unfinished order for urn:pulumi:dev::edis-yaml::edis:index:KvmServer::web (web-1.example.com, service 1003)");
         expect(paidWrites(sim)).toEqual(["add/order"]);
 
         // As the error says: one up under the old name records the order; then the rename moves it in state.
