@@ -2,10 +2,17 @@
  * `pulumi-edis/provider`: the implementation that Pulumi's dynamic-provider host loads by package name,
  * and the client and catalogue that the SDK's lookups share.
  */
-export { kvmServer } from "./kvm/provider";
-export { vncAccess } from "./management/vncAccess";
-export { reverseDns } from "./management/reverseDns";
-export { trafficAlert } from "./management/trafficAlert";
+import { guarded } from "./client/withhold";
+import { kvmServer as kvmServerImpl } from "./kvm/provider";
+import { vncAccess as vncAccessImpl } from "./management/vncAccess";
+import { reverseDns as reverseDnsImpl } from "./management/reverseDns";
+import { trafficAlert as trafficAlertImpl } from "./management/trafficAlert";
+
+// What the dynamic provider's host calls: every error and check failure passes the withholding function.
+export const kvmServer = guarded(kvmServerImpl);
+export const vncAccess = guarded(vncAccessImpl);
+export const reverseDns = guarded(reverseDnsImpl);
+export const trafficAlert = guarded(trafficAlertImpl);
 export { ManagementClient, MANAGEMENT_ENDPOINTS, DEFAULT_MANAGEMENT_URL } from "./client/management";
 export { EdisClient, ENDPOINTS, DEFAULT_AUTH_URL, DEFAULT_BASE_URL } from "./client/client";
 export type { EdisClientOptions } from "./client/client";

@@ -1,21 +1,23 @@
 /**
  * The one path of every paid or non-repeatable write: add/order, add/upgrade and hooks/set. Each is sent at
- * most once per intent, across runs and crashes, because the order journal (journal.ts) records it around the
+ * most once per intent, across runs and crashes, because the order journal (journal/) records it around the
  * request:
  *
  *   claim "sending"      exclusively; a second deployment sending the same write stops here
  *   send once            never retried (the client's endpoint says so too)
  *   an answer            the entry the caller makes of it ("ordered", "done")
- *   a failure that names what was made (an order, service or invoice id in any answer, whatever its status)
- *                        recorded the same way: something exists, and the caller puts it where the user sees it
- *   a refusal naming nothing (refused, gone, credentials)
- *                        entry removed: nothing happened, and the refusal is the error
- *   anything else        (retry later, a server error, no answer, an unreadable one) entry "unknown", and
- *                        WriteOutcomeUnknownError: it is not sent again until the user says what happened
+ *   a failure that certainly made nothing (answers.ts `nothingHappened`: the request never left this machine, or
+ *                        HTTP 401/403 naming nothing)  entry removed: the write may be sent again
+ *   any other failure    whatever it says and whatever its status (a refusal in words, a server error, no answer,
+ *                        an unreadable one): what it names (an order, service or invoice id in any field) is
+ *                        recorded by the caller; otherwise the entry is "unknown", and WriteOutcomeUnknownError: it
+ *                        is not sent again until the user says what happened. Bad input never gets this far: the
+ *                        preflight refuses it before the write (catalogue, stock, payment method, credentials).
  *
  * A journal write after the answer that fails is logged, not thrown: the "sending" entry it leaves still blocks
  * a second write, and the answer must reach the engine.
  */
+import { nothingHappened } from "./client/answers";
 import { EdisApiError, isEdisApiError } from "./client/errors";
 import { HookEntry, OrderEntry, OrderJournal, UpgradeEntry } from "./journal";
 
@@ -76,7 +78,8 @@ export async function sendOnce<E extends WriteEntry, R>(w: PaidWrite<E, R>): Pro
             await recordEach((sending) => ({ ...sending, state: "unknown", problem: (e as Error).message }));
             throw w.unknown((e as Error).message);
         }
-        if (e.endpoint !== w.endpoint || e.notSent) {
+        // A call before the write failed (a session, a lookup), or the write certainly made nothing: nothing to record.
+        if (e.endpoint !== w.endpoint || nothingHappened(e)) {
             await clearEach();
             throw e;
         }
@@ -85,16 +88,21 @@ export async function sendOnce<E extends WriteEntry, R>(w: PaidWrite<E, R>): Pro
             await recordEach((sending, i) => named[i] ?? { ...sending, state: "unknown", problem: e.message });
             return { named: e };
         }
-        if (e.meaning === "refused" || e.meaning === "gone" || e.meaning === "credentials") {
-            await clearEach();
-            throw e;
-        }
-        const unknown = entries.map((sending) => ({ ...sending, state: "unknown", problem: e.message }) as E);
+        const problem = unknownProblem(e);
+        const unknown = entries.map((sending) => ({ ...sending, state: "unknown", problem }) as E);
         await Promise.all(unknown.map((entry) => record(w, entry)));
-        throw w.unknown(e.message, unknown[0]);
+        throw w.unknown(problem, unknown[0]);
     }
     await recordEach((sending, i) => w.made(sending, result, i));
     return { answered: result };
+}
+
+/**
+ * Why a failed paid write's outcome is unknown, for the error and the journal: EDIS's words (withheld if they hold a
+ * credential) and the ids the answer names (the client adds them to the error's detail).
+ */
+function unknownProblem(e: EdisApiError): string {
+    return `${e.message}. EDIS's answer does not show that nothing was made (only a request that never left this machine, or a refusal of the credentials by HTTP status, shows that)`;
 }
 
 async function record<E extends WriteEntry>(w: { journal: OrderJournal; log(line: string): void }, entry: E): Promise<void> {

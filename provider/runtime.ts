@@ -5,6 +5,7 @@
  * sessions) is built once, on first use, so that check and diff work without credentials (e.g. in preview).
  */
 import { Catalogue } from "./catalogue";
+import { withhold } from "./client/withhold";
 import { ManagementClient } from "./client/management";
 import { ProviderConfig, clientFromConfig, resolveConfig } from "./config";
 import { OrderJournal, accountTag, journalStoreAt, settle } from "./journal";
@@ -37,9 +38,9 @@ export function setLogSink(next: (line: string) => void): void {
     sink = next;
 }
 
-export function log(line: string): void {
-    // The host's stderr reaches the deployment's log. Lines are the provider's own words plus EdisApiError
-    // messages, which come redacted; redacting the whole line again would blank words a short password matches.
+export function log(raw: string): void {
+    // The host's stderr reaches the deployment's log: every line passes the one withholding function.
+    const line = withhold(raw, { scope: "composed" });
     if (sink) return sink(`pulumi-edis: ${line}`);
     if (stderrGone || process.stderr.destroyed) return;
     process.stderr.write(`pulumi-edis: ${line}\n`);

@@ -11,6 +11,7 @@
 import { SingleFlightCache } from "./cache";
 import { Clock, systemClock } from "./clock";
 import { EdisClient } from "./client/client";
+import { refusedInEdisForm } from "./client/answers";
 import { isEdisApiError } from "./client/errors";
 import { KvmSession } from "./client/model";
 import { Flights, Gathering } from "./flights";
@@ -61,12 +62,12 @@ export class SessionDirectory {
         return new Promise<KvmSession | undefined>((resolve, reject) => this.flights.arrive(this.newKvms, { kvmId, resolve, reject }));
     }
 
-    /** One KVM's entry, asked for directly; undefined when EDIS does not know it (yet). */
+    /** One KVM's entry, asked for directly; undefined when EDIS refuses it (it does not list it, or not yet). */
     async one(kvmId: string): Promise<KvmSession | undefined> {
         try {
             return (await this.client.getAuth(kvmId)).find((s) => s.kvmId === kvmId);
         } catch (e) {
-            if (isEdisApiError(e) && e.meaning === "gone") return undefined;
+            if (isEdisApiError(e) && refusedInEdisForm(e)) return undefined;
             throw e;
         }
     }

@@ -26,6 +26,14 @@ export interface InjectedFault {
     body?: "html" | "empty" | "badjson" | "status-error";
     /** Answer with exactly this JSON document (HTTP `status`, default 200): an answer of a shape EDIS never gives. */
     json?: unknown;
+    /** Answer with exactly this text (HTTP `status`, default 200): a PHP notice before the JSON, a byte order mark, HTML. */
+    text?: string;
+    /**
+     * Process the request first (the state change happens: an order is made, a service cancelled), then answer with
+     * `status`, `json` or `text` instead of the real answer. `{{orderid}}`, `{{serviceids}}`, `{{serviceid}}` and
+     * `{{invoiceid}}` in them are replaced by the real answer's values. What EDIS did and what it said, apart.
+     */
+    processed?: boolean;
     /** Drop the connection: before the request is processed, or after (the state change has happened). */
     drop?: "before" | "after";
     /** Never answer (a host behind a firewall, or down): logged as "unanswered" on arrival; the client must give up. */
@@ -35,7 +43,7 @@ export interface InjectedFault {
     /**
      * Process the request (the state change happens), then send this instead of the answer: a real EDIS answer in a
      * shape or with a status word the specification does not show (`failed` with ids, a field that does not parse).
-     * In-process only.
+     * A string is sent as it is. In-process only (over /_sim/faults: `processed` with `json` or `text`).
      */
     rewrite?: (answer: Record<string, unknown>) => unknown;
 }
@@ -257,11 +265,12 @@ export class EdisSimulator {
                 record(0, "dropped");
                 return void req.socket.destroy();
             }
-            if (fault && (fault.status !== undefined || fault.body !== undefined || fault.json !== undefined)) {
+            const answersInstead = fault && (fault.status !== undefined || fault.body !== undefined || fault.json !== undefined || fault.text !== undefined);
+            if (answersInstead && !fault.processed) {
                 const status = fault.status ?? 200;
                 const headers: Record<string, string> = {};
                 if (fault.retryAfter !== undefined) headers["retry-after"] = String(fault.retryAfter);
-                const { type, text } = fault.json !== undefined ? { type: "application/json", text: JSON.stringify(fault.json) } : faultBody(fault.body, status, fault.message);
+                const { type, text } = injectedBody(fault, status, {});
                 res.writeHead(status, { ...headers, "content-type": type }).end(text);
                 return void record(status, fault.body ?? "injected");
             }
@@ -282,9 +291,14 @@ export class EdisSimulator {
                 record(0, `dropped after ${(answer as { status?: string }).status}`);
                 return void req.socket.destroy();
             }
+            if (answersInstead && fault.processed) {
+                const { type, text } = injectedBody(fault, fault.status ?? 200, answer as Record<string, unknown>);
+                res.writeHead(fault.status ?? 200, { "content-type": type }).end(text);
+                return void record(fault.status ?? 200, `processed, then injected (${String((answer as { status?: string }).status)})`);
+            }
             if (fault?.rewrite) answer = fault.rewrite(answer as Record<string, unknown>);
-            res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(answer));
-            record(status, String((answer as { status?: string }).status));
+            res.writeHead(status, { "content-type": "application/json" }).end(typeof answer === "string" ? answer : JSON.stringify(answer));
+            record(status, typeof answer === "string" ? "rewritten" : String((answer as { status?: string }).status));
         } catch (e) {
             res.writeHead(500, { "content-type": "application/json" }).end(JSON.stringify({ status: "error", message: String(e) }));
         } finally {
@@ -416,6 +430,14 @@ function maskFields(fields: Record<string, unknown>): Record<string, unknown> {
     const masked = { ...fields };
     for (const key of ["pw", "signature", "vnc_pw", "callback_pw"]) if (masked[key] !== undefined) masked[key] = "***";
     return masked;
+}
+
+/** The body of an injected answer, with the real answer's ids put in for `{{orderid}}` and its kin. */
+function injectedBody(fault: InjectedFault, status: number, real: Record<string, unknown>): { type: string; text: string } {
+    const fill = (text: string) => text.replace(/\{\{(orderid|serviceids|serviceid|invoiceid)\}\}/g, (_, k: string) => String(real[k] ?? real[`${k}s`] ?? ""));
+    if (fault.text !== undefined) return { type: "text/html; charset=UTF-8", text: fill(fault.text) };
+    if (fault.json !== undefined) return { type: "application/json", text: fill(JSON.stringify(fault.json)) };
+    return faultBody(fault.body, status, fault.message);
 }
 
 function faultBody(kind: InjectedFault["body"], status: number, message?: string): { type: string; text: string } {

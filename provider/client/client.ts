@@ -5,7 +5,9 @@
  * it quotes, and its log lines are its own words.
  */
 import { z } from "zod";
-import { EdisApiError, Redactor } from "./errors";
+import { EdisApiError } from "./errors";
+import { describeIds, idsInAnswer } from "./namedIds";
+import { addSecret } from "./withhold";
 import {
     BillingCycle,
     CancelResult,
@@ -74,8 +76,7 @@ export class EdisClient {
     private readonly baseUrl: string;
     private readonly authUrl: string;
     /**
-     * Time limit, retry policy, log and user agent, and the redactor, which knows the credentials and every
-     * session signature: shared with the ManagementClient built on this client, so both redact the same secrets.
+     * Time limit, retry policy, log and user agent: shared with the ManagementClient built on this client.
      * @internal
      */
     readonly settings: RequestSettings;
@@ -83,6 +84,9 @@ export class EdisClient {
     constructor(options: EdisClientOptions) {
         this.email = options.email;
         this.password = options.password;
+        // Withheld from every text that leaves this process (withhold.ts).
+        addSecret(options.password);
+        addSecret(options.email, { wholeOnly: true });
         this.baseUrl = trimSlash(options.baseUrl ?? DEFAULT_BASE_URL);
         this.authUrl = trimSlash(options.authUrl ?? DEFAULT_AUTH_URL);
         this.settings = {
@@ -90,7 +94,6 @@ export class EdisClient {
             retryPolicy: { ...DEFAULT_RETRY_POLICY, ...options.retry },
             log: options.log ?? (() => undefined),
             userAgent: options.userAgent ?? "pulumi-edis",
-            redactor: new Redactor([options.password, options.email]),
             clock: options.clock ?? systemClock,
         };
     }
@@ -115,8 +118,8 @@ export class EdisClient {
 
     /**
      * Places an order. Called once: never retried, whatever happens, because a lost answer does not mean
-     * a lost order. Any other answer that names an order or a service (a `failed` status, a field that does not
-     * parse) throws with every id it names: each may be a billed server.
+     * a lost order. A failed answer throws with every id it names (namedIds.ts), whatever its status or shape:
+     * each may be a billed server.
      */
     async addOrder(order: OrderRequest): Promise<OrderResult> {
         try {
@@ -164,10 +167,10 @@ export class EdisClient {
 
     // ---- Session endpoint ----------------------------------------------------------------------------
 
-    /** Session entries: of one KVM, or of every KVM of the account. Signatures are added to the redactor. */
+    /** Session entries: of one KVM, or of every KVM of the account. Signatures are secrets (withhold.ts) from here on. */
     async getAuth(kvmId?: string): Promise<KvmSession[]> {
         const sessions = await this.call(ENDPOINTS.auth, kvmId ? { kvm_id: kvmId } : {}, wire.authAnswer);
-        for (const s of sessions) this.settings.redactor.add(s.signature);
+        for (const s of sessions) addSecret(s.signature);
         return sessions;
     }
 
@@ -185,19 +188,18 @@ export class EdisClient {
     }
 }
 
-/** A failed answer of a paid write, with every order, service and invoice id it names (see wire.idsNamedIn). */
+/** A failed answer of a paid write, with every order, service and invoice id it names (namedIds.ts). */
 function withNamedIds(e: unknown, what: string): unknown {
-    if (!(e instanceof EdisApiError) || !e.body) return e;
-    const ids = wire.idsNamedIn(e.body);
-    if (ids.orderId === undefined && ids.invoiceId === undefined && ids.serviceIds.length === 0) return e;
-    const named = [
-        ids.orderId !== undefined ? `${what} ${ids.orderId}` : undefined,
-        ids.serviceIds.length ? `service ${ids.serviceIds.join(", ")}` : undefined,
-        ids.invoiceId !== undefined ? `invoice ${ids.invoiceId}` : undefined,
-    ].filter(Boolean);
+    if (!(e instanceof EdisApiError) || !e.rawAnswer) return e;
+    const ids = idsInAnswer(e.rawAnswer);
+    const named = describeIds(ids);
+    if (!named) return e;
     return e.with({
-        ...ids,
-        detail: `${e.detail ? `${e.detail}; ` : ""}the answer names ${named.join(", ")}, so EDIS made something that may be billed`,
+        orderId: ids.fields.orderIds[0],
+        serviceIds: ids.fields.serviceIds,
+        invoiceId: ids.fields.invoiceIds[0],
+        mentioned: ids.mentioned,
+        detail: `${e.detail ? `${e.detail}; ` : ""}the answer names ${named.replace(/^order\b/, what)}, so EDIS may have made something that is billed`,
     });
 }
 

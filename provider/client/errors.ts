@@ -1,78 +1,63 @@
 /**
- * The one error type of the EDIS client. Everything that goes wrong talking to EDIS becomes an
- * `EdisApiError` whose text, properties and JSON form have had every known secret removed, so it can be
- * thrown through the Pulumi engine (which prints it and, for create/update, stores it) without leaking.
+ * The one error type of the EDIS client. Everything that goes wrong talking to EDIS becomes an `EdisApiError`,
+ * thrown through the Pulumi engine (which prints it and, for create and update, stores it).
  *
- * Redaction happens here and nowhere else: the constructor redacts every piece of text that came from
- * outside (the server's message, the refusal's `status`, network and schema details), whole and before it is
- * cut to length, so that no secret survives as a prefix at the cut. The error's own frame (endpoint, kind,
- * HTTP status, attempts) is the provider's wording and is never touched, so a short or common password cannot
- * blank ordinary words of it.
+ * Text from outside (the server's message, details that quote an answer) passes through `withhold` (withhold.ts)
+ * once, here, whole and before it is cut to length: a text whose any decoded form holds a credential is replaced by
+ * a line that says so. The error's own frame (endpoint, kind, HTTP status, attempts, hint) is the provider's wording.
+ *
+ * `kind` is the answer's class, from its form alone (answers.ts says what each means and who may act on it).
  */
-import { Meaning } from "./answers";
+import { SaferReadings } from "./answers";
+import { withhold } from "./withhold";
 
 export type EdisErrorKind =
-    | "credentials" // 401/403 or the API said the e-mail/password is wrong
-    | "not_found" // EDIS said (JSON, 404 or a refusal naming it) that it does not know the service, KVM or product
-    | "bad_request" // 400 or another 4xx: the request itself was refused
-    | "rate_limited" // 429
-    | "server_error" // 5xx
-    | "network" // no answer: refused, reset, dropped connection
-    | "timeout" // no answer within the per-request time limit
-    | "unexpected_answer" // 2xx but not JSON, not `status: success`, or not the documented shape
+    | "not_sent" // the request never left this machine
+    | "network" // sent, no answer: refused mid-way, reset, dropped connection
+    | "timeout" // sent, no answer within the per-request time limit
+    | "credentials" // HTTP 401 or 403
+    | "rate_limited" // HTTP 429
+    | "server_error" // HTTP 5xx or 408
+    | "unexpected_answer" // not EDIS's form, or a success whose shape cannot be read
+    | "refused" // EDIS's form with a status other than "success"
     | "session"; // a Management API host refused a fresh session: API Access is off, or the session is not accepted
 
 export interface EdisApiErrorInit {
     endpoint: string;
     kind: EdisErrorKind;
-    /** What the answer means (answers.ts); derived from the kind when not given. */
-    meaning?: Meaning;
     /** HTTP status, when the server answered at all. */
     status?: number;
-    /** The server's own message (`message`/`msg`/`error`), as received: the constructor redacts it. */
+    /** The server's own message (`message`/`msg`/`error`), as received: the constructor withholds it if need be. */
     serverMessage?: string;
-    /** Extra explanation, e.g. the schema path that did not match; may quote the answer, so it is redacted too. */
+    /** Extra explanation, e.g. the schema path that did not match; may quote the answer, so it is withheld too. */
     detail?: string;
-    /** The secrets to remove from the text above; without one, the text is taken as already redacted. */
-    redactor?: Redactor;
+    /** What a refusal's words allow, read by the transport before the text is withheld (answers.ts). */
+    saferReadings?: SaferReadings;
+    /** The answer's length in bytes, for the line that replaces a withheld text. */
+    answerBytes?: number;
     /** Seconds the server asked us to wait (Retry-After), for rate-limit and 503 answers. */
     retryAfterSeconds?: number;
     /** How many attempts were made before giving up. */
     attempts?: number;
-    /** The order this error concerns, when an answer named one (add/order or add/upgrade, whatever its status). */
+    /** Ids the answer names in its fields (any shape, any status): each may be something EDIS made and bills. */
     orderId?: number;
-    /** The request was never sent (it failed before leaving: no usable host in a session, say). */
-    notSent?: boolean;
-    /** Every service id the answer named (add/order): each is a server that may be billed. */
     serviceIds?: number[];
-    /** The invoice the answer named. */
     invoiceId?: number;
-    /** A refused answer's body, for the endpoint function to read data from; never printed. */
-    body?: Record<string, unknown>;
+    /** Ids the answer's words mention ("order #5001 awaits payment of invoice #9002"), for the error to name. */
+    mentioned?: string[];
+    /** The answer's text as received, for the endpoint function to read ids from; never printed. */
+    rawAnswer?: string;
 }
 
-/** The meaning of an error made without an answer to classify (the provider's own, or no answer at all). */
-const MEANING_OF_KIND: Record<EdisErrorKind, Meaning> = {
-    credentials: "credentials",
-    not_found: "gone",
-    bad_request: "refused",
-    rate_limited: "retry",
-    server_error: "unknown",
-    network: "unknown",
-    timeout: "unknown",
-    unexpected_answer: "unknown",
-    session: "credentials",
-};
-
 const KIND_TEXT: Record<EdisErrorKind, string> = {
-    credentials: "the e-mail or password was refused",
-    not_found: "not found",
-    bad_request: "the request was refused",
-    rate_limited: "rate limited",
-    server_error: "server error",
+    not_sent: "not sent",
     network: "no answer (network error)",
     timeout: "no answer in time",
+    credentials: "the e-mail or password was refused",
+    rate_limited: "rate limited",
+    server_error: "server error",
     unexpected_answer: "unexpected answer",
+    refused: "refused",
     session: "the management session was refused",
 };
 
@@ -83,6 +68,7 @@ const KIND_HINT: Partial<Record<EdisErrorKind, string>> = {
         "and the refresh before `pulumi up` and `preview` use the credentials recorded in the stack's state at the last " +
         "`pulumi up`, not the current config: after changing them, record them with one `pulumi up --refresh=false` " +
         "(check first with `pulumi preview --refresh=false` that it changes nothing else)",
+    not_sent: "check config `edis:baseUrl` and `edis:authUrl` (or EDIS_BASE_URL and EDIS_AUTH_URL) and the network",
     network: "check config `edis:baseUrl` and `edis:authUrl` (or EDIS_BASE_URL and EDIS_AUTH_URL) and the network",
     session:
         "enable API Access in the KVM portal of any of your servers (it applies to the whole account), then run the " +
@@ -95,19 +81,20 @@ export class EdisApiError extends Error {
     readonly status?: number;
     readonly serverMessage?: string;
     readonly detail?: string;
+    readonly saferReadings: SaferReadings;
+    readonly answerBytes?: number;
     readonly retryAfterSeconds?: number;
     readonly attempts?: number;
     readonly orderId?: number;
     readonly serviceIds?: number[];
     readonly invoiceId?: number;
-    readonly notSent?: boolean;
-    /** What the answer means: gone, cancelled, credentials, refused, retry or unknown (answers.ts). */
-    readonly meaning: Meaning;
-    /** Not enumerable: a body can echo request fields, so it must not reach JSON, logs or state. */
-    declare readonly body?: Record<string, unknown>;
+    readonly mentioned?: string[];
+    /** Not enumerable: an answer can echo request fields, so it must not reach JSON, logs or state. */
+    declare readonly rawAnswer?: string;
 
     constructor(init: EdisApiErrorInit) {
-        const foreign = (text: string | undefined) => (text === undefined ? undefined : cut(init.redactor ? init.redactor.redact(text) : text));
+        const origin = { status: init.status, bytes: init.answerBytes };
+        const foreign = (text: string | undefined) => (text === undefined ? undefined : cut(withhold(text, origin)));
         const serverMessage = foreign(init.serverMessage);
         const detail = foreign(init.detail);
         const parts = [`EDIS ${init.endpoint}: ${KIND_TEXT[init.kind]}`];
@@ -123,14 +110,15 @@ export class EdisApiError extends Error {
         this.status = init.status;
         this.serverMessage = serverMessage;
         this.detail = detail;
+        this.saferReadings = init.saferReadings ?? {};
+        this.answerBytes = init.answerBytes;
         this.retryAfterSeconds = init.retryAfterSeconds;
         this.attempts = init.attempts;
         this.orderId = init.orderId;
         this.serviceIds = init.serviceIds;
-        this.notSent = init.notSent;
         this.invoiceId = init.invoiceId;
-        this.meaning = init.meaning ?? MEANING_OF_KIND[init.kind];
-        Object.defineProperty(this, "body", { value: init.body, enumerable: false });
+        this.mentioned = init.mentioned;
+        Object.defineProperty(this, "rawAnswer", { value: init.rawAnswer, enumerable: false });
     }
 
     /** The same error with more context, e.g. the attempt count the retry loop adds. */
@@ -141,34 +129,17 @@ export class EdisApiError extends Error {
             status: this.status,
             serverMessage: this.serverMessage,
             detail: this.detail,
+            saferReadings: this.saferReadings,
+            answerBytes: this.answerBytes,
             retryAfterSeconds: this.retryAfterSeconds,
             attempts: this.attempts,
             orderId: this.orderId,
             serviceIds: this.serviceIds,
             invoiceId: this.invoiceId,
-            notSent: this.notSent,
-            meaning: this.meaning,
-            body: this.body,
+            mentioned: this.mentioned,
+            rawAnswer: this.rawAnswer,
             ...extra,
         });
-    }
-
-    /**
-     * True when a request that changes something may or may not have taken effect: no answer, a server
-     * error, or an answer that could not be read. Such a request must be reported, never repeated blindly.
-     */
-    get outcomeUnknown(): boolean {
-        return this.kind === "network" || this.kind === "timeout" || this.kind === "server_error" || this.kind === "unexpected_answer";
-    }
-
-    /** True when repeating the same request later may succeed (used by the retry policy). */
-    get transient(): boolean {
-        return (
-            this.kind === "rate_limited" ||
-            this.kind === "server_error" ||
-            this.kind === "network" ||
-            this.kind === "timeout"
-        );
     }
 }
 
@@ -176,159 +147,10 @@ export function isEdisApiError(e: unknown): e is EdisApiError {
     return e instanceof EdisApiError || (e instanceof Error && e.name === "EdisApiError");
 }
 
-/** Text from outside is kept to this many characters in an error (after redaction). */
+/** Text from outside is kept to this many characters in an error (after withholding). */
 export const FOREIGN_TEXT_MAX = 500;
 
 function cut(text: string): string {
-    return text.length > FOREIGN_TEXT_MAX ? `${text.slice(0, FOREIGN_TEXT_MAX)}...` : text;
-}
-
-/**
- * HTML's named entities for the characters an echo may spell by name: the markup five, and Latin-1's letters and
- * signs as PHP's htmlentities() writes them (`&uuml;`, `&eacute;`, `&szlig;`, ...). Letters are derived from their
- * decomposition (u + diaeresis = uuml); the rest are listed.
- */
-const NAMED_ENTITIES: Record<string, string[]> = {
-    "&": ["amp"], "<": ["lt"], ">": ["gt"], '"': ["quot"], "'": ["apos", "#39"], " ": ["nbsp"], "\u00a0": ["nbsp"],
-    "ß": ["szlig"], "æ": ["aelig"], "Æ": ["AElig"], "ø": ["oslash"], "Ø": ["Oslash"], "ð": ["eth"], "Ð": ["ETH"], "þ": ["thorn"], "Þ": ["THORN"],
-    "€": ["euro"], "£": ["pound"], "¥": ["yen"], "©": ["copy"], "®": ["reg"], "§": ["sect"], "°": ["deg"], "±": ["plusmn"], "µ": ["micro"],
-    "¿": ["iquest"], "¡": ["iexcl"], "«": ["laquo"], "»": ["raquo"], "·": ["middot"], "¬": ["not"], "¦": ["brvbar"], "¤": ["curren"],
-    "¢": ["cent"], "×": ["times"], "÷": ["divide"], "¶": ["para"], "¹": ["sup1"], "²": ["sup2"], "³": ["sup3"], "ª": ["ordf"], "º": ["ordm"],
-    "¼": ["frac14"], "½": ["frac12"], "¾": ["frac34"], "´": ["acute"], "¨": ["uml"], "¸": ["cedil"], "¯": ["macr"], "~": ["tilde"], "^": ["circ"],
-};
-/** HTML5's names for ASCII punctuation, as PHP's htmlentities(..., ENT_HTML5) writes them. */
-const HTML5_NAMES: Record<string, string[]> = {
-    "@": ["commat"], ".": ["period"], _: ["lowbar", "UnderBar"], "+": ["plus"], "=": ["equals"], "%": ["percnt"], "!": ["excl"],
-    "#": ["num"], $: ["dollar"], "(": ["lpar"], ")": ["rpar"], "*": ["ast", "midast"], ",": ["comma"], ":": ["colon"], ";": ["semi"],
-    "?": ["quest"], "[": ["lsqb", "lbrack"], "]": ["rsqb", "rbrack"], "\\": ["bsol"], "^": ["Hat"], "`": ["grave", "DiacriticalGrave"],
-    "{": ["lcub", "lbrace"], "}": ["rcub", "rbrace"], "|": ["verbar", "vert", "VerticalLine"], "/": ["sol"], "\t": ["Tab"], "\n": ["NewLine"],
-};
-/** JSON's short escapes. */
-const JSON_SHORT: Record<string, string> = { "\t": "t", "\n": "n", "\r": "r", "\b": "b", "\f": "f" };
-
-const ACCENT_NAMES: Record<string, string> = { "\u0300": "grave", "\u0301": "acute", "\u0302": "circ", "\u0303": "tilde", "\u0308": "uml", "\u030a": "ring", "\u0327": "cedil" };
-
-/** The entity names of a character: listed, or derived from its decomposition (ü = u + ¨ = "uuml"). */
-function entityNames(ch: string): string[] {
-    const listed = [...(NAMED_ENTITIES[ch] ?? []), ...(HTML5_NAMES[ch] ?? [])];
-    const [base, accent] = [...ch.normalize("NFD")];
-    const derived = accent && ACCENT_NAMES[accent] && /^[a-z]$/i.test(base) ? [`${base}${ACCENT_NAMES[accent]}`] : [];
-    return [...listed, ...derived];
-}
-
-/** A hex number that matches in either case: 0x2b as "2[bB]". */
-function hexAnyCase(n: number, width: number): string {
-    return n
-        .toString(16)
-        .padStart(width, "0")
-        .replace(/[a-f]/g, (d) => `[${d}${d.toUpperCase()}]`);
-}
-
-function escapeRegExp(text: string): string {
-    return text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
-}
-
-/**
- * Every spelling of one character that an echo of the request may use: as is; percent-encoded in either case
- * (form and URI encoding, one %XX per UTF-8 byte); `+` for a space; JSON's \uXXXX (also as surrogate pairs),
- * `\/` and `\"`; HTML's numeric and named entities.
- */
-function spellingsOf(ch: string): string {
-    let known = SPELLINGS.get(ch);
-    if (known === undefined) SPELLINGS.set(ch, (known = spellingsOfUncached(ch)));
-    return known;
-}
-
-const SPELLINGS = new Map<string, string>();
-
-function spellingsOfUncached(ch: string): string {
-    const cp = ch.codePointAt(0)!;
-    const units = ch.length === 2 ? [ch.charCodeAt(0), ch.charCodeAt(1)] : [cp];
-    const out = [
-        escapeRegExp(ch),
-        [...Buffer.from(ch, "utf8")].map((b) => `%${hexAnyCase(b, 2)}`).join(""),
-        units.map((u) => `\\\\[uU]${hexAnyCase(u, 4)}`).join(""),
-        `&#0*${cp};`,
-        `&#[xX]0*${hexAnyCase(cp, 1)};`,
-        ...entityNames(ch).map((name) => `&${escapeRegExp(name)};`),
-    ];
-    // Percent-encoded twice (%2540), and a Latin-1 character as its one byte (%E4).
-    out.push([...Buffer.from(ch, "utf8")].map((b) => `%25${hexAnyCase(b, 2)}`).join(""));
-    if (cp >= 0x80 && cp <= 0xff) out.push(`%${hexAnyCase(cp, 2)}`);
-    // Decomposed (u + combining diaeresis for ü).
-    const nfd = ch.normalize("NFD");
-    if (nfd !== ch) out.push(escapeRegExp(nfd));
-    if (JSON_SHORT[ch]) out.push(`\\\\${JSON_SHORT[ch]}`);
-    if (ch === " ") out.push("\\+");
-    // A form-decoded echo turns a `+` into a space.
-    if (ch === "+") out.push(" ");
-    if (ch === "/" || ch === '"' || ch === "\\") out.push(`\\\\${escapeRegExp(ch)}`);
-    return `(?:${out.join("|")})`;
-}
-
-/** The shortest start of a secret that is removed where a server cut its message after it. */
-const CUT_PREFIX_MIN = 4;
-
-/**
- * A server that cuts its own message may end it with the start of a secret ("... pw=Gr\u00fc\u00df"): such a tail, of
- * CUT_PREFIX_MIN characters or more, before an optional ellipsis, is removed too.
- */
-function redactCutTail(text: string, secrets: Iterable<string>): string {
-    const lower = text.toLowerCase();
-    for (const secret of secrets) {
-        for (let k = secret.length - 1; k >= CUT_PREFIX_MIN; k--) {
-            const start = secret.slice(0, k).toLowerCase();
-            for (const tail of [start, `${start}...`, `${start}\u2026`]) {
-                if (lower.endsWith(tail)) return `${text.slice(0, text.length - tail.length)}[redacted]${tail.endsWith(start) ? "" : "..."}`;
-            }
-        }
-    }
-    return text;
-}
-
-/**
- * Removes secrets from text that came from outside (see EdisApiError). A secret is matched in any mix of the
- * spellings of `spellingsOf`, in any case (a server may echo the e-mail lower-cased, or an entity's name in
- * capitals), because a server or proxy may echo the request body in its own encoding.
- * Every secret counts, however short: over-redacting a server's message is safe, leaking part of it is not.
- */
-export class Redactor {
-    /** Each secret with its pattern, built when first needed (a listing adds a signature per KVM; only errors redact). */
-    private readonly secrets = new Map<string, RegExp | undefined>();
-    private longestFirst?: string[];
-
-    constructor(secrets: Iterable<string | undefined> = []) {
-        for (const s of secrets) this.add(s);
-    }
-
-    add(secret: string | undefined): void {
-        if (!secret || this.secrets.has(secret)) return;
-        this.secrets.set(secret, undefined);
-        this.longestFirst = undefined;
-    }
-
-    redact(text: string): string {
-        if (this.secrets.size === 0) return text;
-        // Longest first, so that a secret containing another is removed whole. One pattern per secret, not one for
-        // all: an account of hundreds of KVMs holds hundreds of signatures, and one alternation of all their
-        // spellings took seconds and a hundred megabytes to build.
-        this.longestFirst ??= [...this.secrets.keys()].sort((a, b) => b.length - a.length);
-        // Text without any character that starts another spelling can hold a secret only as itself.
-        const encoded = /[%&\\+\u0300-\u036f]/.test(text);
-        let out = text;
-        let lower = out.toLowerCase();
-        for (const secret of this.longestFirst) {
-            if (!encoded && plainOnly(secret) && !lower.includes(secret.slice(0, CUT_PREFIX_MIN).toLowerCase())) continue;
-            let pattern = this.secrets.get(secret);
-            if (!pattern) this.secrets.set(secret, (pattern = new RegExp([...secret].map(spellingsOf).join(""), "gi")));
-            const next = out.replace(pattern, "[redacted]");
-            if (next !== out) lower = (out = next).toLowerCase();
-        }
-        return redactCutTail(out, this.longestFirst);
-    }
-}
-
-/** A secret whose every character is spelt only as itself unless the text holds %, &, \\ or + (see spellingsOf). */
-function plainOnly(secret: string): boolean {
-    return /^[\x21-\x7e]*$/.test(secret) && !/[+\s]/.test(secret);
+    // A text cut once (by `with`, which builds the error again) is not cut a second time.
+    return text.length > FOREIGN_TEXT_MAX + 3 ? `${text.slice(0, FOREIGN_TEXT_MAX)}...` : text;
 }

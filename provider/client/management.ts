@@ -4,16 +4,17 @@
  * policy and error class as the order client (EdisClient), whose credentials never reach these hosts.
  *
  *   session(kvmId)             ─ get/auth with kvm_id, kept in memory until shortly before valid_until
- *   POST signature, kvm_id,    ─ a refusal of the session (HTTP 401/403, or words about the signature,
- *        valid_until + fields     session or API access) renews it once and repeats the call once
+ *   POST signature, kvm_id,    ─ a refusal of the session (HTTP 401/403; for a call that may be repeated, also
+ *        valid_until + fields     words about the signature, session or API access) renews it once and repeats once
  *   refused again              ─ EdisApiError kind "session": API Access is off for the account
  *
- * Signatures are credentials: they are added to the shared redactor the moment get/auth returns them, go only
+ * Signatures are credentials: they are withheld (withhold.ts) from the moment get/auth returns them, go only
  * into request bodies, and are never returned to callers, logged or put into errors.
  */
 import { z } from "zod";
 import { EdisClient } from "./client";
 import { refusesSession } from "./answers";
+import { addSecret } from "./withhold";
 import { EdisApiError, isEdisApiError } from "./errors";
 import { CallbackMethod, KvmSession, PowerState, PowerStatus, TrafficHookRequest, VncStatus } from "./model";
 import { request } from "./request";
@@ -53,11 +54,6 @@ export const MANAGEMENT_ENDPOINTS = {
 export const SESSION_RENEW_MARGIN_SECONDS = 60;
 /** A session entry without `valid_until` is used for this long. */
 const SESSION_DEFAULT_LIFETIME_SECONDS = 300;
-
-/**
- * Words of a refusal about the session rather than the request (the vendor documents no error answers). Narrow
- * on purpose: a refusal of the request itself ("callback URL denied") must not be reported as API Access off.
- */
 
 export interface ManagementClientOptions {
     /**
@@ -113,7 +109,7 @@ export class ManagementClient {
 
     /** `password`: exactly 8 letters or digits (the vendor's rule; the caller checks it before any call). */
     enableVnc(kvmId: string, password: string): Promise<VncStatus> {
-        this.edis.settings.redactor.add(password);
+        addSecret(password);
         return this.call(kvmId, MANAGEMENT_ENDPOINTS.vncEnable, { vnc_pw: password }, wire.vncAnswer);
     }
 
@@ -137,7 +133,7 @@ export class ManagementClient {
 
     /** Adds a traffic hook and returns its id. Sent once: a lost answer may have added a hook. */
     setTrafficHook(kvmId: string, hook: TrafficHookRequest): Promise<number> {
-        if (hook.callbackPassword) this.edis.settings.redactor.add(hook.callbackPassword);
+        addSecret(hook.callbackPassword);
         const method: CallbackMethod = hook.callbackMethod;
         return this.call(
             kvmId,
@@ -189,7 +185,8 @@ export class ManagementClient {
         const pending = this.edis.getAuth(kvmId).then((entries) => {
             const entry = entries.find((s) => s.kvmId === kvmId);
             if (!entry) {
-                throw new EdisApiError({ endpoint: "get/auth", kind: "not_found", detail: `EDIS gave no session for KVM ${kvmId}` });
+                // EDIS's own listing of that KVM is empty: for the Management API's resources (nothing billed), gone.
+                throw new EdisApiError({ endpoint: "get/auth", kind: "refused", detail: `EDIS gave no session for KVM ${kvmId}` });
             }
             return this.hold(entry);
         });
@@ -205,18 +202,19 @@ export class ManagementClient {
         schema: S,
         options: CallOptions = {},
     ): Promise<z.output<S>> {
+        const repeatable = endpoint.retry === "safe" && !options.once;
         let session = await this.session(kvmId);
         try {
             return await this.send(session, endpoint, fields, schema, options);
         } catch (e) {
-            if (!isSessionRefusal(e)) throw e;
+            if (!isEdisApiError(e) || !refusesSession(e, repeatable)) throw e;
         }
         // Expired early, revoked, or issued before a change on EDIS's side: one new session, one more try.
         session = await this.session(kvmId, true);
         try {
             return await this.send(session, endpoint, fields, schema, options);
         } catch (e) {
-            if (isSessionRefusal(e)) throw (e as EdisApiError).with({ kind: "session", status: (e as EdisApiError).status });
+            if (isEdisApiError(e) && refusesSession(e, repeatable)) throw e.with({ kind: "session" });
             throw e;
         }
     }
@@ -226,8 +224,7 @@ export class ManagementClient {
         if (!host || !/^[a-z0-9]([a-z0-9.-]*[a-z0-9])?(:\d{1,5})?$/i.test(host)) {
             throw new EdisApiError({
                 endpoint: endpoint.path,
-                kind: "unexpected_answer",
-                notSent: true,
+                kind: "not_sent",
                 detail: `the session of ${session.kvmId} names no usable ${endpoint.host === "api" ? "api_host" : "api_rdns"} (got ${JSON.stringify(host ?? null)})`,
             });
         }
@@ -249,11 +246,4 @@ export class ManagementClient {
             schema,
         });
     }
-}
-
-/** A refusal about the session (not the request): renewed once, then reported as API Access being off. */
-function isSessionRefusal(e: unknown): boolean {
-    if (!isEdisApiError(e)) return false;
-    if (e.kind === "credentials" || e.kind === "session") return true;
-    return e.meaning === "refused" && refusesSession(e.serverMessage);
 }

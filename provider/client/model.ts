@@ -131,7 +131,8 @@ export interface OrderRequest {
 }
 
 export interface OrderResult {
-    orderId: number;
+    /** The order's id; an answer that names services but no order is still an order. */
+    orderId?: number;
     /** One per item, in item order. */
     serviceIds: number[];
     invoiceId?: number;

@@ -4,7 +4,7 @@
  * repeated, as the retry policy says (retry.ts).
  */
 import type { z } from "zod";
-import { EdisApiError, Redactor } from "./errors";
+import { EdisApiError } from "./errors";
 import { Clock, systemClock } from "../clock";
 import { RetryPolicy, nextDelayMs } from "./retry";
 import { describeIssues } from "./schemas";
@@ -17,8 +17,6 @@ export interface RequestSettings {
     /** Receives one line per retry; lines never contain request fields. */
     log: (line: string) => void;
     userAgent: string;
-    /** The secrets EdisApiError removes from the text it quotes. */
-    redactor: Redactor;
     /** Whose time the back-off waits in (tests pass a ManualClock). */
     clock?: Clock;
 }
@@ -55,7 +53,6 @@ export async function request<T>(settings: RequestSettings, call: EndpointCall<T
                 encoding: call.encoding,
                 fields: call.fields,
                 timeoutMs: call.timeoutMs ?? settings.timeoutMs,
-                redactor: settings.redactor,
                 userAgent: settings.userAgent,
             });
             const parsed = call.schema.safeParse(body);
@@ -64,9 +61,8 @@ export async function request<T>(settings: RequestSettings, call: EndpointCall<T
                     endpoint: call.endpoint,
                     kind: "unexpected_answer",
                     detail: `the answer did not have the expected shape: ${describeIssues(parsed.error as z.ZodError)}`,
-                    redactor: settings.redactor,
-                    // Kept (not enumerable) for add/order and add/upgrade, which read any id in it.
-                    body,
+                    // Kept (not enumerable) for the paid writes, which read any id in any answer.
+                    rawAnswer: JSON.stringify(body),
                 });
             }
             return parsed.data;

@@ -4,10 +4,12 @@
  * - Only endpoints marked `retry: "safe"` are ever repeated (reads, and cancel/product, which is idempotent:
  *   a second cancel of the same service changes nothing). add/order and add/upgrade spend money and are
  *   never repeated, whatever the failure: a timeout or a 500 there does not tell us the order was not placed.
- * - Only transient failures are repeated: 429, 5xx, network errors and timeouts.
+ * - Only failures that say nothing about the request are repeated (answers.ts `mayRetry`): 429, 5xx, network
+ *   errors and timeouts, and a refusal whose words say "try again later".
  * - The wait is exponential with full jitter, capped; a `Retry-After` from the server replaces it (itself
  *   capped, so a hostile or broken header cannot park a deployment for hours).
  */
+import { mayRetry } from "./answers";
 import { EdisApiError } from "./errors";
 
 export interface RetryPolicy {
@@ -48,7 +50,7 @@ export function nextDelayMs(
     attempt: number,
     random: () => number = Math.random,
 ): number | undefined {
-    if (!error.transient || attempt >= policy.maxAttempts) return undefined;
+    if (!mayRetry(error) || attempt >= policy.maxAttempts) return undefined;
     if (error.retryAfterSeconds !== undefined) {
         return Math.min(error.retryAfterSeconds * 1000, policy.maxRetryAfterMs);
     }

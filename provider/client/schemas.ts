@@ -31,6 +31,7 @@ import {
     VncStatus,
     normalizeBillingCycle,
 } from "./model";
+import { idsInValue } from "./namedIds";
 
 const numericString = z.string().trim().regex(/^\d+$/, "expected a whole number");
 /** An id that arrives as 123 or "123". */
@@ -255,54 +256,15 @@ export const paymentMethodsAnswer = z
     })
     .transform(({ paymentmethods }): PaymentMethod[] => paymentmethods);
 
-const serviceIdList = z.union([
-    z.number().int().transform((n) => [n]),
-    z.string().transform((s, ctx) => {
-        const parts = s.split(",").map((p) => p.trim()).filter(Boolean);
-        if (!parts.every((p) => /^\d+$/.test(p))) {
-            ctx.addIssue({ code: "custom", message: `not a list of service ids: "${s}"` });
-            return z.NEVER;
-        }
-        return parts.map(Number);
-    }),
-    z.array(wireId),
-]);
-
-export const orderAnswer = z
-    .object({ orderid: wireId, serviceids: serviceIdList, invoiceid: optionalId, invoicepaid: wireBool.optional() })
-    .transform((o): OrderResult => ({
-        orderId: o.orderid,
-        serviceIds: o.serviceids,
-        invoiceId: o.invoiceid,
-        invoicePaid: o.invoicepaid ?? false,
-    }));
-
 /**
- * Every id that an answer of add/order or add/upgrade names, whatever its status and whatever else in it fails to
- * parse: an order, service or invoice id in any answer is something EDIS made, and may bill.
+ * add/order: `{status, orderid, serviceids: "1003,1004", invoiceid, invoicepaid}` as the specification shows it; the
+ * ids are read in any shape an answer may carry them (namedIds.ts: lists, PHP's `{"0":1003}`, numbers as strings,
+ * under `data`), because a service id the client cannot read is a billed server that no state holds.
  */
-export function idsNamedIn(body: Record<string, unknown> | undefined): { orderId?: number; serviceIds: number[]; invoiceId?: number } {
-    const scopes = [body, body?.data].filter((s): s is Record<string, unknown> => !!s && typeof s === "object" && !Array.isArray(s));
-    const first = (names: string[]) => {
-        for (const scope of scopes) for (const n of names) {
-            const id = wireId.safeParse(typeof scope[n] === "string" ? (scope[n] as string).trim() : scope[n]);
-            if (id.success && id.data > 0) return id.data;
-        }
-        return undefined;
-    };
-    const serviceIds = new Set<number>();
-    for (const scope of scopes) {
-        for (const n of ["serviceids", "serviceid", "service_id", "service_ids", "serviceIds", "serviceId"]) {
-            const raw = scope[n];
-            const parts = Array.isArray(raw) ? raw : typeof raw === "string" ? raw.split(/[,;\s]+/) : [raw];
-            for (const p of parts) {
-                const id = wireId.safeParse(typeof p === "string" ? p.trim() : p);
-                if (id.success && id.data > 0) serviceIds.add(id.data);
-            }
-        }
-    }
-    return { orderId: first(["orderid", "order_id", "orderId"]), serviceIds: [...serviceIds], invoiceId: first(["invoiceid", "invoice_id", "invoiceId"]) };
-}
+export const orderAnswer = z.looseObject({ invoicepaid: wireBool.optional() }).transform((body): OrderResult => {
+    const ids = idsInValue(body);
+    return { orderId: ids.orderIds[0], serviceIds: ids.serviceIds, invoiceId: ids.invoiceIds[0], invoicePaid: body.invoicepaid ?? false };
+});
 
 /** Finds an id at top level or under `data`, under any of the given names; undefined when absent or empty. */
 function tolerantId<T extends z.ZodType>(names: string[], value: T) {

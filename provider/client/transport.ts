@@ -3,8 +3,8 @@
  * `EdisApiError` of the right kind. No retries here (see retry.ts) and no knowledge of endpoints' shapes.
  */
 import fetch from "node-fetch";
-import { EdisApiError, EdisErrorKind, Redactor } from "./errors";
-import { Meaning, isSuccessWord, meaningOf } from "./answers";
+import { EdisApiError, EdisErrorKind } from "./errors";
+import { isSuccessWord, saferReadingsOf } from "./answers";
 import { parseRetryAfter } from "./retry";
 import { serverMessageOf } from "./schemas";
 
@@ -18,24 +18,22 @@ export interface PostRequest {
     encoding: "form" | "json";
     fields: Record<string, string | number | boolean>;
     timeoutMs: number;
-    redactor: Redactor;
     userAgent: string;
 }
 
-/** The error kind (the wording of the error) for a meaning the classifier gave (answers.ts). */
-function kindFor(meaning: Meaning, status: number, edisShaped: boolean): EdisErrorKind {
-    switch (meaning) {
-        case "gone":
-            return "not_found";
-        case "credentials":
-            return "credentials";
-        case "retry":
-            return status === 429 ? "rate_limited" : "server_error";
-        case "unknown":
-            return status >= 500 || edisShaped ? "server_error" : "unexpected_answer";
-        default:
-            return "bad_request";
-    }
+/**
+ * Failures before a connection carried the request: the name did not resolve, nothing listened, no route, the TLS
+ * session was refused. The body is written only once the connection (and TLS) is up, so such a request never left.
+ */
+const NEVER_LEFT = /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EAI_NONAME|EHOSTUNREACH|ENETUNREACH|EADDRNOTAVAIL|ERR_INVALID_URL|ERR_TLS_CERT_ALTNAME_INVALID|CERT_\w+|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_\w+|ERR_SSL_\w+)$/;
+
+/** The class of an answer that is not a success, from its form (answers.ts): HTTP status, and whether it is EDIS's JSON. */
+function kindOf(status: number, edisShaped: boolean): EdisErrorKind {
+    if (status === 401 || status === 403) return "credentials";
+    if (status === 429) return "rate_limited";
+    if (status >= 500 || status === 408) return "server_error";
+    if (!edisShaped || status < 200 || status >= 500 || (status >= 300 && status < 400)) return "unexpected_answer";
+    return "refused";
 }
 
 function encodeBody(req: PostRequest): string {
@@ -47,8 +45,9 @@ function encodeBody(req: PostRequest): string {
 }
 
 /**
- * Posts and returns the parsed JSON body of a successful (`status: "success"`) answer; throws otherwise.
- * A refusal's body rides on the error (not enumerable) for endpoints whose refusals carry data.
+ * Posts and returns the parsed JSON body of a successful answer: one JSON object (after an optional byte order
+ * mark) whose `status` is exactly "success". Throws an EdisApiError of the answer's class otherwise; a failed
+ * answer's raw text rides on it (not enumerable) for the endpoints that read ids from any answer (namedIds.ts).
  */
 export async function postJson(req: PostRequest): Promise<Record<string, unknown>> {
     const controller = new AbortController();
@@ -79,11 +78,11 @@ export async function postJson(req: PostRequest): Promise<Record<string, unknown
         if ((e as { type?: string }).type === "max-size") {
             throw new EdisApiError({ endpoint: req.endpoint, kind: "unexpected_answer", detail: `the answer was larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MiB` });
         }
+        const kind: EdisErrorKind = aborted ? "timeout" : code && NEVER_LEFT.test(code) ? "not_sent" : "network";
         throw new EdisApiError({
             endpoint: req.endpoint,
-            kind: aborted ? "timeout" : "network",
+            kind,
             detail: aborted ? `no answer within ${Math.round(req.timeoutMs / 1000)} s` : code ? `${code}: ${(e as Error).message}` : (e as Error).message,
-            redactor: req.redactor,
         });
     } finally {
         clearTimeout(timer);
@@ -91,45 +90,43 @@ export async function postJson(req: PostRequest): Promise<Record<string, unknown
 
     let body: unknown;
     let parseFailed = false;
+    const trimmed = text.replace(/^\uFEFF/, "").trim();
     try {
-        body = text.trim() === "" ? undefined : JSON.parse(text);
+        body = trimmed === "" ? undefined : JSON.parse(trimmed);
     } catch {
         parseFailed = true;
     }
-    const serverMessage = body !== undefined ? serverMessageOf(body) : undefined;
-    const common = { endpoint: req.endpoint, status, serverMessage, redactor: req.redactor };
-
-    const edisShaped = typeof (body as { status?: unknown } | undefined)?.status === "string";
     const isObject = !parseFailed && !!body && typeof body === "object" && !Array.isArray(body);
+    const statusWord = isObject ? (body as Record<string, unknown>).status : undefined;
+    const edisShaped = isObject && typeof statusWord === "string";
     const ok2xx = status >= 200 && status < 300;
-    if (ok2xx && isObject && isSuccessWord((body as Record<string, unknown>).status)) return body as Record<string, unknown>;
-    if (ok2xx && !isObject) {
-        throw new EdisApiError({ ...common, kind: "unexpected_answer", meaning: "unknown", detail: describeNonJson(text) });
-    }
-    // Every other answer is a failure of some meaning; what it means is decided in one place (answers.ts).
-    const statusWord = edisShaped ? String((body as Record<string, unknown>).status) : undefined;
-    const meaning = meaningOf({ httpStatus: status, edisShaped, message: serverMessage, statusWord });
-    const kind = ok2xx && !edisShaped ? "unexpected_answer" : kindFor(meaning, status, edisShaped);
+    if (ok2xx && edisShaped && isSuccessWord(statusWord)) return body as Record<string, unknown>;
+
+    // Every other answer is a failure; its class comes from its form (answers.ts), never from its words.
+    const serverMessage = isObject ? serverMessageOf(body) : undefined;
+    const kind = kindOf(status, edisShaped);
     let detail: string | undefined;
-    if (body === undefined) detail = describeNonJson(text);
-    else if (!edisShaped && !ok2xx) detail = "the answer was not in EDIS's form";
-    else if (!edisShaped) detail = "the answer has no status word";
-    else if (ok2xx) detail = `status "${String((body as Record<string, unknown>).status)}"`;
+    if (body === undefined || parseFailed) detail = describeNonJson(text);
+    else if (!edisShaped) detail = ok2xx ? "the answer has no status word" : "the answer was not in EDIS's form";
+    else if (ok2xx) detail = `status "${String(statusWord)}"`;
     if (status === 404 && !edisShaped) detail += "; is the URL right (config `edis:baseUrl` / `edis:authUrl`)?";
     throw new EdisApiError({
-        ...common,
+        endpoint: req.endpoint,
         kind,
-        meaning,
-        retryAfterSeconds: ok2xx ? undefined : parseRetryAfter(retryAfter),
+        status,
+        serverMessage,
         detail,
-        // A failed answer's body rides along (not enumerable) for the endpoints whose failures carry data:
-        // add/order and add/upgrade read any order, service or invoice id in it.
-        body: isObject ? (body as Record<string, unknown>) : undefined,
+        // Read before the text is withheld: words that can only make the outcome safer (answers.ts).
+        saferReadings: kind === "refused" ? saferReadingsOf(serverMessage ?? String(statusWord ?? "")) : {},
+        answerBytes: Buffer.byteLength(text),
+        retryAfterSeconds: ok2xx ? undefined : parseRetryAfter(retryAfter),
+        rawAnswer: text,
     });
 }
 
 function describeNonJson(text: string): string {
     if (text.trim() === "") return "the answer was empty";
     if (/^\s*</.test(text)) return "the answer was an HTML page, not JSON";
-    return "the answer was not JSON";
+    if (/^\s*\{/.test(text.replace(/^\uFEFF/, ""))) return "the answer was not JSON as a whole (cut short, or text after it)";
+    return "the answer was not JSON (text before or after the JSON, or none)";
 }

@@ -14,7 +14,7 @@
  *     description once provisioned (orderFlow.ts);
  *   - a lost or unreadable answer makes every member's entry "unknown", which blocks each of them until the
  *     user resolves it; `orders forget --batch <id>` resolves the whole batch;
- *   - a refusal orders nothing and clears every entry;
+ *   - a failure that certainly made nothing (paidWrite.ts) clears every entry; any other failure is "unknown";
  *   - from the answer on, each member's create goes on alone, and one whose create fails after the order still
  *     reaches state with its service id (ServerInitError).
  */
@@ -223,5 +223,5 @@ export function orderedDespite(sending: OrderEntry, e: EdisApiError, index: numb
 }
 
 function namedOrder(e: EdisApiError): OrderResult {
-    return { orderId: e.orderId!, serviceIds: e.serviceIds ?? [], invoiceId: e.invoiceId, invoicePaid: false };
+    return { orderId: e.orderId, serviceIds: e.serviceIds ?? [], invoiceId: e.invoiceId, invoicePaid: false };
 }

@@ -12,12 +12,13 @@
  * the next `pulumi up` calls update on the failed resource, which lands here instead of ordering again. A
  * create whose result never reached the engine (killed host or engine) is resumed from the journal.
  */
+import { refusedInEdisForm, stopsWaiting } from "../client/answers";
 import { isEdisApiError } from "../client/errors";
 import { KvmSession, OrderItem, OrderRequest, OrderResult } from "../client/model";
 import { DEFAULT_PROVISIONING_TIMEOUT_SECONDS } from "../config";
 import { Identity, JournalPlace, OrderBatchInfo, OrderEntry, RESOURCE_KEY, entryFor, forgetOrderCommand, resolveCommand } from "../journal";
 import { PaidOutcome, WriteOutcomeUnknownError, sendOnce } from "../paidWrite";
-import { confirmedGone } from "./operations";
+import { observe } from "./operations";
 import { confirmBatchPlace } from "./batchCheck";
 import { orderedAt, orderedDespite } from "./orderBatch";
 import { Context, ServerInitError } from "../context";
@@ -119,7 +120,7 @@ async function orderOrResume(ctx: Context, inputs: KvmServerInputs, id?: Identit
     const order: OrderResult =
         "answered" in outcome
             ? outcome.answered
-            : { orderId: named!.orderId!, serviceIds: named!.serviceIds ?? [], invoiceId: named!.invoiceId, invoicePaid: false };
+            : { orderId: named!.orderId, serviceIds: named!.serviceIds ?? [], invoiceId: named!.invoiceId, invoicePaid: false };
     const [serviceId, ...extra] = order.serviceIds;
     if (serviceId === undefined) {
         const unknown = entry ? await ctx.journal.read(entry.key, "order").catch(() => entry) : undefined;
@@ -147,7 +148,7 @@ async function orderOrResume(ctx: Context, inputs: KvmServerInputs, id?: Identit
         throw new ServerInitError(
             String(serviceId),
             outs,
-            `EDIS answered the order for ${inputs.hostname} with a failure (${named.message}), but the answer names service ` +
+            `EDIS's answer to the order for ${inputs.hostname} was not a success (${named.message}), but it names service ` +
                 `${order.serviceIds.join(", ")}: EDIS made it, and it may be billed. It is in the stack's state: check order ${order.orderId ?? "?"} ` +
                 `in the EDIS client area, then run \`pulumi up\` to wait for it, or remove it from the program and run \`pulumi up\` to cancel it.` +
                 extraText(extra, ctx, key),
@@ -224,7 +225,7 @@ async function resumeHandedOver(ctx: Context, entry: OrderEntry, inputs: KvmServ
         ctx.log(`${entry.hostname}: service ${entry.serviceId} (${entry.kvmId}) was created for this resource earlier and is still at EDIS; it is taken back, not ordered again`);
         return resumeJournaledOrder(ctx, entry, inputs);
     }
-    if (await confirmedGone(ctx, entry.serviceId!, entry.kvmId)) {
+    if ((await observe(ctx, entry.serviceId!, entry.kvmId)).gone) {
         ctx.log(`${entry.hostname}: service ${entry.serviceId} created for this resource earlier is gone at EDIS; its journal entry is dropped`);
         await ctx.journal.clear(entry.key, "order");
         return undefined;
@@ -348,7 +349,7 @@ async function waitForKvmId(ctx: Context, outs: KvmServerOutputs): Promise<strin
             if (kvmId) return kvmId;
             lastAnswer = "EDIS get/kvmid named no KVM id yet";
         } catch (e) {
-            if (!isEdisApiError(e) || e.meaning === "credentials") throw e;
+            if (!isEdisApiError(e) || stopsWaiting(e)) throw e;
             lastAnswer = e.message;
         }
         const left = deadline - ctx.clock.now();
@@ -384,8 +385,8 @@ async function adoptServer(ctx: Context, inputs: KvmServerInputs): Promise<{ id:
     try {
         serviceId = await ctx.client.getServiceId(kvmId);
     } catch (e) {
-        if (isEdisApiError(e) && e.meaning === "gone") {
-            throw new Error(`adoptKvmId "${kvmId}" is not a KVM of this EDIS account; edis.getKvmSessions() lists the account's KVMs`);
+        if (isEdisApiError(e) && refusedInEdisForm(e)) {
+            throw new Error(`adoptKvmId "${kvmId}" is not a KVM of this EDIS account (${e.message}); edis.getKvmSessions() lists the account's KVMs`);
         }
         throw e;
     }

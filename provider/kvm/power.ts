@@ -13,6 +13,7 @@
  * which it is (MANAGES_POWER), because refresh sees only the outputs.
  * Powering off does not stop billing: only cancelling (delete) does.
  */
+import { mayRetry } from "../client/answers";
 import { Clock } from "../clock";
 import { isEdisApiError } from "../client/errors";
 import { ManagementClient } from "../client/management";
@@ -134,7 +135,7 @@ export class PowerReadings {
         try {
             return await once();
         } catch (e) {
-            const answered = isEdisApiError(e) && e.transient && e.status !== undefined;
+            const answered = isEdisApiError(e) && mayRetry(e) && e.status !== undefined;
             if (!answered || this.skips(host) || this.windowEnd! - this.clock.now() < POWER_READ_RETRY_MS + 1_000) throw e;
             await this.clock.sleep(POWER_READ_RETRY_MS);
             return once();

@@ -2,6 +2,7 @@
  * What the Management API resources (VncAccess, ReverseDns, TrafficAlert) share: the engine-facing rules that
  * differ from KvmServer's. None of them is billed, so a server that EDIS no longer knows takes them with it.
  */
+import { refusedInEdisForm } from "../client/answers";
 import { isEdisApiError } from "../client/errors";
 import { CheckFailure, FieldRule, checkFields } from "../fields";
 import { kvmId } from "../kvm/inputs";
@@ -11,19 +12,19 @@ import { ConfigureRequest, configure } from "../runtime";
 export const KVM_ID_RULE: FieldRule = { required: true, validate: kvmId };
 
 /**
- * True when the error says EDIS has no session for the KVM, i.e. the server is cancelled or unknown: what
- * delete and read of a resource on that server treat as "gone with the server".
+ * True when EDIS refuses, in its own form, a session for the KVM: it does not list the server (cancelled or
+ * unknown). What delete and read of a resource on that server (nothing billed) treat as "gone with the server".
  */
 export function serverGone(e: unknown): boolean {
-    return isEdisApiError(e) && e.endpoint === "get/auth" && e.meaning === "gone";
+    return isEdisApiError(e) && e.endpoint === "get/auth" && refusedInEdisForm(e);
 }
 
 /**
- * True when the error says the host gave no usable answer now (down, slow, overloaded, an unreadable answer, or a
- * refused session), not anything about the resource: what a read keeps state on instead of failing the refresh.
+ * True when the host gave no definite answer now (down, slow, overloaded, unreadable, a "try again", or a refused
+ * session), nothing about the resource: what a read keeps state on instead of failing the refresh.
  */
 export function noAnswerNow(e: unknown): boolean {
-    return isEdisApiError(e) && (e.meaning === "retry" || e.meaning === "unknown" || e.kind === "session");
+    return isEdisApiError(e) && e.kind !== "credentials" && !refusedInEdisForm(e);
 }
 
 /** A secret input's rule: its errors never show the value. */

@@ -11,6 +11,7 @@
  * a salted scrypt digest (an additionalSecretOutput) so that a new password is seen as a change.
  */
 import type * as pulumi from "@pulumi/pulumi";
+import { refusedInEdisForm } from "../client/answers";
 import { isEdisApiError } from "../client/errors";
 import { CallbackMethod, TrafficHookRequest } from "../client/model";
 import { FieldRule, UNKNOWN, compact, show } from "../fields";
@@ -119,7 +120,7 @@ export const trafficAlert = {
             send: () => c.management.setTrafficHook(kvmId, hookOf(inputs)),
             made: (sending, hookId) => ({ ...sending, state: "done", hookId }),
             madeDespite: () => undefined,
-            // No session (the request never left) is a refusal too: sendOnce clears the entry for every refusal.
+            // No session, or no usable host: the request never left, and sendOnce clears the entry.
             unknown: (problem, unknown) =>
                 unknown
                     ? hookUnknown(unknown, c.journal)
@@ -145,8 +146,13 @@ export const trafficAlert = {
         try {
             await ctx().management.deleteTrafficHook(String(props.kvmId), Number(props.hookId ?? id));
         } catch (e) {
-            // A hook EDIS does not know (deleted elsewhere) or a server it no longer knows: nothing left to delete.
-            if (serverGone(e) || (isEdisApiError(e) && e.endpoint === "hooks/del" && e.meaning === "gone")) return;
+            // A server EDIS no longer lists, or a hook it answers 404 for in its own form (deleted in the portal): gone.
+            // Any other refusal ("hook is locked") keeps it, whatever the words: it would still call the URL.
+            if (serverGone(e)) return;
+            if (isEdisApiError(e) && e.endpoint === "hooks/del" && e.status === 404 && refusedInEdisForm(e)) {
+                ctx().log(`traffic hook ${String(props.hookId ?? id)} on ${String(props.kvmId)} was not deleted (${e.message}); removed from the stack's state. If it still exists, remove it in the KVM portal.`);
+                return;
+            }
             throw e;
         }
     },

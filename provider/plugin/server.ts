@@ -8,6 +8,7 @@
  */
 import * as path from "node:path";
 import type * as grpcTypes from "@grpc/grpc-js";
+import { withheldError, withhold } from "../client/withhold";
 import { RESOURCE_KEY } from "../journal";
 import { ConfigureRequest, setLogSink } from "../runtime";
 import { packageVersion } from "../version";
@@ -77,7 +78,7 @@ function withKey(props: Props, urn: string): Props {
  * server reaches state and the next `pulumi up` resumes it (the same contract as the dynamic host's).
  */
 function failure(e: unknown, secrets: ReadonlySet<string>) {
-    const err = e as { message?: string; id?: string; properties?: Props; reasons?: string[] };
+    const err = withheldError(e) as { message?: string; id?: string; properties?: Props; reasons?: string[] };
     const message = err?.message ?? String(e);
     const metadata = new grpc.Metadata();
     if (err?.id) {
@@ -231,7 +232,7 @@ export class EdisProviderService {
                 (result.failures ?? []).map((f: { property: string; reason: string }) => {
                     const failure = new provproto.CheckFailure();
                     failure.setProperty(f.property);
-                    failure.setReason(f.reason);
+                    failure.setReason(withhold(f.reason, { scope: "composed" }));
                     return failure;
                 }),
             );

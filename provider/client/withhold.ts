@@ -1,0 +1,297 @@
+/**
+ * Credentials never leave: the one function every text from outside passes through before it reaches an error, a
+ * log line, the order journal or the plugin's diagnostics (`withhold`).
+ *
+ * Redaction by listing spellings failed three reviews running: a server echoes a request in encodings nobody
+ * listed (PHP's addslashes `o\'brien`, SQL's `o''brien`, a JSON string inside a JSON string). So a text is not
+ * edited; it is decoded. Every normal form an echo may have produced is derived from it (backslash escapes of every
+ * kind, doubled quotes, percent and `+`, HTML entities, quoted-printable, base64 and hex runs, Unicode forms, case,
+ * and their combinations), and when any of them holds a secret whole, or any 8 consecutive characters of it, the
+ * whole text is withheld and replaced by a line that says so, with the HTTP status and the answer's length. A false
+ * withhold costs a diagnosis; a missed one costs a password.
+ *
+ * Two strengths of the one rule, by where a text comes from:
+ *   foreign   EDIS's words (an answer's message, a detail quoting it): withheld when a normal form holds a secret
+ *             whole, or any 8 consecutive characters of one (a server may cut its message inside the password).
+ *             EdisApiError applies it the moment such a text enters.
+ *   composed  what leaves: the provider's own words around foreign text that was withheld already (errors at both
+ *             doors, log lines, the journal's `problem`, the plugin's diagnostics): withheld when a normal form holds
+ *             a secret of 8 characters or more whole. Windows, and shorter secrets, are left to the foreign text,
+ *             where they can only be echoes: the provider's own words ("password", "provisioned", "server") would
+ *             match them for many real passwords and blank every hint and log line the provider gives.
+ *
+ * The secrets are the process's: the account's e-mail and password, every session signature EDIS issued, VNC and
+ * callback passwords. One provider process serves one stack, and the journal, the log and the plugin's diagnostics
+ * hold no client, so the set is kept here rather than in a client.
+ */
+
+/**
+ * Case folded as a server's upper- or lower-casing leaves it: through upper case first, so that ß (upper-cased to SS)
+ * and its echo compare equal.
+ */
+function fold(text: string): string {
+    return text.toUpperCase().toLowerCase();
+}
+
+/** Every secret this process was given, case-folded (the comparison ignores case). */
+const SECRETS = new Set<string>();
+/** Every 8-character window of each secret longer than 8 characters, case-folded. */
+const WINDOWS = new Set<string>();
+/** The e-mail is matched whole: its windows are its domain, which a message may name for other reasons. */
+const WHOLE_ONLY = new Set<string>();
+
+/** The number of consecutive characters of a secret that, found in any normal form, withhold a text. */
+export const WINDOW = 8;
+
+/** Adds a secret; `wholeOnly` for the e-mail address. Empty values are ignored. */
+export function addSecret(secret: string | undefined, options: { wholeOnly?: boolean } = {}): void {
+    if (!secret) return;
+    const lower = fold(secret);
+    SECRETS.add(lower);
+    if (options.wholeOnly) {
+        WHOLE_ONLY.add(lower);
+        return;
+    }
+    for (let i = 0; i + WINDOW <= lower.length; i++) WINDOWS.add(lower.slice(i, i + WINDOW));
+}
+
+/** Forgets every secret (tests that start a new account in one process). */
+export function forgetSecrets(): void {
+    SECRETS.clear();
+    WINDOWS.clear();
+    WHOLE_ONLY.clear();
+}
+
+/** What is known of where a text came from, for the line that replaces it. */
+export interface TextOrigin {
+    /** HTTP status of the answer the text came from. */
+    status?: number;
+    /** The answer's length in bytes. */
+    bytes?: number;
+    /** "foreign" (EDIS's words; the default) or "composed" (the provider's words around withheld text): see above. */
+    scope?: "foreign" | "composed";
+}
+
+/** The text, or a line saying it was withheld when any normal form of it holds a secret. */
+export function withhold(text: string, origin: TextOrigin = {}): string {
+    if (!holdsSecret(text, origin.scope === "composed")) return text;
+    const from = [origin.status !== undefined ? `HTTP ${origin.status}` : undefined, origin.bytes !== undefined ? `${origin.bytes} bytes` : undefined]
+        .filter(Boolean)
+        .join(", ");
+    return `[withheld: this text held the account's e-mail, password or a session secret in some encoding${from ? ` (${from})` : ""}]`;
+}
+
+/**
+ * Whether any normal form of the text holds a secret whole, or 8 consecutive characters of one; `wholeOnly` (composed
+ * text): a secret of 8 characters or more, whole.
+ */
+export function holdsSecret(text: string, wholeOnly = false): boolean {
+    if (SECRETS.size === 0 || !text) return false;
+    for (const form of normalForms(text)) if (formHolds(fold(form), wholeOnly)) return true;
+    return false;
+}
+
+function formHolds(form: string, wholeOnly: boolean): boolean {
+    for (const secret of SECRETS) {
+        if (wholeOnly && secret.length < WINDOW) continue;
+        if ((wholeOnly || secret.length <= WINDOW || WHOLE_ONLY.has(secret)) && form.includes(secret)) return true;
+    }
+    if (wholeOnly || WINDOWS.size === 0) return false;
+    for (let i = 0; i + WINDOW <= form.length; i++) if (WINDOWS.has(form.slice(i, i + WINDOW))) return true;
+    return false;
+}
+
+// ---- normal forms -------------------------------------------------------------------------------------------
+
+/** How many decodings are chained at most, and how many forms are looked at: enough for three nested encodings. */
+const MAX_DEPTH = 5;
+const MAX_FORMS = 400;
+
+/**
+ * The text and every form the decoders below make of it, chained: each decoding is applied to every form found so
+ * far (breadth first), and a form already seen is not decoded again. Decoders that find nothing to decode give the
+ * same text back, so a plain message costs one pass of each.
+ */
+export function normalForms(text: string): string[] {
+    const seen = new Set<string>([text]);
+    let layer = [text];
+    for (let depth = 0; depth < MAX_DEPTH && layer.length && seen.size < MAX_FORMS; depth++) {
+        const next: string[] = [];
+        for (const form of layer) {
+            for (const decode of DECODERS) {
+                let out: string;
+                try {
+                    out = decode(form);
+                } catch {
+                    continue;
+                }
+                if (!seen.has(out) && seen.size < MAX_FORMS) {
+                    seen.add(out);
+                    next.push(out);
+                }
+            }
+        }
+        layer = next;
+    }
+    return [...seen];
+}
+
+/** `\'`, `\"`, `\\`, `\/`, `\n`, `\t`, `\xNN`, `\uNNNN` (and surrogate pairs), `\u{N}`, octal `\NNN`, and `\` before anything else. */
+function backslashEscapes(s: string): string {
+    if (!s.includes("\\")) return s;
+    // `\X` and `\U` too: a server that upper-cases its message upper-cases the escapes in it.
+    return s.replace(/\\(?:[uU]\{([0-9a-fA-F]{1,6})\}|[uU]([0-9a-fA-F]{4})|[xX]([0-9a-fA-F]{2})|([0-7]{1,3})|([\s\S]))/g, (_, brace, u4, x2, oct, other) => {
+        if (brace) return codePoint(parseInt(brace, 16));
+        if (u4) return String.fromCharCode(parseInt(u4, 16));
+        if (x2) return String.fromCharCode(parseInt(x2, 16));
+        if (oct) return String.fromCharCode(parseInt(oct, 8));
+        return SHORT_ESCAPES[other] ?? other;
+    });
+}
+const SHORT_ESCAPES: Record<string, string> = { n: "\n", t: "\t", r: "\r", b: "\b", f: "\f", v: "\v", "0": "\0" };
+
+/** `\xNN` escapes read as UTF-8 bytes (PHP and C write non-ASCII so), not as Latin-1 characters. */
+function byteEscapesAsUtf8(s: string): string {
+    if (!/\\[xX][0-9a-fA-F]{2}/.test(s)) return s;
+    return s.replace(/(?:\\[xX][0-9a-fA-F]{2})+/g, (run) => Buffer.from(run.split(/\\[xX]/).slice(1).map((h) => parseInt(h, 16))).toString("utf8"));
+}
+
+/** SQL's and CSV's doubled quotes: `''` and `""`. */
+function doubledQuotes(s: string): string {
+    return s.replace(/''/g, "'").replace(/""/g, '"');
+}
+
+/** Percent escapes as UTF-8 (form and URI encoding), `%uNNNN`, and a lone `%XX` that is no UTF-8 as Latin-1. */
+function percent(s: string): string {
+    if (!s.includes("%")) return s;
+    const unicode = s.replace(/%u([0-9a-fA-F]{4})/g, (_, h) => String.fromCharCode(parseInt(h, 16)));
+    return unicode.replace(/(?:%[0-9a-fA-F]{2})+/g, (run) => {
+        const bytes = Buffer.from(run.split("%").slice(1).map((h) => parseInt(h, 16)));
+        const utf8 = bytes.toString("utf8");
+        return utf8.includes("\ufffd") ? bytes.toString("latin1") : utf8;
+    });
+}
+
+/** A form-decoded `+`. */
+function plusAsSpace(s: string): string {
+    return s.includes("+") ? s.replace(/\+/g, " ") : s;
+}
+
+/** HTML's numeric and named entities (the `;` may be missing, as browsers allow), and tags as spaces. */
+function htmlEntities(s: string): string {
+    if (!s.includes("&") && !s.includes("<")) return s;
+    return s
+        .replace(/&#[xX]([0-9a-fA-F]{1,6});?/g, (_, h) => codePoint(parseInt(h, 16)))
+        .replace(/&#(\d{1,7});?/g, (_, d) => codePoint(Number(d)))
+        .replace(/&([a-zA-Z][a-zA-Z0-9]{1,31});?/g, (m, name: string) => ENTITIES[name] ?? ENTITIES[name.toLowerCase()] ?? m)
+        .replace(/<[^<>]{0,200}>/g, " ");
+}
+
+/** Quoted-printable: `=XX` as UTF-8, and soft line breaks. */
+function quotedPrintable(s: string): string {
+    if (!s.includes("=")) return s;
+    const joined = s.replace(/=\r?\n/g, "");
+    return joined.replace(/(?:=[0-9A-F]{2})+/gi, (run) => {
+        const bytes = Buffer.from(run.split("=").slice(1).map((h) => parseInt(h, 16)));
+        const utf8 = bytes.toString("utf8");
+        return utf8.includes("\ufffd") ? bytes.toString("latin1") : utf8;
+    });
+}
+
+/** Runs of base64 (standard or URL-safe) that decode to text. */
+function base64Runs(s: string): string {
+    return s.replace(/[A-Za-z0-9+/_-]{12,}={0,2}/g, (run) => {
+        const text = Buffer.from(run.replace(/-/g, "+").replace(/_/g, "/"), "base64").toString("utf8");
+        return /^[\x20-\x7e\u00a0-\uffff\t\r\n]*$/.test(text) && !text.includes("\ufffd") ? text : run;
+    });
+}
+
+/** Runs of hex digits (SQL's 0x... literals, hex dumps) that decode to text. */
+function hexRuns(s: string): string {
+    return s.replace(/(?:0x)?((?:[0-9a-fA-F]{2}){6,})/g, (run, hex: string) => {
+        const text = Buffer.from(hex, "hex").toString("utf8");
+        return /^[\x20-\x7e\u00a0-\uffff]*$/.test(text) && !text.includes("\ufffd") ? text : run;
+    });
+}
+
+/** Unicode's compatibility composition (a decomposed ü, full-width letters) and no white space at all. */
+function unicodeForms(s: string): string {
+    return s.normalize("NFKC");
+}
+
+/** White space removed: a server that wraps long lines, or pads characters. */
+function noWhiteSpace(s: string): string {
+    return s.replace(/\s+/g, "");
+}
+
+const DECODERS: Array<(s: string) => string> = [
+    backslashEscapes,
+    byteEscapesAsUtf8,
+    doubledQuotes,
+    percent,
+    plusAsSpace,
+    htmlEntities,
+    quotedPrintable,
+    base64Runs,
+    hexRuns,
+    unicodeForms,
+    noWhiteSpace,
+];
+
+function codePoint(n: number): string {
+    return n >= 0 && n <= 0x10ffff ? String.fromCodePoint(n) : "";
+}
+
+/** HTML's named entities an echo may use: the markup five, HTML5's ASCII punctuation, and Latin-1's letters. */
+const ENTITIES: Record<string, string> = (() => {
+    const table: Record<string, string> = {
+        amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " ", commat: "@", period: ".", lowbar: "_", plus: "+", equals: "=",
+        percnt: "%", excl: "!", num: "#", dollar: "$", lpar: "(", rpar: ")", ast: "*", comma: ",", colon: ":", semi: ";", quest: "?",
+        lsqb: "[", rsqb: "]", lbrack: "[", rbrack: "]", bsol: "\\", hat: "^", grave: "`", lcub: "{", rcub: "}", lbrace: "{", rbrace: "}",
+        verbar: "|", vert: "|", sol: "/", tab: "\t", newline: "\n", hyphen: "-", dash: "-", tilde: "~", szlig: "ß", aelig: "æ", oslash: "ø",
+        eth: "ð", thorn: "þ", euro: "€", pound: "£", yen: "¥", sect: "§", deg: "°", micro: "µ", iquest: "¿", iexcl: "¡", laquo: "«", raquo: "»",
+    };
+    // Latin-1's accented letters, by HTML's rule: base letter + accent name (uuml, eacute, Agrave, ...).
+    const accents: Record<string, string> = { grave: "\u0300", acute: "\u0301", circ: "\u0302", tilde: "\u0303", uml: "\u0308", ring: "\u030a", cedil: "\u0327" };
+    for (const base of "aeiouyncAEIOUYNC") for (const [name, mark] of Object.entries(accents)) table[`${base}${name}`] = `${base}${mark}`.normalize("NFC");
+    return table;
+})();
+
+/**
+ * An error as it leaves a door (the dynamic provider's host, the plugin's gRPC answer): its message and reasons
+ * withheld when they hold a secret. The same object, so that an init error keeps its id and outputs.
+ */
+export function withheldError<E>(e: E): E {
+    const composed = { scope: "composed" } as const;
+    if (!(e instanceof Error)) return typeof e === "string" ? (withhold(e, composed) as unknown as E) : e;
+    const reasons = (e as { reasons?: unknown }).reasons;
+    if (holdsSecret(e.message, true)) e.message = withhold(e.message, composed);
+    if (e.stack && holdsSecret(e.stack, true)) e.stack = `${e.name}: ${e.message}`;
+    if (Array.isArray(reasons)) (e as { reasons?: unknown[] }).reasons = reasons.map((r) => (typeof r === "string" ? withhold(r, composed) : r));
+    return e;
+}
+
+/**
+ * A resource implementation whose every method's error passes `withheldError`, and whose check failures' reasons
+ * pass `withhold`: what the dynamic provider's host prints and stores can hold no secret.
+ */
+export function guarded<T extends object>(impl: T): T {
+    const out: Record<string, unknown> = {};
+    for (const [name, fn] of Object.entries(impl)) {
+        if (typeof fn !== "function") {
+            out[name] = fn;
+            continue;
+        }
+        out[name] = async (...args: unknown[]) => {
+            try {
+                const result = await (fn as (...a: unknown[]) => Promise<unknown>).apply(impl, args);
+                const failures = (result as { failures?: Array<{ property: string; reason: string }> } | undefined)?.failures;
+                if (Array.isArray(failures)) return { ...(result as object), failures: failures.map((f) => ({ ...f, reason: withhold(f.reason, { scope: "composed" }) })) };
+                return result;
+            } catch (e) {
+                throw withheldError(e);
+            }
+        };
+    }
+    return out as T;
+}

@@ -1,0 +1,364 @@
+/**
+ * What nobody listed: answers generated from a small grammar (made, refused, cancelled, not-found and retry words,
+ * negations, dates, ids, status words, random wrappers and body shapes), sent over loopback HTTP to the real client,
+ * and credentials in random escapings. The invariants of DESIGN.md section 4:
+ *
+ *   1. no failed paid write reads as "nothing happened", unless nothing can have happened (HTTP 401/403 naming nothing)
+ *   2. every id a body holds in a field is recorded (on the error, or in the success)
+ *   3. no answer alone drops a billed server: a cancel or a read leaves state only on cancel/product's success, or
+ *      with the KVM absent from the listing and both id lookups refusing in EDIS's form
+ *   4. no normal form of a credential survives into an error, a log line or the journal
+ *
+ * Seeded, so that a failure is repeatable; `FC_SEED` and `FC_RUNS` try others.
+ */
+import fc from "fast-check";
+import { createServer, Server } from "node:http";
+import { AddressInfo } from "node:net";
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { nothingHappened } from "../provider/client/answers";
+import { EdisClient } from "../provider/client/client";
+import { EdisApiError } from "../provider/client/errors";
+import { addSecret, forgetSecrets, holdsSecret } from "../provider/client/withhold";
+import { resolveConfig } from "../provider/config";
+import { cancelServer, readServer } from "../provider/kvm/operations";
+import { createContext } from "../provider/runtime";
+import { OrderEntry, OrderJournal } from "../provider/journal";
+import { sendOnce } from "../provider/paidWrite";
+import { WriteOutcomeUnknownError } from "../provider/paidWrite";
+import { ManualClock } from "./support/clock";
+
+const SEED = Number(process.env.FC_SEED ?? 20261124);
+const RUNS = Number(process.env.FC_RUNS ?? 1);
+const runs = (n: number) => ({ seed: SEED, numRuns: n * RUNS });
+
+// ---- a loopback server that answers each endpoint as the case says -----------------------------------------
+
+type Reply = { status: number; text: string };
+let server: Server;
+let base: string;
+let replies: Record<string, Reply> = {};
+const calls: string[] = [];
+
+beforeAll(async () => {
+    server = createServer((req, res) => {
+        const endpoint = (req.url ?? "").replace(/^\/kvm\/v2\//, "");
+        req.resume();
+        req.on("end", () => {
+            calls.push(endpoint);
+            const reply = replies[endpoint] ?? { status: 500, text: "no reply for this endpoint" };
+            res.writeHead(reply.status, { "content-type": "application/json" }).end(reply.text);
+        });
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+    await new Promise<void>((r) => server.close(() => r()));
+    forgetSecrets();
+});
+
+const noRetry = { maxAttempts: 1 };
+const client = () => new EdisClient({ email: "ops@example.com", password: "correct-horse-9", baseUrl: base, authUrl: base, retry: noRetry, timeoutMs: 5000 });
+
+// ---- the grammar of answers ------------------------------------------------------------------------------
+
+const id = fc.integer({ min: 1000, max: 99999 });
+const date = fc.date({ min: new Date("2020-01-01"), max: new Date("2035-12-31"), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
+const subject = fc.constantFrom("Service", "Your order", "The product", "KVM", "Order", "Invoice", "Upgrade", "Hook", "The service", "It");
+const verb = fc.constantFrom(
+    "has been cancelled",
+    "was terminated",
+    "is already cancelled",
+    "not found",
+    "does not exist",
+    "must be reviewed by our team",
+    "was placed",
+    "was created",
+    "awaits payment",
+    "is pending",
+    "was saved",
+    "could not be processed",
+    "is invalid",
+    "was refused",
+    "has been reactivated",
+    "is unknown",
+);
+const tail = fc.oneof(
+    fc.constant(""),
+    date.map((d) => ` effective ${d}`),
+    fc.constant(" as of next due date"),
+    fc.constant(" at period end"),
+    fc.constant(", please try again later"),
+    fc.constant(" by our team"),
+    id.map((n) => ` (order #${n})`),
+    id.map((n) => `: invoice #${n}`),
+);
+const negation = fc.constantFrom("", "not ", "never ", "cannot be ", "no longer ");
+const message = fc.tuple(subject, negation, verb, tail).map(([s, n, v, t]) => `${s} ${n}${v}${t}`.replace(/\s+/g, " ").trim());
+const statusWord = fc.constantFrom("error", "failed", "Error", "FAILED", "pending", "denied", "ok", "declined", "success ", "warning");
+const messageKey = fc.constantFrom("message", "msg", "error", "result");
+
+/** A service id list in one of the shapes an answer may use; returns the shape and the ids it holds. */
+const serviceIdShape = fc.array(id, { minLength: 1, maxLength: 3 }).chain((ids) =>
+    fc.constantFrom<[unknown, number[]]>(
+        [ids.join(","), ids],
+        [ids.map(String), ids],
+        [ids, ids],
+        [Object.fromEntries(ids.map((n, i) => [String(i), n])), ids],
+        [Object.fromEntries(ids.map((n) => [String(n), `web${n}.example.com`])), ids],
+        [ids.length === 1 ? ids[0] : ids.join(", "), ids],
+        [ids.map((n) => ({ id: String(n) })), ids],
+    ),
+);
+const serviceKey = fc.constantFrom("serviceids", "serviceid", "service_id", "service_ids", "serviceIds", "ServiceIDs");
+
+/** Where the ids sit: top level, or inside an envelope. */
+const envelope = fc.constantFrom<(o: Record<string, unknown>) => Record<string, unknown>>(
+    (o) => o,
+    (o) => ({ data: o }),
+    (o) => ({ result: { order: o } }),
+    (o) => ({ response: [o] }),
+);
+/** What wraps the JSON text. */
+const wrapper = fc.constantFrom<(t: string) => string>(
+    (t) => t,
+    (t) => `\uFEFF${t}`,
+    (t) => `<br />\n<b>Notice</b>:  Undefined index: pid in <b>/var/www/order.php</b> on line <b>77</b><br />\n${t}`,
+    (t) => `Warning: Cannot modify header information - headers already sent\n${t}`,
+    (t) => `${t}\n<!-- generated in 0.12s -->`,
+    (t) => `${t}</body></html>`,
+);
+
+interface Case {
+    status: number;
+    text: string;
+    /** The service ids the body holds in a field. */
+    serviceIds: number[];
+    /** Whether the body names anything (a field or a mention) */
+    names: boolean;
+}
+
+const answerCase: fc.Arbitrary<Case> = fc
+    .record({
+        status: fc.constantFrom(200, 200, 200, 400, 404, 409, 422, 500, 502, 503, 401, 403),
+        statusWord,
+        key: messageKey,
+        message,
+        ids: fc.option(fc.tuple(serviceKey, serviceIdShape), { nil: undefined }),
+        orderId: fc.option(id, { nil: undefined }),
+        envelope,
+        wrapper,
+    })
+    .map((c) => {
+        const body: Record<string, unknown> = { status: c.statusWord, [c.key]: c.message };
+        if (c.orderId !== undefined) body.orderid = c.orderId;
+        if (c.ids) body[c.ids[0]] = c.ids[1][0];
+        const text = c.wrapper(JSON.stringify(c.envelope(body)));
+        const mentions = /#\d+/.test(c.message);
+        return { status: c.status, text, serviceIds: c.ids?.[1][1] ?? [], names: !!c.ids || c.orderId !== undefined || mentions };
+    });
+
+// ---- 1 and 2: paid writes ------------------------------------------------------------------------------------
+
+const ORDER = { billingCycle: "monthly" as const, paymentMethod: "paypal", applyCredit: true, items: [{ pid: 101, os: 1012, hostname: "web1.example.com" }] };
+
+test("a failed paid write never reads as 'nothing happened' unless nothing can have happened; every id in a field is recorded", async () => {
+    await fc.assert(
+        fc.asyncProperty(answerCase, async (c) => {
+            replies = { "add/order": { status: c.status, text: c.text } };
+            let result: Awaited<ReturnType<EdisClient["addOrder"]>> | undefined;
+            let error: EdisApiError | undefined;
+            try {
+                result = await client().addOrder(ORDER);
+            } catch (e) {
+                error = e as EdisApiError;
+            }
+            if (result) {
+                // Only a clean success gets here; its ids are all read, in whatever shape.
+                expect(result.serviceIds).toEqual(expect.arrayContaining(c.serviceIds));
+                return;
+            }
+            expect(error).toBeInstanceOf(EdisApiError);
+            const nothing = nothingHappened(error!);
+            if (nothing) expect((c.status === 401 || c.status === 403) && !c.names).toBe(true);
+            expect(error!.serviceIds ?? []).toEqual(expect.arrayContaining(c.serviceIds));
+        }),
+        runs(1500),
+    );
+});
+
+test("through the journal: a failed paid write's entry stays (unknown, or the ids it names) unless nothing can have happened", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "edis-prop-journal-"));
+    try {
+        await fc.assert(
+            fc.asyncProperty(answerCase, fc.nat(), async (c, n) => {
+                replies = { "add/order": { status: c.status, text: c.text } };
+                const journal = new OrderJournal(dir);
+                const key = `urn:pulumi:dev::p::edis:index:KvmServer::web${n}`;
+                const entry: OrderEntry = { kind: "order", state: "sending", key, account: "0123456789abcdef", hostname: "web1.example.com", sentAt: "now", inputs: {} };
+                const c1 = client();
+                let outcome: unknown;
+                let thrown: unknown;
+                try {
+                    outcome = await sendOnce<OrderEntry, Awaited<ReturnType<EdisClient["addOrder"]>>>({
+                        journal,
+                        entry,
+                        endpoint: "add/order",
+                        log: () => undefined,
+                        send: () => c1.addOrder(ORDER),
+                        made: (s, r) => ({ ...s, state: "ordered", serviceId: r.serviceIds[0] }),
+                        madeDespite: (s, e) => (e.serviceIds?.length ? { ...s, state: "ordered", serviceId: e.serviceIds[0] } : undefined),
+                        unknown: (problem) => new WriteOutcomeUnknownError("the order", problem, ""),
+                    });
+                } catch (e) {
+                    thrown = e;
+                }
+                const after = await journal.read(key, "order");
+                if (after === undefined) {
+                    // The entry went: only a failure that certainly made nothing removes it.
+                    expect(thrown).toBeInstanceOf(EdisApiError);
+                    expect(nothingHappened(thrown as EdisApiError)).toBe(true);
+                } else if (outcome === undefined) {
+                    expect(thrown).toBeInstanceOf(WriteOutcomeUnknownError);
+                    expect(after.state).toBe("unknown");
+                } else if (c.serviceIds.length) {
+                    expect(c.serviceIds).toContain(after.serviceId);
+                }
+                await journal.clear(key, "order");
+            }),
+            runs(300),
+        );
+    } finally {
+        rmSync(dir, { recursive: true, force: true });
+    }
+});
+
+// ---- 3: leaving state -----------------------------------------------------------------------------------------
+
+const KVM = "kvm_101003_445097";
+const listing = (withKvm: boolean) =>
+    JSON.stringify({
+        status: "success",
+        data: withKvm ? { [KVM]: { api_host: "kvm1003.api.example.com", kvm_id: KVM, valid_until: 1999999999, signature: "s".repeat(50), suspended: "n", description: "web1.example.com" } } : [],
+    });
+/** A lookup's answer: a success naming the id, or any generated failure. */
+const lookupAnswer = fc.oneof(
+    fc.constant<Reply>({ status: 200, text: JSON.stringify({ status: "success", kvmid: KVM, serviceid: 1003 }) }),
+    answerCase.map((c): Reply => ({ status: c.status, text: c.text })),
+);
+
+function contextFor() {
+    const cfg = resolveConfig((k) => ({ email: "ops@example.com", password: "correct-horse-9", baseUrl: base, authUrl: base, journalUrl: `file://${mkdtempSync(join(tmpdir(), "edis-prop-"))}` })[k]);
+    const ctx = createContext(cfg, { clock: new ManualClock(), log: () => undefined });
+    return { ...ctx, client: new EdisClient({ email: "ops@example.com", password: "correct-horse-9", baseUrl: base, authUrl: base, retry: noRetry }) };
+}
+
+/** Whether cancel/product's answer is a success: one JSON object, `status` "success" in any case or padding, HTTP 2xx. */
+function succeeded(r: Reply): boolean {
+    try {
+        const body = JSON.parse(r.text.replace(/^\uFEFF/, "").trim());
+        return r.status >= 200 && r.status < 300 && typeof body?.status === "string" && body.status.trim().toLowerCase() === "success";
+    } catch {
+        return false;
+    }
+}
+
+/** Whether a generated failure is a definite refusal in EDIS's form: 2xx/4xx (not 401/403/408/429), a JSON object with a status word, no "try again". */
+function definite(r: Reply): boolean {
+    if (r.status >= 500 || [401, 403, 408, 429].includes(r.status)) return false;
+    let body: unknown;
+    try {
+        body = JSON.parse(r.text.replace(/^\uFEFF/, "").trim());
+    } catch {
+        return false;
+    }
+    if (!body || typeof body !== "object" || Array.isArray(body) || typeof (body as { status?: unknown }).status !== "string") return false;
+    if (succeeded(r)) return false;
+    return !/try again|later|internal|database|exception/i.test(r.text);
+}
+
+test("no answer alone drops a billed server: a cancel or a refresh leaves state only on success, or when EDIS's state shows it gone", async () => {
+    await fc.assert(
+        fc.asyncProperty(fc.boolean(), answerCase, lookupAnswer, lookupAnswer, async (listed, cancel, byService, byKvm) => {
+            // A lookup that answers success with an id is not a refusal; one that answers success naming nothing is none either.
+            replies = { "get/auth": { status: 200, text: listing(listed) }, "cancel/product": { status: cancel.status, text: cancel.text }, "get/kvmid": byService, "get/serviceid": byKvm };
+            const props = { hostname: "web1.example.com", serviceId: 1003, kvmId: KVM, __resourceKey: "urn:pulumi:dev::p::edis:index:KvmServer::web" };
+            const showsGone = !listed && definite(byService) && definite(byKvm);
+            // delete: a failed cancel leaves state (resolves) only when EDIS's state shows the server gone.
+            const removed = await cancelServer(contextFor(), "1003", props).then(
+                () => true,
+                () => false,
+            );
+            expect(removed).toBe(succeeded(cancel) || showsGone);
+            // refresh: the same observation, never a failure.
+            const read = await readServer(contextFor(), "1003", props);
+            expect(read.id === "").toBe(showsGone);
+            if (!showsGone && !listed) expect(read.props).toMatchObject({ notListed: true, serviceId: 1003 });
+        }),
+        runs(400),
+    );
+});
+
+// ---- 4: credentials in any escaping -------------------------------------------------------------------------
+
+const passwordChars = fc.constantFrom(..."abcXYZ019'\"\\%&+=@#/ äß€".split(""));
+const password = fc.array(passwordChars, { minLength: 10, maxLength: 20 }).map((cs) => cs.join(""));
+const email = fc.tuple(fc.constantFrom("o'brien", "ops", "a.b+c", "müller", 'x"y'), fc.constantFrom("example.com", "firma.de")).map(([l, d]) => `${l}@${d}`);
+
+type Encoder = (s: string) => string;
+const ENCODERS: Record<string, Encoder> = {
+    addslashes: (s) => s.replace(/(['"\\])/g, "\\$1"),
+    sqlDoubled: (s) => s.replace(/'/g, "''").replace(/"/g, '""'),
+    json: (s) => JSON.stringify(s).slice(1, -1),
+    jsonAscii: (s) => JSON.stringify(s).slice(1, -1).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`),
+    uriComponent: encodeURIComponent,
+    form: (s) => new URLSearchParams({ x: s }).toString().slice(2),
+    htmlNumeric: (s) => [...s].map((c) => `&#${c.codePointAt(0)};`).join(""),
+    htmlHex: (s) => [...s].map((c) => `&#x${c.codePointAt(0)!.toString(16)};`).join(""),
+    htmlSpecial: (s) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;"),
+    quotedPrintable: (s) => [...Buffer.from(s)].map((b) => (b >= 33 && b <= 126 && b !== 61 ? String.fromCharCode(b) : `=${b.toString(16).toUpperCase().padStart(2, "0")}`)).join(""),
+    base64: (s) => Buffer.from(s).toString("base64"),
+    hexEscapes: (s) => [...Buffer.from(s)].map((b) => `\\x${b.toString(16).padStart(2, "0")}`).join(""),
+    upper: (s) => s.toUpperCase(),
+    lower: (s) => s.toLowerCase(),
+};
+/** Up to three encodings in a row; a change of case after base64 destroys what it encoded, so that chain is not an echo. */
+const encoding = fc
+    .array(fc.constantFrom(...Object.keys(ENCODERS)), { minLength: 1, maxLength: 3 })
+    .filter((chain) => !chain.some((name, i) => name === "base64" && chain.slice(i + 1).some((n) => n === "upper" || n === "lower")));
+
+test("no normal form of a credential survives: errors, log lines and the journal withhold every escaping", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "edis-prop-secret-"));
+    try {
+        await fc.assert(
+            fc.asyncProperty(email, password, encoding, fc.boolean(), fc.constantFrom("", "SQLSTATE[23000]: near '", "Duplicate entry '"), async (mail, pw, chain, whichPassword, before) => {
+                forgetSecrets();
+                addSecret(pw);
+                addSecret(mail, { wholeOnly: true });
+                const secret = whichPassword ? pw : mail;
+                const echo = chain.reduce((text, name) => ENCODERS[name](text), secret);
+                const text = `${before}${echo}' for key 'PRIMARY'`;
+                expect(holdsSecret(text)).toBe(true);
+                // Through the client: an HTTP 500 quoting it, as a message and as a JSON string inside a JSON string.
+                for (const body of [JSON.stringify({ status: "error", message: text }), JSON.stringify({ status: "error", message: JSON.stringify({ sql: text }) })]) {
+                    replies = { "add/order": { status: 500, text: body } };
+                    const e = (await new EdisClient({ email: mail, password: pw, baseUrl: base, authUrl: base, retry: noRetry }).addOrder(ORDER).catch((x) => x)) as EdisApiError;
+                    const printed = [e.message, JSON.stringify(e), e.stack ?? ""].join("\n");
+                    expect(holdsSecret(printed)).toBe(false);
+                    expect(printed).toContain("[withheld: ");
+                }
+                // The journal's `problem`.
+                const journal = new OrderJournal(dir);
+                await journal.write({ kind: "order", state: "unknown", key: "k", account: "0123456789abcdef", hostname: "h", sentAt: "now", inputs: {}, problem: text });
+                const files = readdirSync(dir).map((f) => readFileSync(join(dir, f), "utf8")).join("\n");
+                expect(holdsSecret(files)).toBe(false);
+            }),
+            runs(1000),
+        );
+    } finally {
+        rmSync(dir, { recursive: true, force: true });
+        forgetSecrets();
+    }
+});

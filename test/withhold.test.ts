@@ -1,0 +1,67 @@
+/**
+ * Credentials never leave, whatever the echo's escaping (provider/client/withhold.ts): examples, including the
+ * third review's, of texts that must be withheld whole and texts that must pass untouched. The property test
+ * (answers.property.test.ts) tries escapings nobody listed.
+ */
+import { EdisApiError } from "../provider/client/errors";
+import { addSecret, forgetSecrets, holdsSecret, withhold } from "../provider/client/withhold";
+
+const EMAIL = "o'brien@example.com";
+const PASSWORD = `Pa'ss"w0rd+&=ä`;
+
+beforeEach(() => {
+    forgetSecrets();
+    addSecret(PASSWORD);
+    addSecret(EMAIL, { wholeOnly: true });
+});
+afterAll(() => forgetSecrets());
+
+const held: Array<[string, string]> = [
+    ["PHP's addslashes", `SQLSTATE[42000]: syntax error near 'o\\'brien@example.com' AND pw = 'Pa\\'ss\\"w0rd+&=ä'`],
+    ["SQL's doubled quote", `near 'o''brien@example.com'`],
+    ["a JSON string inside a JSON string", JSON.stringify(JSON.stringify({ user: EMAIL }))],
+    ["three levels of JSON", JSON.stringify(JSON.stringify(JSON.stringify({ pw: PASSWORD })))],
+    ["percent, form encoding", `email=${encodeURIComponent(EMAIL)}&pw=${new URLSearchParams({ p: PASSWORD }).toString().slice(2)}`],
+    ["percent, twice", encodeURIComponent(encodeURIComponent(EMAIL))],
+    ["HTML entities, numeric", [...EMAIL].map((c) => `&#${c.codePointAt(0)};`).join("")],
+    ["HTML entities, named", "o&apos;brien&commat;example&period;com"],
+    ["\\x escapes", [...Buffer.from(PASSWORD)].map((b) => `\\x${b.toString(16)}`).join("")],
+    ["\\u escapes", [...PASSWORD].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`).join("")],
+    ["quoted-printable", "pw=3DPa'ss\"w0rd+&=3D=C3=A4"],
+    ["base64", Buffer.from(`pw=${PASSWORD}`).toString("base64")],
+    ["upper case", EMAIL.toUpperCase()],
+    ["8 consecutive characters of the password", `... ss"w0rd+ ...`],
+    ["the password cut short by the server", `pw=Pa'ss"w0r...`],
+    ["hex", Buffer.from(PASSWORD).toString("hex")],
+];
+
+test.each(held)("withheld: %s", (_how, text) => {
+    expect(holdsSecret(text)).toBe(true);
+    expect(withhold(text, { status: 500, bytes: 812 })).toBe(
+        "[withheld: this text held the account's e-mail, password or a session secret in some encoding (HTTP 500, 812 bytes)]",
+    );
+});
+
+test.each([
+    ["an ordinary refusal", "Your order must be reviewed by our team"],
+    ["seven characters of the password", `near ss"w0rd.`],
+    ["the e-mail's domain alone", "mail to support@example.com"],
+    ["ids and words", "Insufficient credit: order #5001 awaits payment of invoice #9002"],
+])("passes untouched: %s", (_how, text) => {
+    expect(withhold(text)).toBe(text);
+});
+
+test("an error quoting EDIS withholds the quote and keeps its own frame; the journal and the log get the same", () => {
+    const e = new EdisApiError({ endpoint: "add/order", kind: "server_error", status: 500, serverMessage: `duplicate key 'o\\'brien@example.com'`, answerBytes: 120 });
+    expect(e.message).toBe(
+        "EDIS add/order: server error (HTTP 500); server said: [withheld: this text held the account's e-mail, password or a session secret in some encoding (HTTP 500, 120 bytes)]",
+    );
+    expect(e.message).not.toMatch(/brien/);
+});
+
+test("every session signature is a secret from the moment it is added", () => {
+    const signature = "aB3dE5fG7hI9jK1lM3nO5pQ7rS9tU1vW3xY5zA7bC9dE1fG3hI";
+    addSecret(signature);
+    expect(holdsSecret(`sig=${signature.slice(10, 18)}`)).toBe(true);
+    expect(holdsSecret(`sig=${signature.slice(10, 17)}`)).toBe(false);
+});
