@@ -163,6 +163,12 @@ export class KvmServer extends pulumi.dynamic.Resource {
     declare public readonly lpsIsPremium: pulumi.Output<boolean | undefined>;
     /** True when EDIS has suspended the server's traffic (allowance used up); read with the power state, so only with `powerState` set. */
     declare public readonly trafficSuspended: pulumi.Output<boolean | undefined>;
+    /**
+     * True when the last refresh did not find the server in the account's listing and EDIS did not confirm it gone
+     * (both id lookups refusing it): it stays in state and shows as a change until it is listed again or confirmed
+     * gone. The warning of that refresh says what EDIS answered and what to do.
+     */
+    declare public readonly notListed: pulumi.Output<boolean | undefined>;
 
     /** Orders (or adopts) a server. */
     constructor(name: string, args: KvmServerArgs, opts?: pulumi.CustomResourceOptions) {

@@ -1,6 +1,6 @@
 /**
- * The diff rules of a KvmServer: pure, no network. Every input is in exactly one of three classes, and one
- * state of the server itself counts as a change: a suspension (see STATUS_DRIFT).
+ * The diff rules of a KvmServer: pure, no network. Every input is in exactly one of three classes, and two
+ * states of the server itself count as a change: a suspension, and a server missing from the listing (STATUS_DRIFT).
  */
 import { normalizeBillingCycle } from "../client/model";
 import { INPUT_NAMES, UNKNOWN, sameHostname } from "./inputs";
@@ -41,9 +41,10 @@ export const REPLACE_WHEN_ASKED = ["planId"] as const;
  * change. The engine's refresh asks the provider's Diff whether a refreshed resource changed (it diffs outputs
  * only with PULUMI_ENABLE_LEGACY_REFRESH_DIFF), so without this a server suspended at EDIS would show as
  * unchanged in `pulumi refresh` and `pulumi preview --refresh`, and `--expect-no-changes` would pass. The
- * update it leads to re-reads the server and says what to do; it cannot resume it.
+ * update it leads to re-reads the server and says what to do; it cannot resume it. `notListed` is a server the
+ * last refresh did not find in the account's listing without EDIS confirming it gone (operations.ts readServer).
  */
-export const STATUS_DRIFT = ["suspended"] as const;
+export const STATUS_DRIFT = ["suspended", "notListed"] as const;
 
 /**
  * A server whose create stopped after its order (unpaid invoice, provisioning time limit, a lost answer of
@@ -105,7 +106,7 @@ export function learned(name: string, olds: Record<string, unknown>, news: Recor
 export function diffKvmServer(olds: Record<string, unknown>, news: Record<string, unknown>): KvmServerDiff {
     const changed: string[] = INPUT_NAMES.filter((name) => news[name] === UNKNOWN || !same(name, olds[name], news[name]));
     const learnedNow = changed.filter((name) => learned(name, olds, news));
-    if (olds.suspended === true) changed.push("suspended");
+    for (const status of STATUS_DRIFT) if (olds[status] === true) changed.push(status);
     if (olds.serviceId != null && !olds.kvmId) changed.push(UNFINISHED);
     // A state without a recorded location (adopted, or ordered by an older version) learns it in place: the
     // update checks that the plan is there, and refuses if it is not.

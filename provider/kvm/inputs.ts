@@ -53,7 +53,15 @@ export interface KvmServerOutputs extends KvmServerInputs {
     lpsIsPremium?: boolean;
     /** True when EDIS has suspended the server's traffic (from get/power). */
     trafficSuspended?: boolean;
+    /**
+     * True when the last refresh did not find the server in the account's listing and EDIS did not confirm it gone
+     * (both id lookups refusing it): it stays in state and shows as a change until it is listed again or confirmed gone.
+     */
+    notListed?: boolean;
 }
+
+/** The output that marks a server missing from the account's listing but not confirmed gone (see KvmServerOutputs). */
+export const NOT_LISTED = "notListed";
 
 /** The output that names the batch a server was ordered in (see KvmServerOutputs). */
 export const ORDER_BATCH = "__orderBatch";
@@ -92,6 +100,7 @@ export const OUTPUT_ONLY_NAMES = [
     "lps",
     "lpsIsPremium",
     "trafficSuspended",
+    "notListed",
 ] as const satisfies ReadonlyArray<Exclude<keyof KvmServerOutputs, keyof KvmServerInputs>>;
 
 export const ADDON_INPUTS = {

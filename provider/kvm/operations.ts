@@ -2,78 +2,107 @@
  * What a KvmServer does after it exists: read its live state, change plan or billing cycle in place, cancel.
  */
 import type { ReadResult } from "@pulumi/pulumi/dynamic";
+import { refusedInEdisForm } from "../client/answers";
 import { isEdisApiError } from "../client/errors";
 import { CancellationType } from "../client/model";
 import { DEFAULT_CANCELLATION_TYPE } from "../config";
 import { Context } from "../context";
-import { Identity, UpgradeEntry, entryFor, resolveCommand } from "../journal";
+import { Identity, RESOURCE_KEY, UpgradeEntry, entryFor, resolveCommand, shellQuote } from "../journal";
 import { WriteOutcomeUnknownError, sendOnce } from "../paidWrite";
 import { UpgradeResult } from "../client/model";
 import { KvmServerInputs, KvmServerOutputs, compact, sessionOutputs } from "./inputs";
 import { managesPower, readPowerState } from "./power";
 import { confirmBatchPlace } from "./batchCheck";
-import { ORDER_BATCH } from "./inputs";
+import { NOT_LISTED, ORDER_BATCH } from "./inputs";
 import { billingCycleProblem, paymentMethodProblem, resolvePaymentMethod } from "./orderCheck";
 
 /** The engine's "gone": a read with an empty id removes the resource from state. */
 const GONE = { id: "", props: {} } satisfies ReadResult;
 
-/** True when EDIS answered, in its own form, that it does not know what was asked about; false when it answered. */
-async function unknownToEdis(lookup: Promise<unknown>): Promise<boolean> {
+/** What EDIS's state shows of a server: gone (with EDIS's words), or kept (with why, and EDIS's words). */
+export type Observation = { gone: true; words: string } | { gone: false; why: string };
+
+/** How one id lookup answered, for the observation: a definite refusal in EDIS's form, or what it said instead. */
+async function lookupRefused(name: string, lookup: Promise<unknown>): Promise<{ refused: boolean; words: string }> {
     try {
-        await lookup;
-        return false;
+        const found = await lookup;
+        return { refused: false, words: `${name} still answers${found !== undefined ? ` (${String(found)})` : ""}` };
     } catch (e) {
-        if (isEdisApiError(e) && e.meaning === "gone") return true;
+        if (isEdisApiError(e)) return { refused: refusedInEdisForm(e), words: e.message };
         throw e;
     }
 }
 
 /**
- * Whether EDIS confirms that a server is gone: its KVM is not in the account's listing, and both id lookups
- * (get/kvmid for the service, get/serviceid for the KVM) answer that EDIS does not know it. Any other answer,
- * or an error, keeps the server: a billed server leaves state only on EDIS's word, given twice. A server with no
- * KVM yet (an unpaid invoice) is never confirmed gone: get/kvmid's "not found" for it cannot be told from "not
- * provisioned yet", and once the invoice is paid it would run, billed, outside any state.
+ * Whether EDIS's state shows a server gone (DESIGN.md section 4): its KVM is not in the account's listing (the
+ * observation), and both id lookups (get/kvmid for the service, get/serviceid for the KVM) refuse it in EDIS's own
+ * form, whatever the words ("not found", "terminated", "cancelled"; never a time-out, a "try again" or a server
+ * error): the corroboration. A server with no KVM yet (an unpaid invoice) is never shown gone: get/kvmid's refusal
+ * cannot be told from "not provisioned yet", and once the invoice is paid it would run, billed, outside any state.
+ * A listing that cannot be had is an error: nothing true can be said.
  */
-export async function confirmedGone(ctx: Context, serviceId: number, kvmId: string | undefined): Promise<boolean> {
-    if (!kvmId) return false;
-    if ((await ctx.sessions.all()).has(kvmId)) return false;
-    const [serviceUnknown, kvmUnknown] = await Promise.all([unknownToEdis(ctx.client.getKvmId(serviceId)), unknownToEdis(ctx.client.getServiceId(kvmId))]);
-    return serviceUnknown && kvmUnknown;
+export async function observe(ctx: Context, serviceId: number, kvmId: string | undefined): Promise<Observation> {
+    if (!kvmId) return { gone: false, why: "it has no KVM yet (an unpaid invoice, or not provisioned), so no answer can show it gone" };
+    if ((await ctx.sessions.all()).has(kvmId)) return { gone: false, why: `its KVM ${kvmId} is still in the account's listing (get/auth)` };
+    const [byService, byKvm] = await Promise.all([
+        lookupRefused("get/kvmid", ctx.client.getKvmId(serviceId)),
+        lookupRefused("get/serviceid", ctx.client.getServiceId(kvmId)),
+    ]);
+    const words = `${byService.words}; ${byKvm.words}`;
+    if (byService.refused && byKvm.refused) return { gone: true, words };
+    return { gone: false, why: `its KVM ${kvmId} is not in the account's listing, but EDIS does not confirm it gone (${words})` };
 }
 
 /**
- * Live state for refresh. A KVM in the account's listing is alive. One missing from it (the listing may leave
- * out KVMs in some states) leaves state only when EDIS confirms it gone. Outputs the API cannot see (order,
- * invoice, inputs) are kept from state.
+ * Live state for refresh. A KVM in the account's listing is alive. One missing from it leaves state only when EDIS's
+ * state shows it gone (observe); otherwise it stays, marked NOT_LISTED so that the plan shows it as a change, with a
+ * warning that says what EDIS answered and what to do. A read never fails on an answer it cannot place: only when
+ * nothing can be learned (the listing cannot be had, the credentials are refused). Outputs the API cannot see
+ * (order, invoice, inputs) are kept from state.
  */
 export async function readServer(ctx: Context, id: string, props: Record<string, unknown>): Promise<Required<Pick<ReadResult<Record<string, unknown>>, "id" | "props">>> {
     const serviceId = Number(id);
     if (!Number.isInteger(serviceId) || serviceId <= 0) throw new Error(`"${id}" is not an EDIS service id`);
+    const name = `${String(props.hostname ?? "")} (service ${serviceId})`;
     let kvmId = typeof props.kvmId === "string" ? props.kvmId : undefined;
     if (!kvmId) {
-        // A server that failed to initialise, or one brought in with KvmServer.get(): ask for its KVM.
+        // A server that failed to initialise, or one brought in with KvmServer.get() or `pulumi import`: ask for its KVM.
         try {
             kvmId = await ctx.client.getKvmId(serviceId);
         } catch (e) {
-            if (!isEdisApiError(e) || e.meaning !== "gone") throw e;
-            // "Not provisioned yet" may read as "not found" too, so a server in state (it has outputs) stays;
-            // an id that KvmServer.get() asked about (no outputs yet) does not exist.
-            if (props.serviceId === undefined) return GONE;
-            ctx.log(`${String(props.hostname ?? "")} (service ${serviceId}) has no KVM yet (${e.message}); kept in state`);
+            if (!isEdisApiError(e) || e.kind === "credentials") throw e;
+            // An id that a `get` or an import asks about (no outputs yet) and that EDIS refuses does not exist here.
+            if (props.serviceId === undefined && refusedInEdisForm(e)) return GONE;
+            if (props.serviceId === undefined) throw e;
+            // "Not provisioned yet" may look like any refusal, so a server in state (it has outputs) stays.
+            ctx.log(`${name} has no KVM yet (${e.message}); kept in state`);
         }
         if (!kvmId) return { id, props: compact({ ...props, serviceId }) };
     }
     const session = (await ctx.sessions.all()).get(kvmId);
     if (session) {
         // A server of a batched order is checked against its description before its live state is taken.
-        const live = confirmBatchPlace({ ...props, serviceId, ...sessionOutputs(session) });
+        const live = confirmBatchPlace({ ...props, serviceId, ...sessionOutputs(session), [NOT_LISTED]: undefined });
         const power = managesPower(props) ? await readPowerState(ctx, session, props.hostname) : {};
         return { id, props: compact({ ...live, ...power }) };
     }
-    if (await confirmedGone(ctx, serviceId, kvmId)) return GONE;
-    return { id, props: compact({ ...props, serviceId, kvmId }) };
+    const seen = await observe(ctx, serviceId, kvmId);
+    if (seen.gone) {
+        ctx.log(`${name} is gone at EDIS: not in the account's listing, and both id lookups refuse it (${seen.words}); removed from the stack's state`);
+        return GONE;
+    }
+    ctx.log(
+        `warning: ${name} is kept in the stack's state and shown as a change: ${seen.why}. Check it in the EDIS client area. If it ` +
+            `runs, nothing is needed (the next refresh finds it). If it is cancelled, \`pulumi refresh\` removes it once EDIS stops ` +
+            `naming it, or remove it yourself with \`${stateDeleteCommand(props)}\`.`,
+    );
+    return { id, props: compact({ ...props, serviceId, kvmId, [NOT_LISTED]: true }) };
+}
+
+/** The command that removes a resource from the stack's state, quoted for a shell (the URN is the journal's key). */
+export function stateDeleteCommand(props: Record<string, unknown>): string {
+    const urn = props[RESOURCE_KEY];
+    return typeof urn === "string" ? `pulumi state delete ${shellQuote(urn)}` : "pulumi state delete <urn> (the URN from `pulumi stack --show-urns`)";
 }
 
 /**
@@ -112,6 +141,21 @@ export async function recheckSuspension(ctx: Context, outs: KvmServerOutputs): P
         );
     }
     return now;
+}
+
+/**
+ * An update of a server the last refresh did not find in the account's listing (NOT_LISTED): looked for again, so
+ * that one listed again stops showing as a change; one still missing stays marked, with what to do.
+ */
+export async function recheckListing(ctx: Context, outs: KvmServerOutputs): Promise<KvmServerOutputs> {
+    const session = outs.kvmId ? (await ctx.sessions.all()).get(outs.kvmId) : undefined;
+    if (session) return compact({ ...outs, ...sessionOutputs(session), [NOT_LISTED]: undefined });
+    ctx.log(
+        `warning: ${outs.hostname} (service ${outs.serviceId}) is still not in the account's listing; it stays in the stack's state and ` +
+            `shows as a change. Check it in the EDIS client area; \`pulumi refresh\` removes it once EDIS confirms it gone, or run ` +
+            `\`${stateDeleteCommand(outs as unknown as Record<string, unknown>)}\`.`,
+    );
+    return outs;
 }
 
 /**
@@ -219,8 +263,10 @@ export async function upgradeServer(ctx: Context, olds: KvmServerOutputs, news: 
 }
 
 /**
- * Cancels. A server counts as cancelled only when EDIS says so: a refusal saying it is already cancelled, or
- * "not found" confirmed by both id lookups. Anything else is an error, and the engine keeps it in state.
+ * Cancels. A server leaves state when cancel/product succeeds, or, on any failure of it, when EDIS's state shows it
+ * gone (observe: not listed, and both id lookups refuse it). Whatever a refusal says ("already cancelled", "cancelled
+ * effective 2031-01-31", "reactivated"), while the KVM is still listed the server stays in state, and the error says
+ * what EDIS answered, what to check, and the command that removes it from state once the user has checked.
  */
 export async function cancelServer(ctx: Context, id: string, props: Record<string, unknown>): Promise<void> {
     const type = (props.cancellationType as CancellationType | undefined) ?? ctx.config.cancellationType ?? DEFAULT_CANCELLATION_TYPE;
@@ -230,29 +276,26 @@ export async function cancelServer(ctx: Context, id: string, props: Record<strin
     try {
         await ctx.client.cancelProduct({ serviceId, kvmId, type });
         ctx.log(`cancelled ${name}: ${type}`);
+        return;
     } catch (e) {
-        if (!isEdisApiError(e)) throw e;
-        if (e.meaning === "cancelled") {
-            ctx.log(`${name} is already cancelled at EDIS (${e.message}); removing it from state`);
+        if (!isEdisApiError(e) || e.kind === "credentials" || e.kind === "not_sent") throw e;
+        ctx.sessions.invalidate();
+        let seen: Observation;
+        try {
+            seen = await observe(ctx, serviceId, kvmId);
+        } catch (looked) {
+            seen = { gone: false, why: `whether EDIS still has it could not be seen (${(looked as Error).message})` };
+        }
+        if (seen.gone) {
+            ctx.log(`${name} was not cancelled by this request (${e.message}), but it is gone at EDIS (${seen.words}); removing it from state`);
             return;
         }
-        if (e.meaning !== "gone") throw e;
-        ctx.sessions.invalidate();
-        if (!kvmId) {
-            throw new Error(
-                `EDIS answered that it does not know ${name} (${e.message}), but the server has no KVM yet (its invoice was unpaid), ` +
-                    `so that answer cannot be told from "not provisioned yet": nothing was cancelled and it stays in the stack's state, ` +
-                    `because once the invoice is paid it would run, billed, outside it. Check service ${serviceId} in the EDIS client area: ` +
-                    `cancel it there if it exists, then drop it from the stack with \`pulumi state delete\` and the resource's URN.`,
-            );
-        }
-        if (!(await confirmedGone(ctx, serviceId, kvmId))) {
-            throw new Error(
-                `EDIS answered that it does not know ${name} (${e.message}), but its lookups still name it, so it may still be ` +
-                    `billed: nothing was cancelled and it stays in the stack's state. Check it in the EDIS client area.`,
-            );
-        }
-        ctx.log(`${name} is unknown to EDIS (cancel/product, get/kvmid and get/serviceid agree); removing it from state`);
+        throw new Error(
+            `${name} was not cancelled: ${e.message}. It stays in the stack's state, because ${seen.why}, and it may still be billed. ` +
+                `Check service ${serviceId} in the EDIS client area: if it is still active, run \`pulumi destroy\` (or \`pulumi up\`) again, ` +
+                `or cancel it there. If it is cancelled or scheduled to end and you want Pulumi to stop tracking it, run ` +
+                `\`${stateDeleteCommand(props)}\`.`,
+        );
     } finally {
         ctx.sessions.invalidate();
     }

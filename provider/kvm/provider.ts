@@ -12,7 +12,7 @@ import { KvmServerDiff, UNFINISHED, diffKvmServer, needsUpgrade } from "./diff";
 import { checkOrder, isNoExtraAddon, resolvePaymentMethod } from "./orderCheck";
 import { HELD_KVM_IDS, RESOURCE_ALIASES, RESOURCE_KEY, adoptedElsewhere, forgetService, identityOf } from "../journal";
 import { ADDON_INPUTS, INPUT_NAMES, KvmServerOutputs, checkInputs, compact, inputsOf, resourceKeyOf } from "./inputs";
-import { cancelServer, checkLocation, confirmBatchPlaceLive, readServer, recheckSuspension, upgradeServer } from "./operations";
+import { cancelServer, checkLocation, confirmBatchPlaceLive, readServer, recheckListing, recheckSuspension, upgradeServer } from "./operations";
 import { createServer, resumeServer } from "./orderFlow";
 import { MANAGES_POWER, applyPowerState } from "./power";
 
@@ -95,6 +95,9 @@ export const kvmServer = {
         if (changed.includes("suspended")) {
             logOnce(`${String(olds.hostname)} (service ${id}) is suspended at EDIS: the plan shows it as an update, which re-reads it`);
         }
+        if (changed.includes("notListed")) {
+            logOnce(`${String(olds.hostname)} (service ${id}) was not in the account's listing at the last refresh: the plan shows it as an update, which looks for it again (nothing is ordered)`);
+        }
         if (changed.includes(UNFINISHED)) {
             logOnce(`${String(olds.hostname)} (service ${id}) was ordered but is not provisioned yet: the plan shows it as an update, which waits for it (nothing is ordered)`);
         }
@@ -153,6 +156,7 @@ export const kvmServer = {
         if (identity && typeof olds[RESOURCE_KEY] === "string" && olds[RESOURCE_KEY] !== key) identity.aliases.push(olds[RESOURCE_KEY] as string);
         if (needsUpgrade(olds, news)) await upgradeServer(c, { ...(olds as unknown as KvmServerOutputs), kvmId: outs.kvmId }, inputs, identity);
         if (outs.suspended) outs = await recheckSuspension(c, outs);
+        if (outs.notListed) outs = await recheckListing(c, outs);
         // Power: switched and reported when the program manages it; otherwise neither switched nor read.
         if (inputs.powerState) outs = await applyPowerState(c, outs, inputs.powerState);
         else outs = compact({ ...outs, powerState: undefined, trafficSuspended: undefined });

@@ -1,0 +1,152 @@
+/**
+ * Words only ever make an outcome safer (DESIGN.md section 4), through the real CLI and both doors: the dynamic
+ * provider (a TypeScript program) and the plugin (a Pulumi YAML program). The five cases of the third review and the
+ * held-out check, each as EDIS could really answer: what EDIS did and what it said are set apart in the simulator
+ * (`processed`: the request is handled, then answered with other words or another shape).
+ *
+ *   1. an order EDIS made, answered "Your order must be reviewed by our team": blocked, never sent again
+ *   2. a cancel refused with "Service has been cancelled effective 2031-01-31" while EDIS still lists the server:
+ *      destroy fails with EDIS's words and the command that removes it from state; the server stays
+ *   3. credentials echoed by an SQL error, escaped as PHP's addslashes and as SQL does: in no output, state or journal
+ *   4. an order answered with a PHP notice before the JSON and `"serviceids":{"0":1003}`: the service reaches state
+ *   5. a server cancelled behind Pulumi's back whose get/kvmid answers 404 "service terminated": refresh drops it
+ */
+import { readFileSync, readdirSync, existsSync } from "node:fs";
+import { join } from "node:path";
+import { addSecret, holdsSecret } from "../../provider/client/withhold";
+import { PACKAGE_ROOT } from "../harness/workspace";
+import { CliStack, pulumiBinDir } from "./pulumi";
+import { CliFixture, cliStacksPerTest, failed, ok, paidWrites } from "./support";
+
+const open = cliStacksPerTest();
+const web = { planId: 101, osId: 1012, hostname: "web1.example.com" };
+
+interface Door {
+    name: string;
+    programDir: string;
+    urn: string;
+    /** Declares the one server `web` (the dynamic door's program takes a map; the YAML program takes its inputs). */
+    declare(stack: CliStack): Promise<void>;
+    prepare(stack: CliStack): void;
+}
+
+const DOORS: Door[] = [
+    {
+        name: "the dynamic provider (TypeScript)",
+        programDir: join(PACKAGE_ROOT, "test", "programs", "servers"),
+        urn: "urn:pulumi:dev::edis-servers::pulumi-nodejs:dynamic/edis:KvmServer::web",
+        declare: (stack) => stack.setConfig({ "edis-servers:servers": JSON.stringify({ web }) }),
+        prepare: () => undefined,
+    },
+    {
+        name: "the plugin (YAML)",
+        programDir: join(PACKAGE_ROOT, "test", "programs", "yaml-server"),
+        urn: "urn:pulumi:dev::edis-yaml-server::edis:index:KvmServer::web",
+        declare: async () => undefined,
+        // The plugin from the project's node_modules/.bin, as npm puts a package's bins there.
+        prepare: (stack) => void (stack.env.PATH = `${join(stack.project.dir, "node_modules", ".bin")}:${pulumiBinDir()}:${process.env.PATH}`),
+    },
+];
+
+async function stackFor(door: Door, options: Parameters<typeof open>[1] = {}): Promise<CliFixture> {
+    const f = await open(door.programDir, options);
+    door.prepare(f.stack);
+    await door.declare(f.stack);
+    return f;
+}
+
+/** The order journal's files, as a shared bucket would hold them. */
+function journalText(stack: CliStack): string {
+    const dir = join(stack.project.dir, ".pulumi-edis", "journal");
+    return existsSync(dir) ? readdirSync(dir).map((f) => readFileSync(join(dir, f), "utf8")).join("\n") : "";
+}
+
+describe.each(DOORS)("through $name", (door) => {
+    test("1. an order EDIS made but answered 'must be reviewed' is blocked, never sent again", async () => {
+        const f = await stackFor(door, { sim: { faults: [{ endpoint: "add/order", processed: true, json: { status: "error", message: "Your order must be reviewed by our team" } }] } });
+        const first = failed(await f.stack.up());
+        expect(first.output).toContain("Your order must be reviewed by our team");
+        expect(first.output).toContain("may or may not have been made");
+        expect(first.output).not.toContain("nothing was ordered");
+        // What the user looks for, and the two ways out.
+        expect(first.output).toContain('look for the description "web1.example.com"');
+        const again = failed(await f.stack.up());
+        expect(again.output).toContain("may or may not have been made");
+        expect(paidWrites(f.sim)).toEqual(["add/order"]);
+        expect(f.sim.account.state.services).toHaveLength(1);
+    });
+
+    test("2. a cancel refused with 'cancelled effective <date>' while EDIS lists the server: destroy fails, the server stays, the command to drop it is named", async () => {
+        const f = await stackFor(door);
+        ok(await f.stack.up());
+        f.sim.inject({ endpoint: "cancel/product", json: { status: "error", message: "Service has been cancelled effective 2031-01-31" } });
+        const refused = failed(await f.stack.destroy());
+        expect(refused.output).toContain("Service has been cancelled effective 2031-01-31");
+        expect(refused.output).toContain("is still in the account's listing");
+        expect(refused.output).toContain(`pulumi state delete '${door.urn}'`);
+        expect(Object.keys(await f.stack.resources())).toContain("web");
+        expect(f.sim.account.state.services[0].status).toBe("Active");
+        // Once EDIS cancels it, destroy finishes.
+        ok(await f.stack.destroy());
+        expect(paidWrites(f.sim)).toEqual(["add/order", "cancel/product", "cancel/product"]);
+    });
+
+    test("3. credentials an SQL error echoes (PHP's addslashes, SQL's doubled quote) reach no output, state or journal", async () => {
+        const email = "o'brien@example.com";
+        const password = `It's "quoted" pw+1`;
+        const echo = `SQLSTATE[42000]: near 'o\\'brien@example.com' AND pw='It\\'s \\"quoted\\" pw+1' (also 'o''brien@example.com')`;
+        const f = await stackFor(door, { sim: { email, password, faults: [{ endpoint: "add/order", status: 500, json: { status: "error", message: echo } }] } });
+        const up = failed(await f.stack.up());
+        expect(up.output).toContain("[withheld: ");
+        addSecret(password);
+        addSecret(email, { wholeOnly: true });
+        for (const [where, text] of Object.entries({ output: f.outputs.join("\n"), state: await f.stack.exportText(), backend: f.stack.backendText(), journal: journalText(f.stack) })) {
+            expect([where, holdsSecret(text)]).toEqual([where, false]);
+        }
+        expect(journalText(f.stack)).toContain('"state": "unknown"');
+    });
+
+    test("4. an order answered with a PHP notice before the JSON and serviceids as PHP's associative array reaches state; the next up orders nothing", async () => {
+        const notice = `<br />\n<b>Notice</b>:  Undefined index: pid in <b>/var/www/api/order.php</b> on line <b>77</b><br />\n`;
+        const f = await stackFor(door, {
+            sim: { faults: [{ endpoint: "add/order", processed: true, text: `${notice}{"status":"success","orderid":{{orderid}},"serviceids":{"0":{{serviceid}}},"invoiceid":{{invoiceid}},"invoicepaid":true}` }] },
+        });
+        const first = failed(await f.stack.up());
+        expect(first.output).toContain("names service 1003");
+        expect((await f.stack.resources()).web).toMatchObject({ id: "1003" });
+        const resumed = ok(await f.stack.up());
+        expect(resumed.output).toContain("not ordering again");
+        expect((await f.stack.resources()).web.outputs).toMatchObject({ serviceId: 1003, kvmId: expect.stringMatching(/^kvm_/) });
+        expect(paidWrites(f.sim)).toEqual(["add/order"]);
+    });
+
+    test("5. a server cancelled behind Pulumi's back, get/kvmid answering 404 'service terminated': refresh drops it, preview and up go on", async () => {
+        const f = await stackFor(door);
+        ok(await f.stack.up());
+        const service = f.sim.account.state.services[0];
+        f.sim.account.cancelService(service, "Immediate");
+        f.sim.inject({ endpoint: "get/kvmid", status: 404, json: { status: "error", msg: "service terminated" }, times: 20 });
+        const refreshed = ok(await f.stack.refresh());
+        expect(refreshed.output).toContain("is gone at EDIS");
+        expect(await f.stack.resources()).not.toHaveProperty("web");
+        expect(paidWrites(f.sim)).toEqual(["add/order"]);
+    });
+});
+
+test("a server missing from the listing that EDIS does not confirm gone stays in state, shows as a change, and refresh goes on (plugin)", async () => {
+    const door = DOORS[1];
+    const f = await stackFor(door);
+    ok(await f.stack.up());
+    // The listing leaves it out; get/kvmid still names it (a cancellation only scheduled, or a listing that lags).
+    f.sim.inject({ endpoint: "get/auth", json: { status: "success", data: [] }, times: 20 });
+    const refreshed = ok(await f.stack.refresh());
+    f.sim.clearFaults();
+    expect(refreshed.output).toContain("is kept in the stack's state and shown as a change");
+    expect((await f.stack.resources()).web.outputs).toMatchObject({ serviceId: 1003, notListed: true });
+    failed(await f.stack.preview(["--expect-no-changes"]));
+    // Listed again: the update that the plan shows clears the mark, and nothing is ordered or cancelled.
+    ok(await f.stack.up());
+    expect((await f.stack.resources()).web.outputs!.notListed).toBeUndefined();
+    ok(await f.stack.preview(["--expect-no-changes"]));
+    expect(paidWrites(f.sim)).toEqual(["add/order"]);
+});
