@@ -102,7 +102,7 @@ async function runOn(
 ): Promise<number> {
     // The errors name entries by id (journal.entryId); a key (URN) typed by hand works too.
     const entries = await journal.list();
-    const keyOf = (word: string | undefined, claimants = false): string | undefined => {
+    const keyOf = (word: string | undefined): string | undefined => {
         // A URN as the move command prints the resource the entries go to (journal/index.ts moveCommand); a word
         // cut short or mistyped decodes to something else, which the move refuses.
         if (word?.startsWith(URN64)) {
@@ -111,7 +111,7 @@ async function runOn(
             return Buffer.from(urn).toString("base64url") === payload ? urn : word;
         }
         if (word === undefined || !/^[0-9a-f]{16}$/.test(word)) return word;
-        const keys = new Set(entries.flatMap((e) => [e.key, ...(claimants ? (e.claimants ?? []) : [])]));
+        const keys = new Set(entries.map((e) => e.key));
         return [...keys].find((k) => entryId(k) === word) ?? word;
     };
     if (verb === "list") {
@@ -121,7 +121,7 @@ async function runOn(
     }
     if (verb === "forget" && values.batch !== undefined) return await forgetBatch(journal, entries, values.batch, out);
     const key = keyOf(keyWord)!;
-    const to = keyOf(toWord, true)!;
+    const to = keyOf(toWord)!;
     if (verb === "move") {
         if (!movableTo(key, to)) {
             out(

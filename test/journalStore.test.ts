@@ -3,6 +3,7 @@
  * (MinIO, test/support/s3Server.ts) on 127.0.0.1. Each store keeps the same promises: a claim is created only if
  * absent, a later write replaces only the version it saw, and a failure names the store.
  */
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -49,6 +50,7 @@ const order = (key: string, extra: Partial<OrderEntry> = {}): OrderEntry => ({
     kind: "order",
     state: "sending",
     key,
+    account: "0123456789abcdef",
     hostname: "web1.example.com",
     sentAt: new Date().toISOString(),
     inputs: { hostname: "web1.example.com" },
@@ -57,7 +59,7 @@ const order = (key: string, extra: Partial<OrderEntry> = {}): OrderEntry => ({
 const urn = (stack: string, name = "web1") => `urn:pulumi:${stack}::servers::pulumi-nodejs:dynamic/edis:KvmServer::${name}`;
 
 describe.each(stores)("the journal in %s", (_title, open) => {
-    test("create writes only where nothing is; replace only at the version it saw; remove removes", async () => {
+    test("create writes only where nothing is; replace only at the version it saw", async () => {
         const store = await open();
         expect(await store.get("a.json")).toBeUndefined();
         const v1 = await store.create("a.json", "one");
@@ -70,10 +72,31 @@ describe.each(stores)("the journal in %s", (_title, open) => {
         await store.create("b.json", "b");
         await store.create("ab.json", "ab");
         expect((await store.list("a")).sort()).toEqual(["a.json", "ab.json"]);
-        await store.remove("a.json");
-        expect(await store.get("a.json")).toBeUndefined();
-        await store.remove("a.json");
-        await expect(store.replace("a.json", "five", v2)).rejects.toThrow(JournalConflictError);
+        expect("remove" in store).toBe(false);
+    });
+
+    test("removal is a compare-and-swap too: a clear at a stale version keeps the newer entry; a claim takes a removed entry's place once", async () => {
+        const store = await open();
+        const key = urn("ci");
+        const preview = new OrderJournal(store);
+        const runner = new OrderJournal(store);
+        await runner.claim(order(key));
+        // A preview reads the entry; meanwhile the runner records the order.
+        expect(await preview.read(key, "order")).toMatchObject({ state: "sending" });
+        await runner.write(order(key, { state: "ordered", serviceId: 1003 }));
+        // The preview's settle would remove what it read: it is refused, and the newer entry stays.
+        await expect(preview.clear(key, "order")).rejects.toThrow(JournalConflictError);
+        expect(await new OrderJournal(store).read(key, "order")).toMatchObject({ state: "ordered", serviceId: 1003 });
+        // Removed at the version it has: every reader finds no entry, and a listing passes the tombstone over.
+        await runner.clear(key, "order");
+        expect(await new OrderJournal(store).read(key, "order")).toBeUndefined();
+        expect(await new OrderJournal(store).list()).toEqual([]);
+        await runner.clear(key, "order");
+        // Two deployments claim over the tombstone at once: one wins, the other stops.
+        const claims = await Promise.allSettled([new OrderJournal(store).claim(order(key)), new OrderJournal(store).claim(order(key))]);
+        expect(claims.map((c) => c.status).sort()).toEqual(["fulfilled", "rejected"]);
+        expect((claims.find((c) => c.status === "rejected") as PromiseRejectedResult).reason).toBeInstanceOf(JournalClaimError);
+        expect(await new OrderJournal(store).read(key, "order")).toMatchObject({ state: "sending" });
     });
 
     test("eight deployments claim one write at once: exactly one claims it, each other stops naming the entry and its writer", async () => {
@@ -112,12 +135,12 @@ describe.each(stores)("the journal in %s", (_title, open) => {
         await journal.claim(order(urn("prod")));
         await journal.claim(order(urn("staging")));
         await journal.claim(order(urn("prod", "web2")));
-        await journal.write({ kind: "hook", state: "done", key: urn("prod"), hostname: "kvm1", kvmId: "kvm1", sentAt: "now", callbackUrl: "https://x", triggerPercent: 80, hookId: 3 });
+        await journal.write({ kind: "hook", state: "done", key: urn("prod"), account: "0123456789abcdef", hostname: "kvm1", kvmId: "kvm1", sentAt: "now", callbackUrl: "https://x", triggerPercent: 80, hookId: 3 });
         expect((await journal.entriesOf(urn("prod"))).map((e) => e.kind).sort()).toEqual(["hook", "order"]);
         const related = (await journal.related(urn("prod"))).map((e) => `${e.key} ${e.kind}`).sort();
         expect(related).toEqual(expect.arrayContaining([`${urn("prod")} hook`, `${urn("prod")} order`, `${urn("staging")} order`]));
-        // In S3, by prefix: nothing of another resource is read. A directory is listed whole, as every version did.
-        expect(related).toHaveLength(store.flat ? 4 : 3);
+        // By prefix: nothing of another resource is read, in a directory as in S3.
+        expect(related).toHaveLength(3);
         expect(await journal.list()).toHaveLength(4);
         await journal.clear(urn("prod"), "order");
         expect((await journal.entriesOf(urn("prod"))).map((e) => e.kind)).toEqual(["hook"]);
@@ -130,8 +153,8 @@ describe("what the journal never guesses", () => {
         dirs.push(dir);
         const inner = new FileJournalStore(dir);
         await new OrderJournal(inner).claim(order(urn("old-stack")));
-        await new OrderJournal(inner).write({ kind: "adoption", state: "held", key: urn("prod", "web2"), hostname: "h", sentAt: "now", serviceId: 9, kvmId: "kvm9" });
-        const failing: JournalStore = { ...inner, location: inner.location, cliOption: inner.cliOption, flat: true, list: (p) => inner.list(p), get: async () => { throw new JournalStoreError("the order journal could not be read: SlowDown (HTTP 503)"); }, create: (n, b) => inner.create(n, b), replace: (n, b, v) => inner.replace(n, b, v), remove: (n) => inner.remove(n) };
+        await new OrderJournal(inner).write({ kind: "adoption", state: "held", key: urn("prod", "web2"), account: "0123456789abcdef", hostname: "h", sentAt: "now", serviceId: 9, kvmId: "kvm9" });
+        const failing: JournalStore = { ...inner, location: inner.location, cliOption: inner.cliOption, list: (p) => inner.list(p), get: async () => { throw new JournalStoreError("the order journal could not be read: SlowDown (HTTP 503)"); }, create: (n, b) => inner.create(n, b), replace: (n, b, v) => inner.replace(n, b, v) };
         const journal = new OrderJournal(failing);
         await expect(journal.related(urn("new-stack"))).rejects.toThrow("SlowDown");
         await expect(journal.ofKind("adoption")).rejects.toThrow("SlowDown");
@@ -311,4 +334,22 @@ describe("the journal in S3", () => {
         await expect(journal.claim(order(urn("ci")))).rejects.toThrow(/the order journal cannot be used: config `edis:journalUrl` has the unknown parameter "x"/);
         await expect(journal.read(urn("ci"), "order")).rejects.toThrow(JournalStoreError);
     });
+});
+
+test("without @aws-sdk/client-s3 installed, a journal in S3 fails naming the package to install; a directory needs none of it", () => {
+    const script = `
+        const Module = require("node:module");
+        const resolve = Module._resolveFilename;
+        Module._resolveFilename = function (request, ...rest) {
+            if (request.startsWith("@aws-sdk/client-s3")) { const e = new Error("Cannot find module '@aws-sdk/client-s3'"); e.code = "MODULE_NOT_FOUND"; throw e; }
+            return resolve.call(this, request, ...rest);
+        };
+        const { journalStoreAt, parseJournalUrl } = require(${JSON.stringify(join(__dirname, "..", "dist", "provider", "journal"))});
+        const s3 = journalStoreAt(parseJournalUrl("s3://bucket/journal?region=eu-central-1", "edis:journalUrl"));
+        const dir = journalStoreAt({ kind: "file", dir: ${JSON.stringify(join(tmpdir(), "edis-no-s3"))} });
+        Promise.all([s3.get("x.json").then(() => "read", (e) => e.message), dir.get("x.json").then(() => "read", (e) => e.message)]).then((r) => console.log(JSON.stringify(r)));
+    `;
+    const [s3, dir] = JSON.parse(execFileSync(process.execPath, ["-e", script], { encoding: "utf8" }));
+    expect(s3).toBe("the order journal cannot be used: a journal in S3 (s3://bucket/journal?region=eu-central-1) needs the AWS SDK's S3 client, which is not installed: run `npm install @aws-sdk/client-s3` in the program's directory");
+    expect(dir).toBe("read");
 });

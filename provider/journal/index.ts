@@ -8,7 +8,8 @@
  *   the answer is known   entry "ordered"/"done" with the ids, or no entry when EDIS refused it
  *   the answer was lost   entry "unknown"
  *   create returned       entry "created"     ─ the engine had it; kept until its state shows it
- *   the engine has it     entry removed       ─ diff, read, update or delete saw the result in state
+ *   the engine has it     entry removed       ─ diff, read, update or delete saw the result in state; removal is a
+ *                                               conditional write of a tombstone too, never a delete (see clear)
  *
  * **Identity.** An entry belongs to one resource: it is keyed by the resource's URN (project, stack, parent
  * types, type and name; the SDK passes it as the input `__resourceKey`), so two resources of one name under two
@@ -19,11 +20,13 @@
  * and endpoint they were written for (a digest, never the e-mail itself); another account's entry is passed over.
  *
  * One object per resource and kind (OrderJournal says how it is named), written whole; the "sending" entry is
- * created only if absent and every later step is a compare-and-swap, in a directory and in S3 alike.
+ * created only if absent and every later step, its removal included, is a compare-and-swap, in a directory and in S3
+ * alike.
  */
 import { createHash, randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import { BillingCycle } from "../client/model";
+import { withhold } from "../client/withhold";
 import { FileJournalStore, JournalConflictError, JournalStore, JournalStoreError, shellQuote } from "./store";
 
 export { DEFAULT_JOURNAL_DIR, journalStoreAt, parseJournalUrl } from "./location";
@@ -47,10 +50,8 @@ interface EntryBase {
     sentAt: string;
     /** What went wrong, for an unknown outcome. */
     problem?: string;
-    /** The account and endpoint the write was sent to (accountTag); absent in entries of older versions. */
-    account?: string;
-    /** Resources (URNs) that found this entry under another stack (versions up to 0.1: `orders move` reads it). */
-    claimants?: string[];
+    /** The account and endpoint the write was sent to (accountTag). */
+    account: string;
     /** Which deployment wrote the entry last (WRITER): named to another deployment that finds it. */
     writer?: string;
     /** A nonce of the write that made this body (see serialize). */
@@ -134,7 +135,7 @@ export function accountTag(email: string | undefined, baseUrl: string): string {
     return createHash("sha256").update(`${baseUrl.replace(/\/+$/, "").toLowerCase()}\n${(email ?? "").trim().toLowerCase()}`).digest("hex").slice(0, 16);
 }
 
-/** An entry of another project/stack layout or an older version, that stops a write until the user claims it. */
+/** An entry of the same resource under another stack, that stops a write until the user claims it. */
 export class JournalClaimError extends Error {
     constructor(message: string) {
         super(message);
@@ -153,19 +154,26 @@ export const WRITER = [
 /**
  * The journal's entries in a store (store.ts): what an entry is called, and the steps between its states.
  *
- * An entry's name is `<key>.<kind>.json` in a directory, as every earlier version wrote it (so that an older
- * version still finds it), `<key>` a digest of the resource's key (case-insensitive file systems cannot merge two
- * keys). In S3 it is `<resource>.<key>.<kind>.json`, `<resource>` a digest of the URN without its stack, so that
+ * An entry's name is `<resource>.<key>.<kind>.json` in every store: `<key>` a digest of the resource's key (its URN;
+ * case-insensitive file systems cannot merge two keys), `<resource>` a digest of the URN without its stack, so that
  * one listing by prefix finds a resource's own entries, or its entries under every stack, without reading others.
  *
  * Every transition is atomic in the store: a "sending" entry is created only if absent (claim), and a later
  * write replaces an entry only at the version this journal last saw of it, so a deployment never overwrites
  * what another one wrote meanwhile. A write of an entry this journal never saw replaces what is there.
+ *
+ * Removal is conditional too: a removal that is not lets a `pulumi preview` that read an entry before another runner
+ * replaced it delete the newer one. A store that can delete conditionally does so at the version last seen (a
+ * directory, under a lock); one that cannot (S3 honours If-Match on DeleteObject, the pinned MinIO ignores it) has
+ * the entry overwritten, at that version, with a tombstone that every read takes for "no entry". A claim over a
+ * tombstone replaces it at its version, so of two deployments one still wins.
  */
 export class OrderJournal {
     readonly store: JournalStore;
     /** The version this journal last saw of each object it read or wrote; null when it saw none there. */
     private readonly versions = new Map<string, string | null>();
+    /** The objects last seen as tombstones (removed entries), by name: a claim replaces them at this version. */
+    private readonly removedAt = new Map<string, string>();
 
     /** A store, or a directory (the file store). */
     constructor(store: JournalStore | string) {
@@ -189,11 +197,7 @@ export class OrderJournal {
     read(key: string, kind: "adoption"): Promise<AdoptionEntry | undefined>;
     read(key: string, kind: JournalKind): Promise<JournalEntry | undefined>;
     async read(key: string, kind: JournalKind): Promise<JournalEntry | undefined> {
-        for (const name of this.names(key, kind)) {
-            const entry = await this.readNamed(name);
-            if (entry) return entry;
-        }
-        return undefined;
+        return this.readNamed(this.nameOf(key, kind));
     }
 
     /** Writes an entry whole: at the version last seen of it, or over what is there if this journal saw none. */
@@ -208,17 +212,33 @@ export class OrderJournal {
             const now = await this.store.get(name);
             version = now ? await this.store.replace(name, body, now.version) : await this.store.create(name, body);
         }
-        this.versions.set(name, version);
+        this.seen(name, version, false);
     }
 
     /**
      * Writes a "sending" entry only if none exists: of two deployments that both found no entry, on one machine or
-     * on two that share the store, one claims the write and the other stops here with the other's entry named.
+     * on two that share the store, one claims the write and the other stops here with the other's entry named. Where
+     * a removed entry's tombstone stands, it is replaced at the version it had: the same race, the same one winner.
      */
     async claim(entry: JournalEntry): Promise<void> {
         const name = this.nameOf(entry.key, entry.kind);
+        const body = serialize(entry);
         try {
-            this.versions.set(name, await this.store.create(name, serialize(entry)));
+            let removed = this.removedAt.get(name);
+            if (removed === undefined) {
+                try {
+                    return this.seen(name, await this.store.create(name, body), false);
+                } catch (e) {
+                    if (!(e instanceof JournalConflictError)) throw e;
+                    // Something is there: a tombstone (read now) is no entry, and is claimed at its version; one
+                    // removed the moment after is created again, once.
+                    if ((await this.readNamed(name)) !== undefined) throw e;
+                    removed = this.removedAt.get(name);
+                    if (removed === undefined && this.versions.get(name) === null) return this.seen(name, await this.store.create(name, body), false);
+                    if (removed === undefined) throw e;
+                }
+            }
+            this.seen(name, await this.store.replace(name, body, removed), false);
         } catch (e) {
             if (!(e instanceof JournalConflictError)) throw e;
             const other = await this.readNamed(name).catch(() => undefined);
@@ -231,12 +251,35 @@ export class OrderJournal {
         }
     }
 
-    /** Removes a resource's entry of one kind, if it has one. */
+    /**
+     * Removes a resource's entry of one kind, if it has one: a tombstone written at the version this journal last saw
+     * (or, for an entry it never read, the version there now). An entry another deployment changed meanwhile is kept,
+     * and the JournalConflictError says so.
+     */
     async clear(key: string, kind: JournalKind): Promise<void> {
-        for (const name of this.names(key, kind)) {
-            await this.store.remove(name, this.versions.get(name) ?? undefined);
-            this.versions.set(name, null);
+        const name = this.nameOf(key, kind);
+        let seen = this.versions.get(name);
+        if (seen === undefined) {
+            const now = await this.store.get(name);
+            seen = now === undefined ? null : now.version;
+            if (now && isTombstone(now.body)) this.removedAt.set(name, now.version);
         }
+        if (seen === null || this.removedAt.get(name) === seen) {
+            this.versions.set(name, seen);
+            return;
+        }
+        if (this.store.removeAt) {
+            await this.store.removeAt(name, seen);
+            this.versions.set(name, null);
+            this.removedAt.delete(name);
+        } else this.seen(name, await this.store.replace(name, tombstone(), seen), true);
+    }
+
+    /** Records what this journal last saw of an object: its version, and whether it is a tombstone. */
+    private seen(name: string, version: string, removed: boolean): void {
+        this.versions.set(name, version);
+        if (removed) this.removedAt.set(name, version);
+        else this.removedAt.delete(name);
     }
 
     /** Every entry in the store (the CLI's view: an entry that is not JSON is passed over here, and only here). */
@@ -246,15 +289,12 @@ export class OrderJournal {
 
     /** A resource's own entries, of every kind: one listing, and a read of each entry found. */
     async entriesOf(key: string): Promise<JournalEntry[]> {
-        const names = this.store.flat
-            ? (await this.store.list("")).filter((n) => n.startsWith(`${keyDigest(key)}.`) || n.startsWith(`${encodeURIComponent(key)}.`))
-            : await this.store.list(`${resourceDigest(key)}.${keyDigest(key)}.`);
-        return (await this.readAll(names)).filter((e) => e.key === key);
+        return (await this.readAll(await this.store.list(`${resourceDigest(key)}.${keyDigest(key)}.`))).filter((e) => e.key === key);
     }
 
-    /** The entries of the same resource under any stack (in a directory: every entry, which is one listing too). */
+    /** The entries of the same resource under any stack: one listing. */
     async related(key: string): Promise<JournalEntry[]> {
-        return this.readAll(await this.store.list(this.store.flat ? "" : `${resourceDigest(key)}.`));
+        return this.readAll(await this.store.list(`${resourceDigest(key)}.`));
     }
 
     /** Every entry of one kind. */
@@ -280,9 +320,12 @@ export class OrderJournal {
         const found = await this.store.get(name);
         if (!found) {
             this.versions.set(name, null);
+            this.removedAt.delete(name);
             return undefined;
         }
-        this.versions.set(name, found.version);
+        const removed = isTombstone(found.body);
+        this.seen(name, found.version, removed);
+        if (removed) return undefined;
         try {
             return JSON.parse(found.body) as JournalEntry;
         } catch (e) {
@@ -308,17 +351,11 @@ export class OrderJournal {
     }
 
     private nameOf(key: string, kind: JournalKind): string {
-        return this.store.flat ? `${keyDigest(key)}.${kind}.json` : `${resourceDigest(key)}.${keyDigest(key)}.${kind}.json`;
-    }
-
-    /** Where an entry may be: its name, then (in a directory) the name versions before the URN key gave it. */
-    private names(key: string, kind: JournalKind): string[] {
-        const name = this.nameOf(key, kind);
-        return this.store.flat ? [name, legacyNameOf(key, kind)] : [name];
+        return `${resourceDigest(key)}.${keyDigest(key)}.${kind}.json`;
     }
 }
 
-/** An entry whose body is not JSON (half of an older version's write); listings pass it over. */
+/** An entry whose body is not JSON (written by hand, or cut short on a full disk); the CLI's listing passes it over. */
 class UnparsableEntryError extends JournalStoreError {}
 
 function keyDigest(key: string): string {
@@ -334,9 +371,14 @@ function resourceDigest(key: string): string {
     return createHash("sha256").update(p ? `${p.project}::${p.typePath}::${p.name}` : key).digest("hex").slice(0, 16);
 }
 
-/** Where versions before the URN key kept an entry in a directory ("project/stack/name", URI-encoded): read, moved and cleared, never written. */
-function legacyNameOf(key: string, kind: JournalKind): string {
-    return `${encodeURIComponent(key)}.${kind}.json`;
+/** The body of a removed entry: no entry, for every read (see OrderJournal's comment). */
+function tombstone(): string {
+    // Small on purpose: a listing passes over objects this small without reading them (s3Store.ts, TOMBSTONE_MAX_BYTES).
+    return `${JSON.stringify({ removed: true, write: randomBytes(8).toString("hex") })}\n`;
+}
+
+function isTombstone(body: string): boolean {
+    return /^\s*\{\s*"removed"\s*:\s*true\b/.test(body);
 }
 
 /**
@@ -344,7 +386,9 @@ function legacyNameOf(key: string, kind: JournalKind): string {
  * another deployment's (s3Store.ts) compares bodies, and two deployments may write the same entry to the byte.
  */
 function serialize(entry: JournalEntry): string {
-    return `${JSON.stringify({ ...entry, writer: WRITER, write: randomBytes(8).toString("hex") }, null, 2)}\n`;
+    // `problem` is the one field that quotes EDIS: withheld when it holds a credential (a shared bucket is read by many).
+    const problem = entry.problem === undefined ? undefined : withhold(entry.problem, { scope: "composed" });
+    return `${JSON.stringify({ ...entry, problem, writer: WRITER, write: randomBytes(8).toString("hex") }, null, 2)}\n`;
 }
 
 /**
@@ -375,7 +419,7 @@ export function forgetOrderCommand(entry: Pick<OrderEntry, "key" | "batch">, whe
 }
 
 /**
- * The command that hands one resource's entries to another key (a renamed stack, an older version's key). The
+ * The command that hands one resource's entries to another key (a renamed stack). The
  * entries are named by id; the resource they go to, which has no entry yet, by its URN in base64url (`urn64:`),
  * safe to paste whatever its name holds.
  */
@@ -401,7 +445,7 @@ export function identityOf(props: Record<string, unknown>, account: string): Ide
     return { key, aliases, account };
 }
 
-/** A URN's parts; undefined for a key that is not a URN (an older version's "project/stack/name"). */
+/** A URN's parts; undefined for a key that is not a URN. */
 function urnParts(key: string): { stack: string; project: string; typePath: string; name: string } | undefined {
     const m = /^urn:pulumi:(.*?)::(.*?)::(.*?)::(.*)$/s.exec(key);
     return m ? { stack: m[1], project: m[2], typePath: m[3], name: m[4] } : undefined;
@@ -409,7 +453,7 @@ function urnParts(key: string): { stack: string; project: string; typePath: stri
 
 /**
  * Whether `orders move` may hand the entries of `from` to `to`: a URN of the same project, parents, type and
- * name under another stack, for an entry of another stack or of an older version's key. Anything else (a
+ * name under another stack. Anything else (a
  * mistyped or cut-off target) would file the entries where no resource reads them, and the write would be sent
  * again.
  */
@@ -417,14 +461,12 @@ export function movableTo(from: string, to: string): boolean {
     return sameResourceElsewhere(to, from);
 }
 
-/** Whether `other` may be this resource under another stack name, or under an older version's key. */
+/** Whether `other` may be this resource under another stack name. */
 function sameResourceElsewhere(key: string, other: string): boolean {
     const me = urnParts(key);
-    if (!me || other === key) return false;
     const them = urnParts(other);
-    if (them) return them.project === me.project && them.typePath === me.typePath && them.name === me.name && them.stack !== me.stack;
-    const legacy = other.split("/");
-    return legacy.length >= 3 && legacy[0] === me.project && legacy.slice(2).join("/") === me.name;
+    if (!me || !them || other === key) return false;
+    return them.project === me.project && them.typePath === me.typePath && them.name === me.name && them.stack !== me.stack;
 }
 
 /**
@@ -443,7 +485,7 @@ export async function unfinishedBeside<K extends "order" | "hook">(
     const type = (t: string) => t.split("$").pop();
     return (await journal.ofKind(kind)).filter((e): e is Extract<JournalEntry, { kind: K }> => {
         const them = urnParts(e.key);
-        return e.kind === kind && e.key !== key && unresolved(e) && (e.account ?? account) === account && !!them && them.stack === me.stack && them.project === me.project && type(them.typePath) === type(me.typePath);
+        return e.kind === kind && e.key !== key && unresolved(e) && e.account === account && !!them && them.stack === me.stack && them.project === me.project && type(them.typePath) === type(me.typePath);
     });
 }
 
@@ -461,7 +503,7 @@ function unresolved(entry: JournalEntry): boolean {
 /**
  * The entry of `kind` that belongs to this resource, found by its identity: its own; else one under an alias,
  * which it takes over. Another account's or endpoint's entry is passed over with a note. An unresolved entry of
- * the same project, parents and name under another stack (or an older version's key) stops the write: it may be
+ * the same project, parents and name under another stack stops the write: it may be
  * this resource's before a stack rename, or another stack's in the same directory, and only the user can say.
  */
 export async function entryFor<K extends JournalKind>(
@@ -472,7 +514,7 @@ export async function entryFor<K extends JournalKind>(
 ): Promise<Extract<JournalEntry, { kind: K }> | undefined> {
     const mine = (e: JournalEntry | undefined): e is Extract<JournalEntry, { kind: K }> => {
         if (!e) return false;
-        if (e.account === undefined || e.account === id.account) return true;
+        if (e.account === id.account) return true;
         log(`note: the order journal has a ${e.kind} entry for ${e.key} written for another EDIS account or endpoint; it is left alone (kept, not resumed)`);
         return false;
     };
@@ -500,7 +542,7 @@ export async function entryFor<K extends JournalKind>(
         return (await journal.read(id.key, kind)) as Extract<JournalEntry, { kind: K }>;
     }
     const elsewhere = related.find(
-        (e) => e.kind === kind && unresolved(e) && sameResourceElsewhere(id.key, e.key) && (e.account ?? id.account) === id.account,
+        (e) => e.kind === kind && unresolved(e) && sameResourceElsewhere(id.key, e.key) && e.account === id.account,
     );
     if (elsewhere) {
         // Nothing is written to the entry found: it may be another deployment's, still sending (see moveCommand).

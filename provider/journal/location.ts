@@ -131,12 +131,23 @@ function fileDir(path: string, baseDir: string): string | undefined {
     }
 }
 
-/** The store at a location. The S3 store's SDK is loaded only when a journal lives in S3. */
+/**
+ * The store at a location. The S3 store's SDK (`@aws-sdk/client-s3`, an optional peer dependency) is loaded only when
+ * a journal lives in S3; without it, every use of the journal fails naming the package, so nothing is ordered.
+ */
 function openJournalStore(location: JournalLocation): JournalStore {
     if (location.kind === "file") return new FileJournalStore(location.dir);
     if (location.kind === "unusable") return unusableStore(location.problem);
-    const { S3JournalStore } = require("./s3Store") as typeof import("./s3Store");
-    return new S3JournalStore(location);
+    let s3: typeof import("./s3Store");
+    try {
+        s3 = require("./s3Store") as typeof import("./s3Store");
+    } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== "MODULE_NOT_FOUND" || !String((e as Error).message).includes("@aws-sdk/client-s3")) throw e;
+        return unusableStore(
+            `a journal in S3 (${location.url}) needs the AWS SDK's S3 client, which is not installed: run \`npm install @aws-sdk/client-s3\` in the program's directory`,
+        );
+    }
+    return new s3.S3JournalStore(location);
 }
 
 /** Stores opened in this process, by location: one S3 client (and its connections) per store. */
@@ -172,5 +183,5 @@ function unusableStore(problem: string): JournalStore {
     const fail = async (): Promise<never> => {
         throw new JournalStoreError(`the order journal cannot be used: ${problem}`);
     };
-    return { location: "(unusable setting)", cliOption: "", flat: false, get: fail, create: fail, replace: fail, remove: fail, list: fail };
+    return { location: "(unusable setting)", cliOption: "", get: fail, create: fail, replace: fail, list: fail };
 }

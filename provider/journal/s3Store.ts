@@ -3,8 +3,8 @@
  * re-run on another machine resumes what a killed one ordered instead of ordering again.
  *
  *   create    PutObject with If-None-Match: *      (S3 conditional writes; 412 when the object exists)
- *   replace   PutObject with If-Match: <ETag>      (412 when another deployment changed it meanwhile)
- *   remove    DeleteObject with If-Match, where the version is known
+ *   replace   PutObject with If-Match: <ETag>      (412 when another deployment changed it meanwhile); the journal
+ *             removes an entry this way too, with a tombstone: the pinned MinIO ignores If-Match on DeleteObject
  *
  * Before its first claim the store shows that it honours the conditions (checkConditionalWrites).
  *
@@ -17,12 +17,17 @@ import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, PutObjectC
 import { JournalConflictError, JournalStore, JournalStoreError, StoredObject, shellQuote } from "./store";
 import type { S3Location } from "./location";
 
+/**
+ * Objects smaller than this are the journal's tombstones (`{"removed":true,"write":"<16 hex>"}`, 39 bytes); every entry
+ * holds its key (a URN), host name, state and writer, hundreds of bytes. Listings pass tombstones over unread.
+ */
+const TOMBSTONE_MAX_BYTES = 64;
+
 /** How long one request to the store may take before it counts as failed (and is retried by the SDK). */
 const REQUEST_TIMEOUT_MS = 15_000;
 const CONNECT_TIMEOUT_MS = 5_000;
 
 export class S3JournalStore implements JournalStore {
-    readonly flat = false;
     private readonly client: S3Client;
     /** The store's answer to the probe of conditional writes, asked once per process before the first claim. */
     private conditionalWrites?: Promise<void>;
@@ -84,16 +89,6 @@ export class S3JournalStore implements JournalStore {
         }
     }
 
-    async remove(name: string, version?: string): Promise<void> {
-        try {
-            await this.client.send(new DeleteObjectCommand({ Bucket: this.at.bucket, Key: this.key(name), IfMatch: version }));
-        } catch (e) {
-            if (errorName(e) === "NoSuchKey") return;
-            if (isPreconditionFailure(e)) throw new JournalConflictError(this.at.url, name, `the entry ${this.key(name)} was changed by another deployment; it is kept`);
-            throw this.failure("removed", name, e);
-        }
-    }
-
     async list(prefix: string): Promise<string[]> {
         const names: string[] = [];
         const base = this.key("");
@@ -101,7 +96,8 @@ export class S3JournalStore implements JournalStore {
         try {
             do {
                 const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.at.bucket, Prefix: base + prefix, ContinuationToken: token }));
-                for (const o of page.Contents ?? []) if (o.Key?.endsWith(".json")) names.push(o.Key.slice(base.length));
+                // A removed entry's tombstone is passed over without a read: an entry is never this small.
+                for (const o of page.Contents ?? []) if (o.Key?.endsWith(".json") && (o.Size ?? TOMBSTONE_MAX_BYTES) >= TOMBSTONE_MAX_BYTES) names.push(o.Key.slice(base.length));
                 token = page.IsTruncated ? page.NextContinuationToken : undefined;
             } while (token);
         } catch (e) {

@@ -4,12 +4,16 @@
  * objects and gives the two atomic steps that make a paid write happen at most once across machines:
  *
  *   create   if absent          a "sending" entry: of two deployments, one claims the write, the other stops
- *   replace  if still version V  every later transition: a deployment never overwrites what another one wrote
+ *   replace  if still version V  every later transition, removal included (a tombstone): a deployment never
+ *                                overwrites, or removes, what another one wrote
+ *
+ * A store that can make a delete conditional offers `removeAt` (a directory); one that cannot (S3: the pinned MinIO
+ * ignores If-Match on DeleteObject) does not, and the journal writes a tombstone instead (OrderJournal.clear).
  *
  * A version is what the store says an object is now (S3's ETag; a digest of the file's bytes on disk).
  */
 import { createHash } from "node:crypto";
-import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, writeSync } from "node:fs";
+import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
 import { join } from "node:path";
 
 export interface StoredObject {
@@ -22,20 +26,15 @@ export interface JournalStore {
     readonly location: string;
     /** The option of `npx pulumi-edis orders` that names this store, quoted for a shell. */
     readonly cliOption: string;
-    /**
-     * Whether entries are named as every earlier version named them, and listed whole (a directory: an older version
-     * must still find what this one wrote); else named by resource, for listings by prefix (S3).
-     */
-    readonly flat: boolean;
     get(name: string): Promise<StoredObject | undefined>;
     /** Writes the object only if none of that name exists; JournalConflictError when one does. Returns its version. */
     create(name: string, body: string): Promise<string>;
     /** Replaces the object only if it is still at `version`; JournalConflictError when it is not (or is gone). */
     replace(name: string, body: string, version: string): Promise<string>;
-    /** Removes the object, if there is one (only at `version`, where given and the store can say: S3 may not). */
-    remove(name: string, version?: string): Promise<void>;
     /** The names that start with `prefix`. */
     list(prefix: string): Promise<string[]>;
+    /** Removes the object only if it is still at `version`; JournalConflictError when it is not. Absent where it cannot be conditional. */
+    removeAt?(name: string, version: string): Promise<void>;
 }
 
 /** A conditional write that found the object otherwise than expected: another deployment wrote it. */
@@ -66,12 +65,13 @@ export function shellQuote(word: string): string {
 /**
  * The journal in a directory (the default: `.pulumi-edis/journal` in the program's directory). Each object is a
  * file written whole (write, fsync, rename); create is a hard link, which fails when the name exists on every file
- * system. replace compares the file's digest before renaming over it: atomic against another process only
- * within the moment between the two, which is as much as one machine's disk needs (the backend's lock keeps two
- * deployments of one stack apart; the shared stores are for many machines).
+ * system. replace compares the file's digest and renames over it with no await between the two (atomic within this
+ * process) while holding `<name>.lock`, created exclusively (atomic against another process on this machine).
  */
+/** A replace holds its lock for the moment of one read and one rename: an older lock was left by a dead process. */
+const LOCK_STALE_MS = 10_000;
+
 export class FileJournalStore implements JournalStore {
-    readonly flat = true;
     constructor(readonly dir: string) {}
 
     get location(): string {
@@ -113,20 +113,65 @@ export class FileJournalStore implements JournalStore {
     }
 
     async replace(name: string, body: string, version: string): Promise<string> {
-        const now = await this.get(name);
-        if (now?.version !== version) {
-            throw new JournalConflictError(this.dir, name, `${join(this.dir, name)} ${now ? "was changed" : "was removed"} by another process`);
-        }
-        const target = join(this.dir, name);
-        const tmp = `${target}.${process.pid}.${Date.now()}.tmp`;
-        this.writeFile(tmp, body);
-        renameSync(tmp, target);
-        this.syncDir();
-        return digest(body);
+        return this.atVersion(name, version, (target) => {
+            const tmp = `${target}.${process.pid}.${Date.now()}.tmp`;
+            this.writeFile(tmp, body);
+            renameSync(tmp, target);
+            this.syncDir();
+            return digest(body);
+        });
     }
 
-    async remove(name: string): Promise<void> {
-        rmSync(join(this.dir, name), { force: true });
+    async removeAt(name: string, version: string): Promise<void> {
+        this.atVersion(name, version, (target) => {
+            rmSync(target);
+            this.syncDir();
+        });
+    }
+
+    /** Runs `change` on the entry while it is at `version`, under its lock, with no await in between. */
+    private atVersion<T>(name: string, version: string, change: (target: string) => T): T {
+        const target = join(this.dir, name);
+        const lock = this.lock(name);
+        try {
+            let now: string | undefined;
+            try {
+                now = readFileSync(target, "utf8");
+            } catch (e) {
+                if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw new JournalStoreError(`the order journal entry ${target} cannot be read (${(e as Error).message})`);
+            }
+            if (now === undefined || digest(now) !== version) {
+                throw new JournalConflictError(this.dir, name, `${target} ${now !== undefined ? "was changed" : "was removed"} by another process`);
+            }
+            return change(target);
+        } finally {
+            closeSync(lock.fd);
+            rmSync(lock.path, { force: true });
+        }
+    }
+
+    /**
+     * `<name>.lock`, created exclusively for the moment of a replace. One left by a process that died in that moment
+     * (older than LOCK_STALE_MS) is taken over; one that is not is another process's write, a conflict.
+     */
+    private lock(name: string): { fd: number; path: string } {
+        mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+        const path = join(this.dir, `${name}.lock`);
+        for (let attempt = 0; ; attempt++) {
+            try {
+                return { fd: openSync(path, "wx", 0o600), path };
+            } catch (e) {
+                if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw new JournalStoreError(`the order journal entry ${path} cannot be locked (${(e as Error).message})`);
+                let stale = false;
+                try {
+                    stale = Date.now() - statSync(path).mtimeMs > LOCK_STALE_MS;
+                } catch {
+                    stale = true; // released meanwhile
+                }
+                if (!stale || attempt > 0) throw new JournalConflictError(this.dir, name, `${path} is held by another process writing the entry`);
+                rmSync(path, { force: true });
+            }
+        }
     }
 
     async list(prefix: string): Promise<string[]> {
