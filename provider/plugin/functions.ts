@@ -1,32 +1,35 @@
 /**
- * The lookups as the plugin's functions (`edis:index:getPlan`, ...): the same code the TypeScript SDK's lookups
- * run, on the provider's configuration instead of the program's config. Results carry no credential: the
- * session entries of getKvmSessions go without their signatures (the Management API resources fetch their own).
+ * The lookups as the plugin's functions (`edis:index:getPlan`, ...): the core's (provider/lookups/), which the
+ * TypeScript SDK serves too, on the provider's configuration. Results carry no credential: the session entries of
+ * getKvmSessions go without their signatures (the Management API resources fetch their own).
  */
-import * as catalogue from "../../sdk/lookups/catalogue";
-import * as account from "../../sdk/lookups/account";
-import { useLookupSettings } from "../../sdk/lookups/context";
+import * as catalogue from "../lookups/catalogue";
+import * as account from "../lookups/account";
+import { LookupAccount, lookupAccountFor } from "../lookups/account";
 import { currentConfig } from "../runtime";
 import type { KvmSession } from "../client/model";
 import type { Props } from "./properties";
-
-useLookupSettings(currentConfig);
 
 function withoutCredential(s: KvmSession): Omit<KvmSession, "signature" | "validUntilText"> {
     const { signature: _signature, validUntilText: _text, ...rest } = s;
     return rest;
 }
 
-type Fn = (args: Props) => Promise<unknown>;
+type Fn = (account: LookupAccount, args: Props) => Promise<unknown>;
 
-export const FUNCTIONS: Record<string, Fn> = {
-    "edis:index:getLocation": (a) => catalogue.getLocation(a as never),
-    "edis:index:getPlan": (a) => catalogue.getPlan(a as never),
-    "edis:index:getOperatingSystem": (a) => catalogue.getOperatingSystem(a as never),
-    "edis:index:getAddon": (a) => catalogue.getAddon(a as never),
-    "edis:index:getBillingCycles": () => catalogue.getBillingCycles(),
-    "edis:index:getPaymentMethods": () => catalogue.getPaymentMethods(),
-    "edis:index:getKvmSessions": async () => ({ sessions: (await account.getKvmSessions()).sessions.map(withoutCredential) }),
-    "edis:index:getKvmId": (a) => account.getKvmId(a as never),
-    "edis:index:getServiceId": (a) => account.getServiceId(a as never),
+const BY_TOKEN: Record<string, Fn> = {
+    "edis:index:getLocation": (c, a) => catalogue.getLocation(c, a as never),
+    "edis:index:getPlan": (c, a) => catalogue.getPlan(c, a as never),
+    "edis:index:getOperatingSystem": (c, a) => catalogue.getOperatingSystem(c, a as never),
+    "edis:index:getAddon": (c, a) => catalogue.getAddon(c, a as never),
+    "edis:index:getBillingCycles": (c) => catalogue.getBillingCycles(c),
+    "edis:index:getPaymentMethods": (c) => catalogue.getPaymentMethods(c),
+    "edis:index:getKvmSessions": async (c) => ({ sessions: (await account.getKvmSessions(c)).sessions.map(withoutCredential) }),
+    "edis:index:getKvmId": (c, a) => account.getKvmId(c, a as never),
+    "edis:index:getServiceId": (c, a) => account.getServiceId(c, a as never),
 };
+
+/** The functions by token, each on the account the provider is configured for. */
+export const FUNCTIONS: Record<string, (args: Props) => Promise<unknown>> = Object.fromEntries(
+    Object.entries(BY_TOKEN).map(([token, fn]) => [token, (args: Props) => fn(lookupAccountFor(currentConfig()), args)]),
+);

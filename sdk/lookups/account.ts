@@ -1,26 +1,18 @@
 /**
- * Account lookups: the KVMs of the account and the service-id/KVM-id mapping. These are live answers: the
- * session listing is shared by concurrent lookups and kept for a few seconds only, the mapping is not kept.
+ * The account lookups of the TypeScript SDK: the KVMs of the account and the service-id/KVM-id mapping, the core's
+ * (provider/lookups/account.ts) on the account the program's config names. The Output forms of the session lookups
+ * are secret: they carry the session signatures.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { isEdisApiError } from "../../provider/client/errors";
-import { KvmSession } from "../../provider/client/model";
-import { LookupError, OutputArgs, lookup, lookupAccount, outputOf } from "./context";
+import * as core from "../../provider/lookups/account";
+import type { GetKvmIdArgs, GetKvmIdResult, GetKvmSessionArgs, GetKvmSessionsResult, GetServiceIdArgs, GetServiceIdResult, KvmSession } from "../../provider/lookups/account";
+import { OutputArgs, lookup, outputOf } from "./context";
 
-/** A KVM's session entry (get/auth); `signature` is a credential, which is why the Output forms are secret. */
-export type { KvmSession };
-
-/** The result of getKvmSessions. */
-export interface GetKvmSessionsResult {
-    /** Every KVM of the account with its management-API session. `signature` is a credential. */
-    sessions: KvmSession[];
-}
+export type { GetKvmIdArgs, GetKvmIdResult, GetKvmSessionArgs, GetKvmSessionsResult, GetServiceIdArgs, GetServiceIdResult, KvmSession } from "../../provider/lookups/account";
 
 /** Every KVM of the account (get/auth). The Promise form returns signatures in the clear: handle with care. */
 export function getKvmSessions(_args: Record<string, never> = {}, _opts?: pulumi.InvokeOptions): Promise<GetKvmSessionsResult> {
-    return lookup(async () => {
-        return { sessions: [...(await lookupAccount().sessions.all()).values()] };
-    });
+    return lookup((account) => core.getKvmSessions(account));
 }
 
 /**
@@ -31,19 +23,9 @@ export function getKvmSessionsOutput(_args?: Record<string, never>, opts?: pulum
     return pulumi.secret(pulumi.output(getKvmSessions({}, opts)));
 }
 
-/** The arguments of getKvmSession. */
-export interface GetKvmSessionArgs {
-    /** The KVM id, e.g. "kvm_123456_789012". */
-    kvmId: string;
-}
-
 /** One KVM's session entry; an error when the account has no such KVM. */
 export function getKvmSession(args: GetKvmSessionArgs, _opts?: pulumi.InvokeOptions): Promise<KvmSession> {
-    return lookup(async () => {
-        const session = await lookupAccount().sessions.one(args.kvmId);
-        if (!session) throw new LookupError("getKvmSession", `the account has no KVM "${args.kvmId}"; getKvmSessions() lists them`);
-        return session;
-    });
+    return lookup((account) => core.getKvmSession(account, args));
 }
 
 /** Output form of getKvmSession; the result is a secret because it carries the signature. */
@@ -51,61 +33,16 @@ export function getKvmSessionOutput(args: OutputArgs<GetKvmSessionArgs>, opts?: 
     return pulumi.secret(outputOf(getKvmSession)(args, opts));
 }
 
-/** The arguments of getKvmId. */
-export interface GetKvmIdArgs {
-    /** The service id (a KvmServer's id). */
-    serviceId: number;
-}
-
-/** The result of getKvmId. */
-export interface GetKvmIdResult {
-    /** The service id asked about. */
-    serviceId: number;
-    /** The KVM id; undefined while the service is not provisioned yet. */
-    kvmId?: string;
-}
-
 /** The KVM id of a service. */
 export function getKvmId(args: GetKvmIdArgs, _opts?: pulumi.InvokeOptions): Promise<GetKvmIdResult> {
-    return lookup(async () => {
-        try {
-            return { serviceId: args.serviceId, kvmId: await lookupAccount().catalogue.client.getKvmId(args.serviceId) };
-        } catch (e) {
-            if (isEdisApiError(e) && e.kind === "not_found") throw new LookupError("getKvmId", `the account has no service ${args.serviceId}`);
-            throw e;
-        }
-    });
+    return lookup((account) => core.getKvmId(account, args));
 }
 /** `getKvmId` as an Output: its arguments may be Outputs (another lookup's result), and the result is an Output. */
 export const getKvmIdOutput = outputOf<GetKvmIdArgs, GetKvmIdResult>(getKvmId);
 
-/** The arguments of getServiceId. */
-export interface GetServiceIdArgs {
-    /** The KVM id, e.g. "kvm_123456_789012". */
-    kvmId: string;
-}
-
-/** The result of getServiceId. */
-export interface GetServiceIdResult {
-    /** The KVM id asked about. */
-    kvmId: string;
-    /** The service id: what adoptKvmId's resource will have as its id. */
-    serviceId: number;
-}
-
 /** The service id of a KVM. */
 export function getServiceId(args: GetServiceIdArgs, _opts?: pulumi.InvokeOptions): Promise<GetServiceIdResult> {
-    return lookup(async () => {
-        let serviceId: number | undefined;
-        try {
-            serviceId = await lookupAccount().catalogue.client.getServiceId(args.kvmId);
-        } catch (e) {
-            if (isEdisApiError(e) && e.kind === "not_found") throw new LookupError("getServiceId", `the account has no KVM "${args.kvmId}"`);
-            throw e;
-        }
-        if (serviceId === undefined) throw new LookupError("getServiceId", `EDIS named no service id for "${args.kvmId}"`);
-        return { kvmId: args.kvmId, serviceId };
-    });
+    return lookup((account) => core.getServiceId(account, args));
 }
 /** `getServiceId` as an Output: its arguments may be Outputs (another lookup's result), and the result is an Output. */
 export const getServiceIdOutput = outputOf<GetServiceIdArgs, GetServiceIdResult>(getServiceId);

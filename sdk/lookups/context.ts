@@ -1,45 +1,18 @@
 /**
- * What every lookup uses: a client built from the program's `edis:*` config (environment fallbacks as in
- * the provider), with the same Catalogue and SessionDirectory the provider uses, one per account for the
- * whole program run, so that however many lookups a program makes, each catalogue answer is fetched once.
+ * What every lookup of the SDK shares: the account the program's `edis:*` config names (environment fallbacks as
+ * in the provider; the core keeps one per account, provider/lookups/account.ts), the Output forms, and the count of
+ * lookups in flight that a unit test's `account.stop()` waits for.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { Catalogue } from "../../provider/catalogue";
-import { ProviderConfig, clientFromConfig, resolveConfig } from "../../provider/config";
-import { SessionDirectory } from "../../provider/sessions";
+import { resolveConfig } from "../../provider/config";
+import { LookupAccount, lookupAccountFor } from "../../provider/lookups/account";
 
-export interface LookupAccount {
-    catalogue: Catalogue;
-    sessions: SessionDirectory;
-}
-
-const accounts = new Map<string, LookupAccount>();
-
-/**
- * Where the lookups' settings come from: the program's `edis:*` config, or, when the lookups run as the native
- * plugin's functions (provider/plugin/functions.ts), the provider's own configuration.
- */
-let settings: () => ProviderConfig = () =>
-    // runtime.getConfig reads the raw value; pulumi.Config#get would warn that edis:password is a secret.
-    resolveConfig((key) => pulumi.runtime.getConfig(`edis:${key}`));
-
-/** Makes the lookups read their settings from `source` (the plugin's configured provider) instead of the program's config. */
-export function useLookupSettings(source: () => ProviderConfig): void {
-    settings = source;
-}
+export { LookupError } from "../../provider/lookups/account";
 
 /** The account the program's configuration names. */
-export function lookupAccount(): LookupAccount {
-    const config = settings();
-    const key = `${config.baseUrl}|${config.authUrl}|${config.email}`;
-    let account = accounts.get(key);
-    if (!account) {
-        // Throws, naming the config key and the variable, when a credential is missing.
-        const client = clientFromConfig(config, { userAgent: "pulumi-edis (lookup)" });
-        account = { catalogue: new Catalogue(client), sessions: new SessionDirectory(client) };
-        accounts.set(key, account);
-    }
-    return account;
+function programAccount(): LookupAccount {
+    // runtime.getConfig reads the raw value; pulumi.Config#get would warn that edis:password is a secret.
+    return lookupAccountFor(resolveConfig((key) => pulumi.runtime.getConfig(`edis:${key}`)));
 }
 
 /** Every field of a lookup's arguments as a pulumi.Input, for the `...Output` forms. */
@@ -60,26 +33,18 @@ export function outputOf<A, R>(fn: (args: A, opts?: pulumi.InvokeOptions) => Pro
     return form as OutputForm<A, R>;
 }
 
-/** The error every lookup throws: says which lookup, what was asked, and what exists. */
-export class LookupError extends Error {
-    constructor(lookup: string, message: string) {
-        super(`edis.${lookup}: ${message}`);
-        this.name = "LookupError";
-    }
-}
-
 /** How many lookups the program has started, and how many of them have not finished. */
 const inFlight = { started: 0, pending: 0, whenIdle: [] as Array<() => void> };
 
 /**
- * Runs one lookup: counts it while it runs (a unit test's `account.stop()` waits for the program's lookups,
+ * Runs one lookup on the program's account: counts it while it runs (a unit test's `account.stop()` waits for the program's lookups,
  * sdk/testing.ts), and makes its failure keep its own words first (see keepsItsOwnWords).
  */
-export async function lookup<R>(run: () => Promise<R>): Promise<R> {
+export async function lookup<R>(run: (account: LookupAccount) => Promise<R>): Promise<R> {
     inFlight.started++;
     inFlight.pending++;
     try {
-        return await run();
+        return await run(programAccount());
     } catch (e) {
         throw keepsItsOwnWords(e);
     } finally {

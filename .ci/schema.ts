@@ -1,15 +1,19 @@
 /**
- * Builds the plugin's Pulumi package schema (schema.json at the package root) from the TypeScript SDK's own
- * declarations: the `Args` interfaces and declared outputs of the resources, the lookups' argument and result
- * types, with every doc comment. One description of each property, read by both doors; the schema test fails
- * when the checked-in file is not what this builds (`npm run schema` writes it).
+ * Builds the plugin's Pulumi package schema (schema.json at the package root) from the TypeScript declarations:
+ * the resources' `Args` interfaces and declared outputs (sdk/), the lookups' argument and result types (the core's,
+ * provider/lookups/, as the SDK exports them), with every doc comment. One description of each property, read by
+ * both doors. `npm run schema` writes the file; test/pluginSchema.test.ts checks that the committed one is fresh.
+ *
+ *   node dist/.ci/schema.js [--write]     print the schema, or write schema.json
  */
+import { existsSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import ts from "typescript";
-import { SETTINGS } from "../../provider/config";
-import { packageVersion } from "../../provider/version";
+import { SETTINGS } from "../provider/config";
+import { packageVersion } from "../provider/version";
 
-const ROOT = path.join(__dirname, "..", "..");
+/** The package root: this file runs from .ci/ (under jest) or dist/.ci/ (built). */
+const ROOT = [path.join(__dirname, ".."), path.join(__dirname, "..", "..")].find((d) => existsSync(path.join(d, "sdk", "index.ts")))!;
 const PKG = "edis";
 
 type Spec = Record<string, unknown>;
@@ -227,4 +231,7 @@ export function schemaJson(): string {
     return `${JSON.stringify(buildSchema(), null, 2)}\n`;
 }
 
-if (require.main === module) process.stdout.write(schemaJson());
+if (require.main === module) {
+    if (process.argv.includes("--write")) writeFileSync(path.join(ROOT, "schema.json"), schemaJson());
+    else process.stdout.write(schemaJson());
+}
