@@ -43,6 +43,8 @@ test("npm pack, then npm install in examples/basic as its README says: one @pulu
     const modules = join(project, "node_modules");
     expect(copiesOf(modules, join("@pulumi", "pulumi"))).toEqual([join(modules, "@pulumi", "pulumi")]);
     expect(copiesOf(modules, "pulumi-edis")).toEqual([join(modules, "pulumi-edis")]);
+    // The AWS SDK is an optional peer, for a journal in S3 only: an install without one brings none of it.
+    expect(copiesOf(modules, join("@aws-sdk", "client-s3"))).toEqual([]);
 
     // A consumer's type check and unit test of the README's Quick start, against the installed package alone.
     const readme = readFileSync(join(ROOT, "README.md"), "utf8");

@@ -41,8 +41,9 @@ export function createProject(programDir: string, workDir = mkdtempSync(join(tmp
         writeFileSync(join(modules, ".bin", "pulumi-resource-edis"), `#!/bin/sh\nexec node "${join(modules, "pulumi-edis", "dist", "provider", "plugin", "main.js")}" "$@"\n`, { mode: 0o755 });
         // The program must share the SDK's @pulumi/pulumi instance, as one npm install would give it; the
         // package's own dependencies sit beside it, as npm hoists them.
-        const { dependencies } = JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")) as { dependencies: Record<string, string> };
-        for (const dependency of ["@pulumi/pulumi", ...Object.keys(dependencies)]) {
+        // The S3 client is an optional peer: linked too, as a user with a journal in S3 installs it.
+        const { dependencies, peerDependenciesMeta } = JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")) as { dependencies: Record<string, string>; peerDependenciesMeta: Record<string, unknown> };
+        for (const dependency of ["@pulumi/pulumi", ...Object.keys(dependencies), ...Object.keys(peerDependenciesMeta)]) {
             mkdirSync(dirname(join(modules, dependency)), { recursive: true });
             const from =
                 dependency === "@pulumi/pulumi" && pulumiSdk ? pulumiSdk : dirname(require.resolve(`${dependency}/package.json`, { paths: [PACKAGE_ROOT] }));
