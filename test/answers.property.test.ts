@@ -265,9 +265,10 @@ function succeeded(r: Reply): boolean {
     }
 }
 
-/** Whether a generated failure is a definite refusal in EDIS's form: 2xx/4xx (not 401/403/408/429), a JSON object with a status word, no "try again". */
+/** Whether a generated failure is a definite refusal in EDIS's form: HTTP 404, a JSON object with a status word, no id in its fields, no "try again". */
 function definite(r: Reply): boolean {
-    if (r.status >= 500 || [401, 403, 408, 429].includes(r.status)) return false;
+    if (r.status !== 404) return false;
+    if (/"(service|order|invoice)s?_?ids?"\s*:\s*[\[{"]*\s*\d/i.test(r.text)) return false;
     let body: unknown;
     try {
         body = JSON.parse(r.text.replace(/^\uFEFF/, "").trim());

@@ -244,7 +244,7 @@ describe("ReverseDns", () => {
         expect(bad.errors.join("\n")).toContain('ipAddress must be an IPv4 or IPv6 address of the server, such as "192.0.2.10" or "2001:db8::10", got "web-1"');
         declare({ ptr: { ipAddress: "203.0.113.7", dnsPtr: "web-1.example.com" } });
         const foreign = await run(stack.up());
-        expect(foreign.errors.join("\n")).toContain("EDIS set/ptr: the request was refused (HTTP 400); server said: 203.0.113.7 is not an address of");
+        expect(foreign.errors.join("\n")).toContain("EDIS set/ptr: refused (HTTP 400); server said: 203.0.113.7 is not an address of");
         expect(stack.resource("web-ptr")).toBeUndefined();
     });
 });

@@ -112,6 +112,14 @@ describe("sessions", () => {
         expect(sim.calls("hooks/set")).toHaveLength(1);
     });
 
+    test("hooks/set refused with 401 is never sent a second time, whatever its answer says (a hook may exist)", async () => {
+        sim.inject({ endpoint: "hooks/set", status: 401, json: { status: "success", id: 77 } });
+        const e = await failure(management.setTrafficHook(kvmId, { callbackUrl: "https://h.example.com", callbackMethod: "post", triggerPercent: 80 }));
+        expect(e).toMatchObject({ kind: "credentials", endpoint: "hooks/set" });
+        expect(sim.calls("hooks/set")).toHaveLength(1);
+        expect(nothingHappened(e)).toBe(false);
+    });
+
     const ISO_EXPIRY = "2031-01-12T15:30:00Z";
     test.each([
         ["absent", undefined, undefined, ""],

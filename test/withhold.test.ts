@@ -33,6 +33,12 @@ const held: Array<[string, string]> = [
     ["8 consecutive characters of the password", `... ss"w0rd+ ...`],
     ["the password cut short by the server", `pw=Pa'ss"w0r...`],
     ["hex", Buffer.from(PASSWORD).toString("hex")],
+    // the fourth review's: base64 without a prefix, glued to a prefix, with NULs, of Latin-1 bytes
+    ["base64 of the password alone", `bad pw ${Buffer.from(PASSWORD).toString("base64")}`],
+    ["base64 glued to a word", `token_${Buffer.from(`${EMAIL}:${PASSWORD}`).toString("base64url")}`],
+    ["base64 after a path's slash", `rejected /kvm/v2/get/auth/${Buffer.from(`x${PASSWORD}`).toString("base64")}`],
+    ["AUTH PLAIN (NUL separators)", `AUTH PLAIN ${Buffer.from(`\0${EMAIL}\0${PASSWORD}`).toString("base64")}`],
+    ["base64 of Latin-1 bytes", `pw ${Buffer.from(PASSWORD, "latin1").toString("base64")}`],
 ];
 
 test.each(held)("withheld: %s", (_how, text) => {

@@ -7,10 +7,12 @@
  * stock) comes with an order that was created. So what costs money rests only on what cannot be misread:
  *
  *   risky outcome                                   rests on
- *   a paid write made nothing (it may be sent again)  the request never left this machine, or HTTP 401/403
+ *   a paid write made nothing (it may be sent again)  the request never left this machine, or HTTP 401/403 whose
+ *                                                     answer holds no digit and no "success" (`nothingHappened`)
  *   a billed server is cancelled                      cancel/product answered `"status": "success"`
  *   a billed server is gone                           EDIS's state: its KVM is not in the account's listing, and
- *                                                     both id lookups refuse in EDIS's own form (`refusedInEdisForm`)
+ *                                                     both id lookups answer HTTP 404 in EDIS's own form, naming
+ *                                                     no id in their fields (`refusedInEdisForm`)
  *
  * Words are read for one thing only: to choose the safer of two readings. "Try again later" or "internal error"
  * makes a refusal a retry (a lookup so answered corroborates nothing); words about the password make a provisioning wait stop; words
@@ -30,6 +32,7 @@
  *   session            a Management API host refused a new session too (management.ts)
  */
 import type { EdisApiError } from "./errors";
+import { idsInAnswer } from "./namedIds";
 
 /** EDIS's success: exactly the specification's `status` word, in any case. "ok", "succeeded" or "Success!" are not. */
 export function isSuccessWord(status: unknown): boolean {
@@ -70,17 +73,24 @@ export function saferReadingsOf(message: string | undefined): SaferReadings {
  */
 export function nothingHappened(e: EdisApiError): boolean {
     if (e.kind === "not_sent") return true;
+    if (e.kind !== "credentials") return false;
     const names = (e.serviceIds?.length ?? 0) > 0 || e.orderId !== undefined || e.invoiceId !== undefined || (e.mentioned?.length ?? 0) > 0;
-    return e.kind === "credentials" && !names;
+    // Ids may come in shapes no reader knows (another language, a dump, a page): a refusal of the login clears a paid
+    // write only when its answer holds no digit at all, and no "success".
+    const raw = e.rawAnswer ?? "";
+    return !names && !/\p{Nd}/u.test(raw) && !/success/i.test(raw);
 }
 
 /**
  * A lookup failed with a definite "no" in EDIS's own form: what corroborates, beside the account's listing, that a
- * server is gone. Any words (not found, terminated, cancelled, ...) count, except those that make it safer: "try
- * again", or words about the login. Never a time-out, a server error, a page that is not EDIS's, or a 429.
+ * server is gone. HTTP 404 with EDIS's JSON and no id in its fields; any words (not found, terminated, cancelled,
+ * ...), except those that make it safer: "try again", or words about the login. Never another status (a 400
+ * "missing parameter", a 200 "account suspended"), a time-out, a server error, a page that is not EDIS's, or a 429.
  */
 export function refusedInEdisForm(e: EdisApiError): boolean {
-    return e.kind === "refused" && !e.saferReadings.later && !e.saferReadings.credentials;
+    const { fields } = idsInAnswer(e.rawAnswer);
+    const named = fields.orderIds.length + fields.serviceIds.length + fields.invoiceIds.length > 0;
+    return e.kind === "refused" && e.status === 404 && !named && !e.saferReadings.later && !e.saferReadings.credentials;
 }
 
 /** May the same request be sent again later (by the retry policy of an endpoint that may be repeated)? */

@@ -25,12 +25,17 @@ export interface IdsInAnswer {
 
 type Kind = keyof NamedIds;
 
-/** The kind of id a key names, with or without an id suffix: `serviceids`, `service_id`, `ServiceIDs`, `service`. */
+/**
+ * The kind of id a key names, with or without an id suffix: `serviceids`, `service_id`, `ServiceIDs`, `service`; and
+ * WHMCS's names for a service id, with the suffix only: `productids`, `hostingid`, `relid`.
+ */
 function kindOfKey(key: string): { kind: Kind; direct: boolean } | undefined {
     const k = key.toLowerCase().replace(/[^a-z]/g, "");
-    const m = /^(service|order|invoice)s?(ids?|numbers?|nos?|nums?)?$/.exec(k);
+    const m = /^(service|order|invoice|product|hosting|rel)s?(ids?|numbers?|nos?|nums?)?$/.exec(k);
     if (!m) return undefined;
-    return { kind: `${m[1]}Ids` as Kind, direct: m[2] !== undefined };
+    const whmcs = m[1] === "product" || m[1] === "hosting" || m[1] === "rel";
+    if (whmcs && !m[2]?.startsWith("id")) return undefined;
+    return { kind: whmcs ? "serviceIds" : (`${m[1]}Ids` as Kind), direct: m[2] !== undefined };
 }
 
 /** A whole, positive id: 1003 or "1003" (or "#1003"). */

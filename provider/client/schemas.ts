@@ -344,9 +344,10 @@ function unixSeconds(v: string | undefined): number | undefined {
 
 /** get/auth: `data` keyed by KVM id. */
 export const authAnswer = z
-    .object({ data: keyedBy(wireSession).optional() })
+    // `data` is required (the specification's shape): an answer without it is not a listing that lacks a server.
+    .object({ data: keyedBy(wireSession) })
     .transform(({ data }): KvmSession[] =>
-        Object.entries(data ?? {}).map(([key, s]) => ({
+        Object.entries(data).map(([key, s]) => ({
             kvmId: s.kvm_id ?? key,
             apiHost: s.api_host,
             apiRdns: s.api_rdns ?? undefined,

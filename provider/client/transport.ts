@@ -22,10 +22,12 @@ export interface PostRequest {
 }
 
 /**
- * Failures before a connection carried the request: the name did not resolve, nothing listened, no route, the TLS
- * session was refused. The body is written only once the connection (and TLS) is up, so such a request never left.
+ * Failures that only the setting up of a connection gives: the name did not resolve, nothing listened, the
+ * certificate was refused. The body is written only once the connection (and TLS) is up, so such a request never
+ * left. Codes that a connection already carrying the request can give too (EHOSTUNREACH, ENETUNREACH, ERR_SSL_*) are
+ * not here: after them anything may have happened, and a paid write is then "unknown".
  */
-const NEVER_LEFT = /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EAI_NONAME|EHOSTUNREACH|ENETUNREACH|EADDRNOTAVAIL|ERR_INVALID_URL|ERR_TLS_CERT_ALTNAME_INVALID|CERT_\w+|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_\w+|ERR_SSL_\w+)$/;
+const NEVER_LEFT = /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EAI_NONAME|EADDRNOTAVAIL|ERR_INVALID_URL|ERR_TLS_CERT_ALTNAME_INVALID|CERT_\w+|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_\w+)$/;
 
 /** The class of an answer that is not a success, from its form (answers.ts): HTTP status, and whether it is EDIS's JSON. */
 function kindOf(status: number, edisShaped: boolean): EdisErrorKind {
@@ -55,6 +57,8 @@ export async function postJson(req: PostRequest): Promise<Record<string, unknown
     let status: number;
     let text: string;
     let retryAfter: string | null;
+    // Once the status line has come, the request was certainly sent: no error after it may read as "never left".
+    let answered = false;
     try {
         const res = await fetch(req.url, {
             method: "POST",
@@ -69,6 +73,7 @@ export async function postJson(req: PostRequest): Promise<Record<string, unknown
             redirect: "error",
             size: MAX_ANSWER_BYTES,
         });
+        answered = true;
         status = res.status;
         retryAfter = res.headers.get("retry-after");
         text = await res.text();
@@ -78,7 +83,7 @@ export async function postJson(req: PostRequest): Promise<Record<string, unknown
         if ((e as { type?: string }).type === "max-size") {
             throw new EdisApiError({ endpoint: req.endpoint, kind: "unexpected_answer", detail: `the answer was larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MiB` });
         }
-        const kind: EdisErrorKind = aborted ? "timeout" : code && NEVER_LEFT.test(code) ? "not_sent" : "network";
+        const kind: EdisErrorKind = aborted ? "timeout" : !answered && code && NEVER_LEFT.test(code) ? "not_sent" : "network";
         throw new EdisApiError({
             endpoint: req.endpoint,
             kind,

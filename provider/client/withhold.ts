@@ -198,11 +198,28 @@ function quotedPrintable(s: string): string {
     });
 }
 
-/** Runs of base64 (standard or URL-safe) that decode to text. */
+/**
+ * Runs of base64 (standard or URL-safe) that decode to text: read from the start and after each `/`, `_` or `-`, at
+ * each of the four alignments (a run glued to a prefix such as `token_` or a path starts off the 6-bit grid), as
+ * UTF-8 or else Latin-1, with control
+ * characters (AUTH PLAIN's NULs) read as spaces. A reading that is mostly not text is dropped, so that ordinary
+ * words do not fill the forms with noise.
+ */
 function base64Runs(s: string): string {
-    return s.replace(/[A-Za-z0-9+/_-]{12,}={0,2}/g, (run) => {
-        const text = Buffer.from(run.replace(/-/g, "+").replace(/_/g, "/"), "base64").toString("utf8");
-        return /^[\x20-\x7e\u00a0-\uffff\t\r\n]*$/.test(text) && !text.includes("\ufffd") ? text : run;
+    return s.replace(/[A-Za-z0-9+/_-]{8,}={0,2}/g, (run) => {
+        const plain = run.replace(/-/g, "+").replace(/_/g, "/").replace(/=+$/, "");
+        const readings: string[] = [];
+        // From the run's start and from after each "/", "_" or "-" in it (a path, a prefix), at each alignment.
+        const starts = [0, ...[...run.matchAll(/[/_-]/g)].map((m) => m.index! + 1)].slice(0, 16);
+        for (const skip of starts.flatMap((at) => [at, at + 1, at + 2, at + 3]).filter((at) => plain.length - at >= 8)) {
+            const bytes = Buffer.from(plain.slice(skip), "base64");
+            const utf8 = bytes.toString("utf8");
+            const text = utf8.includes("\ufffd") ? bytes.toString("latin1") : utf8;
+            // Noise: control characters other than NUL (a separator), or, read as Latin-1, what is not a letter.
+            const noise = (text.match(/[\x01-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]/g) ?? []).length + (text === utf8 ? 0 : (text.match(/[^\x20-\x7e\xc0-\xff]/g) ?? []).length);
+            if (noise <= 0.1 * text.length) readings.push(text.replace(/[\x00-\x1f\x7f]/g, " "));
+        }
+        return readings.length > 0 ? readings.join(" ") : run;
     });
 }
 
