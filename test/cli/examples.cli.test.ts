@@ -133,6 +133,24 @@ test("the README's Quick start as written: up orders one server, preview is quie
     }
 });
 
+test("a mistyped location or plan fails the preview with one line naming the lookup, the argument, what exists; no stack trace", async () => {
+    const f = await open(join(EXAMPLES, "basic"));
+    const { sim, stack } = f;
+    for (const [key, value, words] of [
+        ["edis-basic:location", "Viena", ['edis.getLocation: no location with name "Viena"', '"Vienna, Austria" (id 2)']],
+        ["edis-basic:minRamMb", "999999", ["edis.getPlan: ", "999999"]],
+    ] as const) {
+        await stack.setConfig({ "edis-basic:location": "Frankfurt", "edis-basic:minRamMb": "2048", [key]: value });
+        const r = failed(await stack.preview());
+        const lines = r.output.split("\n").filter((l) => l.includes("edis.get"));
+        expect(lines).toHaveLength(1);
+        for (const w of words) expect(lines[0]).toContain(w);
+        // Neither Node's rendering of an unhandled error nor a wrong attribution to a resource input.
+        for (const noise of ["unhandled exception", "<ref *1>", "[Circular", "    at ", "this lookup's result was for"]) expect(r.output).not.toContain(noise);
+    }
+    expect(paidWrites(sim)).toEqual([]);
+});
+
 test("credentials set in plain text stop the program before anything is ordered, in preview and up, naming the key and the fix", async () => {
     const f = await open(join(EXAMPLES, "basic"));
     const { sim, stack } = f;
