@@ -29,6 +29,7 @@ export function upgradeBillingCycle(cycle: BillingCycle): string {
 /** Prices per billing cycle as two-decimal strings; a cycle the product is not sold in is absent. */
 export type Prices = Partial<Record<BillingCycle, string>>;
 
+/** A data centre EDIS sells servers in (get/locations). */
 export interface Location {
     /** The location id: `locationId` of getPlans and KvmServer. */
     id: number;
@@ -42,6 +43,7 @@ export interface Location {
     outOfStock?: boolean;
 }
 
+/** An add-on or operating system of a plan (get/products), as an order names it. */
 export interface Addon {
     /** The add-on id, for the matching KvmServer input (osId, additionalRamId, ...). */
     id: number;
@@ -104,6 +106,7 @@ export interface Product {
     outOfStock?: boolean;
 }
 
+/** A payment method the account may pay an order with (get/paymentmethods). */
 export interface PaymentMethod {
     /** What add/order's `paymentmethod` takes. */
     id: string;
