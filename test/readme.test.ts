@@ -1,61 +1,56 @@
 /**
- * The README's programs, as written: every TypeScript block is type-checked against the SDK, and the Quick
- * start runs through the engine path against the simulator with the configuration the README sets.
+ * The documentation's programs, as written: every TypeScript block of the README, CONTRIBUTING.md and docs/ is
+ * type-checked against the SDK; the Python and YAML examples of docs/_index.md are the examples the real-CLI tests
+ * run, word for word; the README stays short and docs/ keeps the Registry's layout. The Quick start runs through
+ * the real CLI in test/cli/examples.cli.test.ts.
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { TestStack } from "./harness";
-import { stackConfigFor, startSimulator } from "./support/sim";
+import { DOC_FILES, docBlocks, docText } from "./support/docs";
 
 const ROOT = join(__dirname, "..");
-const README = readFileSync(join(ROOT, "README.md"), "utf8");
-const blocks = [...README.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((m) => m[1]);
-const KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAINrWGRolS8WmRbi62V96xA7WjSOMTE/l86PC+sXZS5SN you@laptop";
 
-test("every TypeScript block of the README type-checks against the SDK", () => {
-    expect(blocks.length).toBeGreaterThanOrEqual(2);
-    // Written into one directory, the Quick start as its index.ts, as the unit-test section has them.
-    const dir = join(__dirname, ".readme-blocks");
+test("every TypeScript block of the documentation type-checks against the SDK", () => {
+    const blocks = docBlocks("ts");
+    expect(blocks.length).toBeGreaterThanOrEqual(4);
+    // Written into one directory, the Quick start as its index.ts, as the unit-test guide has them.
+    const dir = join(__dirname, ".doc-blocks");
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir);
-    const quickStart = blocks.find((b) => b.includes('new edis.KvmServer("web"'))!;
+    const quickStart = blocks.find((b) => b.file === "README.md" && b.code.includes('new edis.KvmServer("web"'))!.code;
     writeFileSync(join(dir, "index.ts"), quickStart);
-    blocks.forEach((code, i) => writeFileSync(join(dir, `block-${i}.ts`), `${code}\nexport {};\n`));
+    blocks.forEach(({ code }, i) => writeFileSync(join(dir, `block-${i}.ts`), `${code}\nexport {};\n`));
     const tsconfig = join(dir, "tsconfig.json");
     writeFileSync(tsconfig, JSON.stringify({ extends: "../../tsconfig.test.json", include: ["*.ts"] }));
     try {
         execFileSync(process.execPath, [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "--noEmit", "-p", tsconfig], { encoding: "utf8" });
     } catch (e) {
-        throw new Error(`a README block does not compile:\n${(e as { stdout?: string }).stdout}`);
+        const where = blocks.map((b, i) => `block-${i}.ts: ${b.file}`).join("\n");
+        throw new Error(`a documentation block does not compile:\n${(e as { stdout?: string }).stdout}\n${where}`);
     } finally {
         rmSync(dir, { recursive: true, force: true });
     }
 });
 
-test("the Quick start, as written, orders one server through the engine path and destroy cancels it", async () => {
-    const quickStart = blocks.find((b) => b.includes('new edis.KvmServer("web"'))!;
-    const dir = mkdtempSync(join(tmpdir(), "edis-quickstart-"));
-    writeFileSync(join(dir, "Pulumi.yaml"), "name: quickstart\nruntime: nodejs\n");
-    writeFileSync(join(dir, "index.ts"), quickStart);
-    const sim = await startSimulator();
-    // The README's Configuration section (e-mail, password as a secret, payment method), and the key.
-    const stack = TestStack.create({
-        programDir: dir,
-        config: { ...stackConfigFor(sim), "edis:paymentMethod": "paypal", "quickstart:sshPublicKey": KEY },
-        secretKeys: ["edis:email", "edis:password"],
-    });
-    try {
-        const up = await stack.up();
-        expect(up.errors).toEqual([]);
-        expect(up.outputs).toEqual({ kvmId: expect.stringMatching(/^kvm_/), apiHost: expect.stringMatching(/^kvm\d+\.api\.edis-sim\.invalid$/), planName: "KVM M", osName: "Debian 12 (64bit)" });
-        expect(sim.account.state.services).toEqual([expect.objectContaining({ pid: 102, os: 1012, hostname: "web-1.example.com", sshPublicKey: KEY })]);
-        expect((await stack.destroy()).errors).toEqual([]);
-        expect(sim.summary().cancellations).toBe(1);
-    } finally {
-        stack.dispose();
-        await sim.stop();
-        rmSync(dir, { recursive: true, force: true });
+test("the overview's Python and YAML programs are the examples the real-CLI tests run, word for word", () => {
+    const index = "docs/_index.md";
+    expect(docBlocks("python").filter((b) => b.file === index).map((b) => b.code)).toEqual([readFileSync(join(ROOT, "examples", "python", "__main__.py"), "utf8")]);
+    expect(docBlocks("yaml").filter((b) => b.file === index).map((b) => b.code)).toEqual([readFileSync(join(ROOT, "examples", "yaml", "Pulumi.yaml"), "utf8")]);
+});
+
+test("the README is at most 200 lines; docs/ has the Registry's two pages with their front matter, and every relative link resolves", () => {
+    expect(docText("README.md").split("\n").length).toBeLessThanOrEqual(200);
+    for (const page of ["docs/_index.md", "docs/installation-configuration.md"]) {
+        expect(DOC_FILES).toContain(page);
+        expect(docText(page)).toMatch(/^---\ntitle: .+\nmeta_desc: .+\nlayout: package\n---\n/);
     }
+    const broken: string[] = [];
+    for (const file of DOC_FILES) {
+        for (const m of docText(file).matchAll(/\]\(([^)#\s]+)(#[^)]*)?\)/g)) {
+            if (/^[a-z]+:/.test(m[1])) continue;
+            if (!existsSync(join(ROOT, file, "..", m[1]))) broken.push(`${file}: ${m[1]}`);
+        }
+    }
+    expect(broken).toEqual([]);
 });

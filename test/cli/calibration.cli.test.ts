@@ -7,7 +7,7 @@
  */
 import { join } from "node:path";
 import { EdisSimulator } from "../../simulator/server";
-import { OperationResult, TestStack } from "../harness";
+import { OperationResult } from "../harness";
 import { PACKAGE_ROOT } from "../harness/workspace";
 import { declareServers, simulatorAndStack } from "../support/sim";
 import { CliResult, nameOf } from "./pulumi";
