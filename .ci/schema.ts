@@ -209,6 +209,9 @@ export function buildSchema(): Spec {
         license: "Apache-2.0",
         repository: "https://github.com/pulumi-edis/pulumi-edis",
         publisher: "pulumi-edis",
+        // Where `pulumi plugin install resource edis <version>` (and an SDK that needs the plugin) fetches the
+        // release archives .ci/plugin-archives.sh builds: this repository's GitHub releases.
+        pluginDownloadURL: "github://api.github.com/pulumi-edis/pulumi-edis",
         config: { variables },
         provider: {
             description: "The EDIS provider. Its settings come from the stack config (`edis:*`) or the environment; none is required until an operation needs it.",
@@ -218,7 +221,8 @@ export function buildSchema(): Spec {
         functions,
         types,
         language: {
-            nodejs: { packageName: "@pulumi-edis/edis", dependencies: { "@pulumi/pulumi": "^3.0.0" } },
+            // One TypeScript package: the npm package itself, whose dynamic resources TypeScript programs use.
+            nodejs: { packageName: "pulumi-edis", dependencies: { "@pulumi/pulumi": "^3.248.0" } },
             // respectSchemaVersion: the SDKs carry the schema's version (the plugin's), so a program asks for this plugin.
             python: { packageName: "pulumi_edis", requires: { pulumi: ">=3.0.0,<4.0.0" }, respectSchemaVersion: true },
             go: { importBasePath: "github.com/pulumi-edis/pulumi-edis/sdk/go/edis", generateResourceContainerTypes: true, respectSchemaVersion: true },

@@ -10,15 +10,15 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { clientFromConfig, resolveConfig } from "../../provider/config";
-import { CliResult, CliStack, pulumiBinDir } from "./pulumi";
-import { cliStacksPerTest, expectNoCredentials, failed, ok, opsOf, paidWrites, upKilledWhileProvisioning } from "./support";
+import { CliResult, CliStack } from "./pulumi";
+import { PLUGIN_VERSION, cliStacksPerTest, expectNoCredentials, failed, installPlugin, ok, opsOf, paidWrites, upKilledWhileProvisioning } from "./support";
 
 const YAML = join(__dirname, "..", "..", "examples", "yaml");
 const open = cliStacksPerTest();
 
-/** The plugin on the PATH, as `npm install --global pulumi-edis` (or a project's node_modules/.bin) puts it. */
-function withPlugin(stack: CliStack): CliStack {
-    stack.env.PATH = `${join(stack.project.dir, "node_modules", ".bin")}:${pulumiBinDir()}:${process.env.PATH}`;
+/** The plugin installed from its release archive, as a Pulumi user installs a provider (support.ts). */
+async function withPlugin(stack: CliStack): Promise<CliStack> {
+    await installPlugin(stack);
     return stack;
 }
 
@@ -41,10 +41,14 @@ function editProgram(stack: CliStack, edit: (yaml: string) => string): void {
 test("a YAML program orders, refreshes and cancels a server through the plugin; preview names what replaces it, and replaceOnChanges works", async () => {
     const f = await open(YAML);
     const { sim } = f;
-    const stack = withPlugin(f.stack);
+    const listed = await installPlugin(f.stack);
+    const stack = f.stack;
+    expect(listed).toMatch(new RegExp(`^edis\\s+resource\\s+${PLUGIN_VERSION.replace(/\./g, "\\.")}\\s`, "m"));
 
     const up = ok(await stack.up());
     expect(opsOf(up).web).toEqual(["create"]);
+    // Installed, not found on the PATH: the engine says nothing about where it found it.
+    expect(up.output).not.toContain("from $PATH");
     expect(paidWrites(sim)).toEqual(["add/order"]);
     const server = (await stack.resources()).web;
     expect(server.type).toBe("edis:index:KvmServer");
@@ -82,7 +86,7 @@ test("a YAML program orders, refreshes and cancels a server through the plugin; 
 test("pulumi import brings a server ordered outside Pulumi under management: nothing is ordered, the generated code previews with no diff, and its plan is recorded without an order", async () => {
     const f = await open(YAML);
     const { sim } = f;
-    const stack = withPlugin(f.stack);
+    const stack = await withPlugin(f.stack);
     ok(await stack.up());
 
     // A server the customer ordered in the EDIS client area.
@@ -129,7 +133,7 @@ test("pulumi import brings a server ordered outside Pulumi under management: not
 test("an engine killed after the order answered: the next up records that order through the plugin, and orders nothing", async () => {
     const f = await open(YAML, { sim: { provisioningDelayMs: 3000 } });
     const { sim } = f;
-    const stack = withPlugin(f.stack);
+    const stack = await withPlugin(f.stack);
     failed(await upKilledWhileProvisioning(sim, stack));
     expect(paidWrites(sim)).toEqual(["add/order"]);
 
@@ -149,7 +153,7 @@ test("an engine killed after the order answered: the next up records that order 
 test("an unpaid invoice stops the create through the plugin: the server reaches state with its init error, and once paid the next up finishes it without a second order", async () => {
     const f = await open(YAML, { sim: { unpaidInvoices: true, provisioningDelayMs: 1000 } });
     const { sim } = f;
-    const stack = withPlugin(f.stack);
+    const stack = await withPlugin(f.stack);
     const first = failed(await stack.up());
     expect(first.output).toContain("is unpaid");
     const stalled = (await stack.resources()).web;
@@ -171,7 +175,7 @@ test("an unpaid invoice stops the create through the plugin: the server reaches 
 test("a lost add/order answer through the plugin blocks every later up until the program adopts the server the error names", async () => {
     const f = await open(YAML, { sim: { faults: [{ endpoint: "add/order", drop: "after" }] } });
     const { sim } = f;
-    const stack = withPlugin(f.stack);
+    const stack = await withPlugin(f.stack);
     expect(failed(await stack.up()).output).toContain("may or may not have been made");
     expect(failed(await stack.up()).output).toContain("may or may not have been made");
     expect(paidWrites(sim)).toEqual(["add/order"]);
@@ -191,7 +195,7 @@ describe("what the engine does not tell the plugin, and the plugin must not need
     test("killed after the order answered, then renamed with an alias (the engine gives a plugin only the new URN): nothing is ordered again, and the error says how to recover", async () => {
         const f = await open(YAML, { sim: { provisioningDelayMs: 3000 } });
         const { sim } = f;
-        const stack = withPlugin(f.stack);
+        const stack = await withPlugin(f.stack);
         failed(await upKilledWhileProvisioning(sim, stack));
         ok(await stack.run(["cancel", "--yes"]));
         const rename = (y: string) => y.replace("  web:\n", "  web2:\n").replace("    options:\n", "    options:\n      aliases:\n        - urn:pulumi:dev::edis-yaml::edis:index:KvmServer::web\n").replace(/\$\{web\./g, "${web2.");
@@ -216,7 +220,7 @@ describe("what the engine does not tell the plugin, and the plugin must not need
     test("replaceOnChanges on an adopted server's input that is recorded in place: the forced replacement would adopt the same KVM, and is refused before anything is cancelled", async () => {
         const f = await open(YAML);
         const { sim } = f;
-        const stack = withPlugin(f.stack);
+        const stack = await withPlugin(f.stack);
         const config = resolveConfig((key) => sim.stackConfig()[`edis:${key}`]);
         const client = clientFromConfig(config, { userAgent: "client area" });
         const outside = await client.addOrder({ billingCycle: "monthly", paymentMethod: "credit", applyCredit: true, items: [{ pid: 101, os: 1012, hostname: "legacy-1.example.com" }] });
@@ -243,7 +247,7 @@ describe("what the engine does not tell the plugin, and the plugin must not need
     test("a credential set in plain text in the stack config is kept encrypted in the provider's state (the engine stores a provider's settings there); VNC password digests are secrets in state", async () => {
         const f = await open(YAML);
         const { sim } = f;
-        const stack = withPlugin(f.stack);
+        const stack = await withPlugin(f.stack);
         await stack.setConfig({ "edis:email": sim.account.state.email }, []);
         editProgram(stack, (y) => y.replace("outputs:\n", "  vnc:\n    type: edis:index:VncAccess\n    properties:\n      kvmId: ${web.kvmId}\n      password: abcd1234\noutputs:\n"));
         ok(await stack.up());

@@ -169,11 +169,12 @@ export class CliStack {
         appendFileSync(join(this.project.dir, "Pulumi.yaml"), "options:\n  refresh: always\n");
     }
 
-    /** Runs `pulumi <args> --stack <stack> --non-interactive` in the project directory. */
+    /** Runs `pulumi <args> --stack <stack> --non-interactive` in the project directory (no --stack for a command of no stack: `plugin`). */
     run(args: string[], options: { env?: NodeJS.ProcessEnv; onStart?: (child: ChildProcess) => void; events?: boolean } = {}): Promise<CliResult> {
         // `pulumi stack init` takes the stack as --stack too.
         const eventLog = options.events ? join(this.workDir, `events-${Date.now()}-${randomBytes(3).toString("hex")}.jsonl`) : undefined;
-        const full = [...args, "--stack", this.stack, "--non-interactive", ...(eventLog ? ["--event-log", eventLog] : [])];
+        const stack = args[0] === "plugin" ? [] : ["--stack", this.stack];
+        const full = [...args, ...stack, "--non-interactive", ...(eventLog ? ["--event-log", eventLog] : [])];
         const started = Date.now();
         return new Promise((resolve, reject) => {
             const child = spawn(join(pulumiBinDir(), "pulumi"), full, { cwd: this.project.dir, env: this.environment(options.env), stdio: ["ignore", "pipe", "pipe"], detached: true });

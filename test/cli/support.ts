@@ -4,7 +4,12 @@
  */
 import { EdisSimulator, SimulatorOptions } from "../../simulator/server";
 import { stackConfigFor, startSimulator } from "../support/sim";
-import { CliResult, CliStack } from "./pulumi";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { PACKAGE_ROOT } from "../harness/workspace";
+import { CliResult, CliStack, pulumiBinDir } from "./pulumi";
 
 /** Keys a user sets with `--secret` (README, Configuration). */
 export const SECRET_KEYS = ["edis:email", "edis:password"];
@@ -114,4 +119,38 @@ export async function expectNoCredentials(f: CliFixture): Promise<void> {
             if (text.toLowerCase().includes(form.toLowerCase())) throw new Error(`a credential (${form.slice(0, 3)}...) is in the ${where}`);
         }
     }
+}
+
+/** The package's version: the plugin archives' and the schema's. */
+export const PLUGIN_VERSION: string = JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")).version;
+
+/** Where the archive was installed once for this test file (each stack's PULUMI_HOME links to it). */
+let installedOnce: string | undefined;
+
+/**
+ * The provider plugin as a Pulumi user installs it: `pulumi plugin install resource edis <version> --file <archive>`
+ * (the archive .ci/plugin-archives.sh builds, before the tests), with ambient plugins ignored and no
+ * pulumi-resource-edis on the PATH. It is installed once per test file, into a PULUMI_HOME of its own; each stack's
+ * PULUMI_HOME gets the installed plugin (an 80 MB tree) as hard links, and `pulumi plugin ls` there lists it. Returns
+ * what `pulumi plugin ls` printed for the stack.
+ */
+export async function installPlugin(stack: CliStack): Promise<string> {
+    const archive = join(PACKAGE_ROOT, "plugins", `pulumi-resource-edis-v${PLUGIN_VERSION}-linux-amd64.tar.gz`);
+    if (!existsSync(archive)) throw new Error(`${archive} is missing: run \`npm run plugins\` (\`npm run test:cli\` does) before this test`);
+    const path = (process.env.PATH ?? "").split(":").filter((dir) => !dir.includes("node_modules/.bin") && !existsSync(join(dir, "pulumi-resource-edis")));
+    stack.env.PATH = [pulumiBinDir(), ...path].join(":");
+    stack.env.PULUMI_IGNORE_AMBIENT_PLUGINS = "true";
+    const name = `resource-edis-v${PLUGIN_VERSION}`;
+    if (!installedOnce) {
+        const home = mkdtempSync(join(tmpdir(), "edis-plugin-home-"));
+        execFileSync(join(pulumiBinDir(), "pulumi"), ["plugin", "install", "resource", "edis", PLUGIN_VERSION, "--file", archive, "--non-interactive"], {
+            env: { ...process.env, PULUMI_HOME: home, PULUMI_SKIP_UPDATE_CHECK: "true" },
+            stdio: "ignore",
+        });
+        installedOnce = join(home, "plugins");
+    }
+    mkdirSync(join(stack.home, "plugins"), { recursive: true });
+    // Hard links (the engine passes over a plugin directory that is a symbolic link).
+    for (const entry of readdirSync(installedOnce).filter((e) => e.startsWith(name))) execFileSync("cp", ["-al", join(installedOnce, entry), join(stack.home, "plugins", entry)]);
+    return ok(await stack.run(["plugin", "ls"])).output;
 }

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Builds the provider plugin's release archives, as every Pulumi provider ships its plugin:
+#   plugins/pulumi-resource-edis-v<version>-<os>-<arch>.tar.gz
+# each holding the executable `pulumi-resource-edis` (a launcher for the `node` on the PATH) and the plugin's code
+# with its runtime dependencies (the package from `npm pack`, installed with --omit=dev). The code is JavaScript, so
+# one tree serves every platform; each archive carries the launcher its platform runs (a .cmd on Windows).
+#   pulumi plugin install resource edis <version> --file plugins/pulumi-resource-edis-v<version>-linux-amd64.tar.gz
+# The version is package.json's (a release tag sets it there first: .github/workflows/release.yml). Reuses the
+# archives when they are newer than every file that goes into them. Prints the plugins directory as its last line.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+version="$(node -p "require('$root/package.json').version")"
+out="$root/plugins"
+platforms=(linux-amd64 linux-arm64 darwin-amd64 darwin-arm64 windows-amd64)
+
+newest_input="$(find "$root/dist" "$root/package.json" "$root/package-lock.json" "$root/schema.json" -type f -printf '%T@\n' 2>/dev/null | sort -n | tail -1)"
+first="$out/pulumi-resource-edis-v$version-${platforms[0]}.tar.gz"
+if [[ -f "$first" ]] && awk -v a="$(stat -c %Y "$first")" -v b="$newest_input" 'BEGIN { exit !(a >= b) }'; then
+    echo "plugin-archives: $out is newer than what goes into it" >&2
+    echo "$out"
+    exit 0
+fi
+[[ -f "$root/dist/provider/plugin/main.js" ]] || { echo "plugin-archives: run \`npm run build\` first (dist/ is missing)" >&2; exit 1; }
+
+started=$SECONDS
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+tarball="$(cd "$root" && npm pack --silent --pack-destination "$work" --ignore-scripts | tail -1)"
+stage="$work/stage"
+mkdir -p "$stage"
+echo '{ "private": true }' > "$stage/package.json"
+# @pulumi/pulumi is the package's peer (the plugin runs on its gRPC types): the version this repository locks.
+pulumi_version="$(node -p "require('$root/package-lock.json').packages['node_modules/@pulumi/pulumi'].version")"
+(cd "$stage" && npm install --omit=dev --no-audit --no-fund --no-package-lock --prefer-offline --ignore-scripts \
+    "$work/$tarball" "@pulumi/pulumi@$pulumi_version" >&2)
+rm "$stage/package.json"
+cat > "$stage/pulumi-resource-edis" <<'EOF'
+#!/bin/sh
+# The EDIS provider plugin: its code runs on the node on the PATH (Node.js 22 or later).
+exec node "$(dirname "$0")/node_modules/pulumi-edis/dist/provider/plugin/main.js" "$@"
+EOF
+chmod +x "$stage/pulumi-resource-edis"
+
+rm -rf "$out" && mkdir -p "$out"
+for platform in "${platforms[@]}"; do
+    launcher=(pulumi-resource-edis)
+    if [[ "$platform" == windows-* ]]; then
+        printf '@node "%%~dp0node_modules\\pulumi-edis\\dist\\provider\\plugin\\main.js" %%*\r\n' > "$stage/pulumi-resource-edis.cmd"
+        launcher=(pulumi-resource-edis.cmd)
+    fi
+    tar -czf "$out/pulumi-resource-edis-v$version-$platform.tar.gz" -C "$stage" "${launcher[@]}" node_modules
+    rm -f "$stage/pulumi-resource-edis.cmd"
+done
+echo "plugin-archives: ${#platforms[@]} archives of $(du -sh "$first" | cut -f1) each in $out after $((SECONDS - started)) s" >&2
+echo "$out"
