@@ -12,21 +12,17 @@ import { join } from "node:path";
 import { PACKAGE_ROOT } from "../harness/workspace";
 import { clientFor, orderProvisioned } from "../support/sim";
 import { pulumiBinDir } from "./pulumi";
+import { docBlock } from "../support/docs";
 import { cliStacksPerTest, expectNoCredentials, ok, opsOf, paidWrites } from "./support";
 
-const README = readFileSync(join(PACKAGE_ROOT, "README.md"), "utf8");
 const manifest = JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8"));
 const KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAINrWGRolS8WmRbi62V96xA7WjSOMTE/l86PC+sXZS5SN you@laptop";
 const open = cliStacksPerTest();
 const work = mkdtempSync(join(tmpdir(), "edis-first-hour-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-/** The README's code block of `lang` that contains `marker`. */
-function readmeBlock(lang: string, marker: string): string {
-    const block = [...README.matchAll(new RegExp(`^\`\`\`${lang}\\n([\\s\\S]*?)^\`\`\`$`, "gm"))].map((m) => m[1]).find((b) => b.includes(marker));
-    if (!block) throw new Error(`the README has no ${lang} block with ${marker}`);
-    return block;
-}
+/** The documentation's code block of `lang` that contains `marker` (the README, or the guide that holds it). */
+const readmeBlock = docBlock;
 
 function npm(args: string[], cwd: string): void {
     execFileSync("npm", [...args, "--no-audit", "--no-fund", "--prefer-offline"], { cwd, stdio: ["ignore", "ignore", "pipe"] });
@@ -45,14 +41,17 @@ test("pulumi new from examples/basic outside the repository, npm install of the 
     const tarball = join(work, `pulumi-edis-${manifest.version}.tgz`);
     expect(existsSync(tarball)).toBe(true);
 
-    // pulumi new <template directory> --generate-only, as the README says until the package is on npm.
+    // `pulumi new` as the README prints it, run from the repository (its `$PWD`), into this test's directory: the
+    // template's path is absolute, so the CLI reads it as a directory, never as a template name to fetch.
     const project = join(work, "my-servers");
     const home = join(work, "pulumi-home");
     mkdirSync(home);
-    const created = spawnSync(join(pulumiBinDir(), "pulumi"), ["new", join(PACKAGE_ROOT, "examples", "basic"), "--dir", project, "--generate-only", "--yes", "--force", "--name", "my-servers"], {
-        cwd: work,
+    const printed = readmeBlock("sh", "pulumi new").split("\n").find((l) => l.startsWith("pulumi new "))!.replace(/\s+#.*$/, "");
+    expect(printed).toBe('pulumi new "$PWD/examples/basic" --dir ../my-servers --generate-only');
+    const created = spawnSync("bash", ["-c", `${printed.replace("../my-servers", JSON.stringify(project))} --yes --force --name my-servers`], {
+        cwd: PACKAGE_ROOT,
         encoding: "utf8",
-        env: { ...process.env, PULUMI_HOME: home, PULUMI_SKIP_UPDATE_CHECK: "true", PULUMI_BACKEND_URL: `file://${work}` },
+        env: { ...process.env, PATH: `${pulumiBinDir()}:${process.env.PATH}`, PULUMI_HOME: home, PULUMI_SKIP_UPDATE_CHECK: "true", PULUMI_BACKEND_URL: `file://${work}` },
     });
     expect(created.stdout + created.stderr).toContain("Created project 'my-servers'");
     // The stand-in language host of this machine (.ci/pulumi-language-nodejs.js) cannot serve `pulumi new` before
