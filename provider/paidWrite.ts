@@ -6,8 +6,8 @@
  *   claim "sending"      exclusively; a second deployment sending the same write stops here
  *   send once            never retried (the client's endpoint says so too)
  *   an answer            the entry the caller makes of it ("ordered", "done")
- *   a failure that certainly made nothing (answers.ts `nothingHappened`: the request never left this machine, or
- *                        HTTP 401/403 naming nothing)  entry removed: the write may be sent again
+ *   a failure that certainly made nothing (answers.ts `nothingHappened`: the request never left this machine)
+ *                        entry removed: the write may be sent again
  *   any other failure    whatever it says and whatever its status (a refusal in words, a server error, no answer,
  *                        an unreadable one): what it names (an order, service or invoice id in any field) is
  *                        recorded by the caller; otherwise the entry is "unknown", and WriteOutcomeUnknownError: it
@@ -102,7 +102,7 @@ export async function sendOnce<E extends WriteEntry, R>(w: PaidWrite<E, R>): Pro
  * credential) and the ids the answer names (the client adds them to the error's detail).
  */
 function unknownProblem(e: EdisApiError): string {
-    return `${e.message}. EDIS's answer does not show that nothing was made (only a request that never left this machine, or a refusal of the credentials by HTTP status, shows that)`;
+    return `${e.message}. EDIS's answer does not show that nothing was made (only a request that never left this machine shows that)`;
 }
 
 async function record<E extends WriteEntry>(w: { journal: OrderJournal; log(line: string): void }, entry: E): Promise<void> {

@@ -11,7 +11,6 @@
 import { SingleFlightCache } from "./cache";
 import { Clock, systemClock } from "./clock";
 import { EdisClient } from "./client/client";
-import { refusedInEdisForm } from "./client/answers";
 import { isEdisApiError } from "./client/errors";
 import { KvmSession } from "./client/model";
 import { Flights, Gathering } from "./flights";
@@ -67,7 +66,8 @@ export class SessionDirectory {
         try {
             return (await this.client.getAuth(kvmId)).find((s) => s.kvmId === kvmId);
         } catch (e) {
-            if (isEdisApiError(e) && refusedInEdisForm(e)) return undefined;
+            // Not listed (yet): any refusal that is not about the login. The callers wait or keep the server for it.
+            if (isEdisApiError(e) && e.kind === "refused" && !e.saferReadings.credentials) return undefined;
             throw e;
         }
     }

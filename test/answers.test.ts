@@ -54,14 +54,24 @@ const TABLE: Row[] = [
     [200, json("error", "Invalid email or password"), "refused", "unknown", false, false],
     [200, json("error", "Client not found"), "refused", "unknown", false, false],
     // ---- credentials, by HTTP status: the one refusal of a paid write that made nothing
-    [401, json("error", "Unauthorized"), "credentials", "nothing", false, false],
-    [403, "<html>Forbidden</html>", "credentials", "nothing", false, false],
+    // a refusal of the login is "unknown" too: the preflight, with the same credentials, stops a wrong password first
+    [401, json("error", "Unauthorized"), "credentials", "unknown", false, false],
+    [403, "<html>Forbidden</html>", "credentials", "unknown", false, false],
+    [403, json("failed", "Order placed; payment method not authorised"), "credentials", "unknown", false, false],
     [401, json("error", "Unauthorized, but order 5001 was created", { orderid: 5001 }), "credentials", "unknown", false, false],
     // ids in shapes no reader knows, or a success, in a refusal of the login: never "nothing" (any digit, or "success")
     [403, json("failed", "Bestellung 5001 angelegt, Zahlung nicht autorisiert"), "credentials", "unknown", false, false],
     [403, 'array(1) { ["orderid"]=> int(5001) }', "credentials", "unknown", false, false],
     [401, JSON.stringify({ status: "failed", productids: "1003" }), "credentials", "unknown", false, false],
     [401, JSON.stringify({ status: "success", id: 77 }), "credentials", "unknown", false, false],
+    // a 404 is a "no" only in EDIS's form with a failure word, naming nothing, with no word that keeps the server
+    [404, json("error", "Client not found"), "refused", "unknown", false, false],
+    [404, json("error", "Service is suspended"), "refused", "unknown", false, false],
+    [404, json("error", "Unknown endpoint get/kvmid"), "refused", "unknown", false, false],
+    [404, JSON.stringify({ status: "success", kvmid: "kvm_123456_789012" }), "refused", "unknown", false, false],
+    [404, JSON.stringify({ status: "error", data: { kvm_id: "kvm_123456_789012" } }), "refused", "unknown", false, false],
+    [404, JSON.stringify({ status: "", message: "" }), "refused", "unknown", false, false],
+    [404, JSON.stringify({ status: "error", message: "not found", detail: "database unavailable, try again later" }), "refused", "unknown", false, true],
     // a 404 that names an id in its fields is not a "no"
     [404, JSON.stringify({ status: "error", message: "suspended", serviceid: 1003 }), "refused", "unknown", false, false],
     // ---- no usable answer: anything may have happened

@@ -39,6 +39,17 @@ const held: Array<[string, string]> = [
     ["base64 after a path's slash", `rejected /kvm/v2/get/auth/${Buffer.from(`x${PASSWORD}`).toString("base64")}`],
     ["AUTH PLAIN (NUL separators)", `AUTH PLAIN ${Buffer.from(`\0${EMAIL}\0${PASSWORD}`).toString("base64")}`],
     ["base64 of Latin-1 bytes", `pw ${Buffer.from(PASSWORD, "latin1").toString("base64")}`],
+    // the second review's: base64 glued to letters, hex off its alignment or spaced, UTF-16, byte lists, invisible characters
+    ["base64 glued to letters", `token${Buffer.from(PASSWORD).toString("base64")}`],
+    ["hex glued to hex letters", `id cafe${Buffer.from(PASSWORD).toString("hex")}`],
+    ["hex with spaces between bytes", `pw bad ${[...Buffer.from(PASSWORD)].map((b) => b.toString(16).padStart(2, "0")).join(" ")}`],
+    ["hex with colons", [...Buffer.from(PASSWORD)].map((b) => b.toString(16).padStart(2, "0")).join(":")],
+    ["UTF-16LE as hex", Buffer.from(PASSWORD, "utf16le").toString("hex")],
+    ["a Buffer as JSON", JSON.stringify({ type: "Buffer", data: [...Buffer.from(PASSWORD)] })],
+    ["SQL's CHAR()", `CHAR(${[...Buffer.from(EMAIL)].join(",")})`],
+    ["a zero-width space in the e-mail", EMAIL.replace("@", "\u200b@")],
+    ["soft hyphens in the password", [...PASSWORD].join("&shy;")],
+    ["an address spelled out", "o'brien (at) example [dot] com"],
 ];
 
 test.each(held)("withheld: %s", (_how, text) => {

@@ -7,12 +7,11 @@
  * stock) comes with an order that was created. So what costs money rests only on what cannot be misread:
  *
  *   risky outcome                                   rests on
- *   a paid write made nothing (it may be sent again)  the request never left this machine, or HTTP 401/403 whose
- *                                                     answer holds no digit and no "success" (`nothingHappened`)
+ *   a paid write made nothing (it may be sent again)  the request never left this machine (`nothingHappened`)
  *   a billed server is cancelled                      cancel/product answered `"status": "success"`
  *   a billed server is gone                           EDIS's state: its KVM is not in the account's listing, and
  *                                                     both id lookups answer HTTP 404 in EDIS's own form, naming
- *                                                     no id in their fields (`refusedInEdisForm`)
+ *                                                     no id and no server that is there (`refusedInEdisForm`)
  *
  * Words are read for one thing only: to choose the safer of two readings. "Try again later" or "internal error"
  * makes a refusal a retry (a lookup so answered corroborates nothing); words about the password make a provisioning wait stop; words
@@ -50,47 +49,74 @@ export interface SaferReadings {
     credentials?: boolean;
     /** Words about the session (signature, expiry, API access): a repeatable Management API call renews it. */
     session?: boolean;
+    /**
+     * Words that never let a refusal show a server gone: of a server that is there ("suspended", "pending",
+     * "active"), of a refused form of request ("unknown endpoint", "missing parameter"), or of the asker ("client",
+     * "account", "user", "permission").
+     */
+    keepsServer?: boolean;
 }
 
 const LATER =
     /\b(temporar(y|ily)|try (it )?again|retry|later|maintenance|unavailable|overload(ed)?|busy|too many|rate ?limit(ed)?|timed? ?out|timeout|throttl\w*|in progress|internal|server error|exception|database|sqlstate|deadlock|fatal|gateway|upstream|backend)\b/;
-const CREDENTIAL_WORDS = /\b(password|credentials?|unauthori[sz]ed|unauthenticated|authentication|authenticate|log ?in|login|access denied)\b/;
+const CREDENTIAL_WORDS = /\b(password|credentials?|unauthori[sz]ed|not authori[sz]ed|unauthenticated|authentication|authenticate|log ?in|login|access denied)\b/;
 const SESSION_WORDS = /\b(signature|session|expired|valid until|api ?access)\b/;
+const KEEPS_SERVER_WORDS =
+    /\b(suspend\w*|pending|active|running|provision\w*|in use|exists?|locked|overdue|unpaid|endpoint|route|method|not implemented|parameters?|missing|invalid|bad request|pw|e ?mail|client|account|user|forbidden|permission|denied)\b/;
 
-/** The safer readings a refusal's message allows (lower-cased, `_`/`-` between words read as spaces). */
-export function saferReadingsOf(message: string | undefined): SaferReadings {
-    const words = (message ?? "").replace(/(?<=[a-z0-9])[_-](?=[a-z0-9])/gi, " ").toLowerCase();
-    return { later: LATER.test(words), credentials: CREDENTIAL_WORDS.test(words), session: SESSION_WORDS.test(words) };
+/**
+ * The safer readings an answer allows, from all of its text (every field, not only the message: reading more words
+ * can only make an outcome safer), lower-cased, with `_`/`-` between words read as spaces.
+ */
+export function saferReadingsOf(text: string | undefined): SaferReadings {
+    const words = (text ?? "").replace(/(?<=[a-z0-9])[_-](?=[a-z0-9])/gi, " ").toLowerCase();
+    return { later: LATER.test(words), credentials: CREDENTIAL_WORDS.test(words), session: SESSION_WORDS.test(words), keepsServer: KEEPS_SERVER_WORDS.test(words) };
 }
 
 // ---- the questions callers ask --------------------------------------------------------------------------------
 
 /**
  * A paid write (add/order, add/upgrade, hooks/set) failed: did it certainly make nothing, so that the journal entry
- * may go and the write may be sent again? Only when the request never left this machine, or the credentials were
- * refused by HTTP status (which the preflight has checked already) and the answer names nothing it made. Every
- * other failure, whatever its words and status, is "unknown".
+ * may go and the write may be sent again? Only when the request never left this machine. Every answer, whatever its
+ * status and words, may come from a server that acted (a 403 "order placed; payment not authorised" did), so every
+ * answered failure is "unknown". Wrong credentials do not block a write this way: the preflight's calls, with the
+ * same credentials, fail before the paid write is sent (and then nothing was sent).
  */
 export function nothingHappened(e: EdisApiError): boolean {
-    if (e.kind === "not_sent") return true;
-    if (e.kind !== "credentials") return false;
-    const names = (e.serviceIds?.length ?? 0) > 0 || e.orderId !== undefined || e.invoiceId !== undefined || (e.mentioned?.length ?? 0) > 0;
-    // Ids may come in shapes no reader knows (another language, a dump, a page): a refusal of the login clears a paid
-    // write only when its answer holds no digit at all, and no "success".
-    const raw = e.rawAnswer ?? "";
-    return !names && !/\p{Nd}/u.test(raw) && !/success/i.test(raw);
+    return e.kind === "not_sent";
 }
 
 /**
  * A lookup failed with a definite "no" in EDIS's own form: what corroborates, beside the account's listing, that a
- * server is gone. HTTP 404 with EDIS's JSON and no id in its fields; any words (not found, terminated, cancelled,
- * ...), except those that make it safer: "try again", or words about the login. Never another status (a 400
- * "missing parameter", a 200 "account suspended"), a time-out, a server error, a page that is not EDIS's, or a 429.
+ * server is gone. HTTP 404; EDIS's JSON with a status word that is a failure (not empty, not a success or "ok");
+ * no id of a service, order, invoice or KVM in its fields; and none of the words that make it safer anywhere in
+ * it: "try again" or a refused form of request, the login, or a server that is there ("suspended", "pending").
+ * Any other words count ("not found", "terminated", "cancelled"). Never another status (a 400, a 200 "account
+ * suspended"), a time-out, a server error, a page that is not EDIS's, or a 429.
  */
 export function refusedInEdisForm(e: EdisApiError): boolean {
+    if (e.kind !== "refused" || e.status !== 404) return false;
+    const r = e.saferReadings;
+    if (r.later || r.credentials || r.keepsServer) return false;
+    let body: unknown;
+    try {
+        body = JSON.parse((e.rawAnswer ?? "").replace(/^\uFEFF/, "").trim());
+    } catch {
+        return false;
+    }
+    if (!body || typeof body !== "object" || Array.isArray(body)) return false;
+    const status = (body as Record<string, unknown>).status;
+    if (typeof status !== "string" || !/[a-z]/i.test(status) || /^\s*(ok|okay|succe\w*|done|true|yes|found|active)\s*$/i.test(status)) return false;
     const { fields } = idsInAnswer(e.rawAnswer);
-    const named = fields.orderIds.length + fields.serviceIds.length + fields.invoiceIds.length > 0;
-    return e.kind === "refused" && e.status === 404 && !named && !e.saferReadings.later && !e.saferReadings.credentials;
+    return fields.orderIds.length + fields.serviceIds.length + fields.invoiceIds.length === 0 && !namesKvm(body);
+}
+
+/** Whether a value holds a field about a KVM (`kvmid`, `kvm_id`, `data.kvm`) with a value: it names a server. */
+function namesKvm(value: unknown, depth = 0): boolean {
+    if (depth > 8 || !value || typeof value !== "object") return false;
+    return Object.entries(value as Record<string, unknown>).some(
+        ([k, v]) => (/kvm/i.test(k) && v !== null && v !== "" && v !== undefined && typeof v !== "object") || namesKvm(v, depth + 1),
+    );
 }
 
 /** May the same request be sent again later (by the retry policy of an endpoint that may be repeated)? */

@@ -47,6 +47,8 @@ export interface EdisApiErrorInit {
     mentioned?: string[];
     /** The answer's text as received, for the endpoint function to read ids from; never printed. */
     rawAnswer?: string;
+    /** A successful listing (get/auth) that did not hold the KVM asked for: not an answer of EDIS's, an observation. */
+    unlisted?: boolean;
 }
 
 const KIND_TEXT: Record<EdisErrorKind, string> = {
@@ -89,6 +91,7 @@ export class EdisApiError extends Error {
     readonly serviceIds?: number[];
     readonly invoiceId?: number;
     readonly mentioned?: string[];
+    readonly unlisted?: boolean;
     /** Not enumerable: an answer can echo request fields, so it must not reach JSON, logs or state. */
     declare readonly rawAnswer?: string;
 
@@ -118,6 +121,7 @@ export class EdisApiError extends Error {
         this.serviceIds = init.serviceIds;
         this.invoiceId = init.invoiceId;
         this.mentioned = init.mentioned;
+        this.unlisted = init.unlisted;
         Object.defineProperty(this, "rawAnswer", { value: init.rawAnswer, enumerable: false });
     }
 

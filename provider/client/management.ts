@@ -186,7 +186,7 @@ export class ManagementClient {
             const entry = entries.find((s) => s.kvmId === kvmId);
             if (!entry) {
                 // EDIS's own listing of that KVM is empty: for the Management API's resources (nothing billed), gone.
-                throw new EdisApiError({ endpoint: "get/auth", kind: "refused", detail: `EDIS gave no session for KVM ${kvmId}` });
+                throw new EdisApiError({ endpoint: "get/auth", kind: "refused", unlisted: true, detail: `EDIS gave no session for KVM ${kvmId}` });
             }
             return this.hold(entry);
         });

@@ -122,7 +122,7 @@ export async function postJson(req: PostRequest): Promise<Record<string, unknown
         serverMessage,
         detail,
         // Read before the text is withheld: words that can only make the outcome safer (answers.ts).
-        saferReadings: kind === "refused" ? saferReadingsOf(serverMessage ?? String(statusWord ?? "")) : {},
+        saferReadings: kind === "refused" ? saferReadingsOf(text) : {},
         answerBytes: Buffer.byteLength(text),
         retryAfterSeconds: ok2xx ? undefined : parseRetryAfter(retryAfter),
         rawAnswer: text,

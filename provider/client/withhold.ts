@@ -198,42 +198,73 @@ function quotedPrintable(s: string): string {
     });
 }
 
+/** Bytes read as text: UTF-8, else Latin-1; NULs (AUTH PLAIN's separators, UTF-16's high bytes) read as nothing. */
+function bytesAsText(bytes: Buffer): { text: string; latin1: boolean } {
+    const utf8 = bytes.toString("utf8");
+    const latin1 = utf8.includes("\ufffd");
+    return { text: (latin1 ? bytes.toString("latin1") : utf8).replace(/\x00/g, ""), latin1 };
+}
+
+/** Text, not noise: at most a tenth control characters (or, read as Latin-1, what is not a letter). */
+function mostlyText({ text, latin1 }: { text: string; latin1: boolean }): boolean {
+    const noise = (text.match(/[\x01-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]/g) ?? []).length + (latin1 ? (text.match(/[^\x20-\x7e\xc0-\xff]/g) ?? []).length : 0);
+    return noise <= 0.1 * text.length;
+}
+
 /**
- * Runs of base64 (standard or URL-safe) that decode to text: read from the start and after each `/`, `_` or `-`, at
- * each of the four alignments (a run glued to a prefix such as `token_` or a path starts off the 6-bit grid), as
- * UTF-8 or else Latin-1, with control
- * characters (AUTH PLAIN's NULs) read as spaces. A reading that is mostly not text is dropped, so that ordinary
- * words do not fill the forms with noise.
+ * Runs of base64 (standard or URL-safe) that decode to text, read from each of the run's first 32 characters and
+ * after each `/`, `_` or `-` in it: a run glued to a prefix (`tokenSHVu...`, `token_`, a path) starts anywhere. A
+ * reading that is mostly not text is dropped, so that ordinary words do not fill the forms with noise.
  */
 function base64Runs(s: string): string {
     return s.replace(/[A-Za-z0-9+/_-]{8,}={0,2}/g, (run) => {
         const plain = run.replace(/-/g, "+").replace(/_/g, "/").replace(/=+$/, "");
+        const starts = new Set([...Array(Math.min(32, plain.length)).keys(), ...[...run.matchAll(/[/_-]/g)].slice(0, 16).flatMap((m) => [0, 1, 2, 3].map((k) => m.index! + 1 + k))]);
         const readings: string[] = [];
-        // From the run's start and from after each "/", "_" or "-" in it (a path, a prefix), at each alignment.
-        const starts = [0, ...[...run.matchAll(/[/_-]/g)].map((m) => m.index! + 1)].slice(0, 16);
-        for (const skip of starts.flatMap((at) => [at, at + 1, at + 2, at + 3]).filter((at) => plain.length - at >= 8)) {
-            const bytes = Buffer.from(plain.slice(skip), "base64");
-            const utf8 = bytes.toString("utf8");
-            const text = utf8.includes("\ufffd") ? bytes.toString("latin1") : utf8;
-            // Noise: control characters other than NUL (a separator), or, read as Latin-1, what is not a letter.
-            const noise = (text.match(/[\x01-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]/g) ?? []).length + (text === utf8 ? 0 : (text.match(/[^\x20-\x7e\xc0-\xff]/g) ?? []).length);
-            if (noise <= 0.1 * text.length) readings.push(text.replace(/[\x00-\x1f\x7f]/g, " "));
+        for (const at of [...starts].filter((at) => plain.length - at >= 8)) {
+            const reading = bytesAsText(Buffer.from(plain.slice(at), "base64"));
+            if (mostlyText(reading)) readings.push(reading.text.replace(/[\x00-\x1f\x7f]/g, " "));
         }
         return readings.length > 0 ? readings.join(" ") : run;
     });
 }
 
-/** Runs of hex digits (SQL's 0x... literals, hex dumps) that decode to text. */
+/** Runs of hex (SQL's 0x... literals, dumps with spaces or colons between bytes, UTF-16) that decode to text, at either alignment. */
 function hexRuns(s: string): string {
-    return s.replace(/(?:0x)?((?:[0-9a-fA-F]{2}){6,})/g, (run, hex: string) => {
-        const text = Buffer.from(hex, "hex").toString("utf8");
-        return /^[\x20-\x7e\u00a0-\uffff]*$/.test(text) && !text.includes("\ufffd") ? text : run;
+    return s.replace(/(?:0x)?[0-9a-fA-F]{2}(?:[ :.-]?[0-9a-fA-F]{2}){5,}[0-9a-fA-F]?/g, (run) => {
+        // With separators, from each of the first four bytes (a word glued in front: "bad 48 75"); else at either alignment.
+        const tokens = run.replace(/^0x/, "").split(/[ :.-]/);
+        const hexes = tokens.length > 1 ? [0, 1, 2, 3].map((k) => tokens.slice(k).join("")) : [tokens[0], tokens[0].slice(1)];
+        const readings = hexes
+            .filter((hex) => hex.length >= 12)
+            .map((hex) => bytesAsText(Buffer.from(hex.slice(0, Math.floor(hex.length / 2) * 2), "hex")))
+            .filter(mostlyText)
+            .map((r) => r.text);
+        return readings.length > 0 ? readings.join(" ") : run;
     });
 }
 
-/** Unicode's compatibility composition (a decomposed ü, full-width letters) and no white space at all. */
+/** Lists of byte values (Node's Buffer as JSON, SQL's CHAR(84,114,...)): six or more numbers up to 255. */
+function byteLists(s: string): string {
+    return s.replace(/\b(?:\d{1,3}\s*,\s*){5,}\d{1,3}\b/g, (list) => {
+        const bytes = list.split(/\s*,\s*/).map(Number);
+        if (bytes.some((b) => b > 255)) return list;
+        const reading = bytesAsText(Buffer.from(bytes));
+        return mostlyText(reading) ? reading.text : list;
+    });
+}
+
+/**
+ * Unicode's compatibility composition (a decomposed ü, full-width letters), without the invisible characters a page
+ * may put in a word (zero-width spaces and joiners, soft hyphens, byte-order marks).
+ */
 function unicodeForms(s: string): string {
-    return s.normalize("NFKC");
+    return s.normalize("NFKC").replace(/[\u00ad\u200b-\u200f\u2060\ufeff]/g, "");
+}
+
+/** An e-mail address written against scrapers: `alice (at) example [dot] org`. */
+function spelledOutAddress(s: string): string {
+    return s.replace(/\s*[([{<]\s*at\s*[)\]}>]\s*/gi, "@").replace(/\s*[([{<]\s*dot\s*[)\]}>]\s*/gi, ".");
 }
 
 /** White space removed: a server that wraps long lines, or pads characters. */
@@ -251,7 +282,9 @@ const DECODERS: Array<(s: string) => string> = [
     quotedPrintable,
     base64Runs,
     hexRuns,
+    byteLists,
     unicodeForms,
+    spelledOutAddress,
     noWhiteSpace,
 ];
 
@@ -262,7 +295,7 @@ function codePoint(n: number): string {
 /** HTML's named entities an echo may use: the markup five, HTML5's ASCII punctuation, and Latin-1's letters. */
 const ENTITIES: Record<string, string> = (() => {
     const table: Record<string, string> = {
-        amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " ", commat: "@", period: ".", lowbar: "_", plus: "+", equals: "=",
+        amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " ", shy: "\u00ad", zwsp: "\u200b", zwj: "\u200d", zwnj: "\u200c", commat: "@", period: ".", lowbar: "_", plus: "+", equals: "=",
         percnt: "%", excl: "!", num: "#", dollar: "$", lpar: "(", rpar: ")", ast: "*", comma: ",", colon: ":", semi: ";", quest: "?",
         lsqb: "[", rsqb: "]", lbrack: "[", rbrack: "]", bsol: "\\", hat: "^", grave: "`", lcub: "{", rcub: "}", lbrace: "{", rbrace: "}",
         verbar: "|", vert: "|", sol: "/", tab: "\t", newline: "\n", hyphen: "-", dash: "-", tilde: "~", szlig: "ß", aelig: "æ", oslash: "ø",

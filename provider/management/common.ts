@@ -12,11 +12,12 @@ import { ConfigureRequest, configure } from "../runtime";
 export const KVM_ID_RULE: FieldRule = { required: true, validate: kvmId };
 
 /**
- * True when EDIS refuses, in its own form, a session for the KVM: it does not list the server (cancelled or
- * unknown). What delete and read of a resource on that server (nothing billed) treat as "gone with the server".
+ * True when EDIS has no session for the KVM: its listing, asked for that KVM, does not hold it, or refuses it in
+ * EDIS's own form (cancelled or unknown). What delete and read of a resource on that server (nothing billed) treat
+ * as "gone with the server".
  */
 export function serverGone(e: unknown): boolean {
-    return isEdisApiError(e) && e.endpoint === "get/auth" && refusedInEdisForm(e);
+    return isEdisApiError(e) && e.endpoint === "get/auth" && (e.unlisted === true || refusedInEdisForm(e));
 }
 
 /**
@@ -24,7 +25,7 @@ export function serverGone(e: unknown): boolean {
  * session), nothing about the resource: what a read keeps state on instead of failing the refresh.
  */
 export function noAnswerNow(e: unknown): boolean {
-    return isEdisApiError(e) && e.kind !== "credentials" && !refusedInEdisForm(e);
+    return isEdisApiError(e) && e.kind !== "credentials" && !serverGone(e);
 }
 
 /** A secret input's rule: its errors never show the value. */
