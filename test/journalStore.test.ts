@@ -4,7 +4,7 @@
  * absent, a later write replaces only the version it saw, and a failure names the store.
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { FileJournalStore, JournalClaimError, JournalConflictError, JournalStore, JournalStoreError, OrderEntry, OrderJournal, parseJournalUrl } from "../provider/journal";
@@ -178,8 +178,8 @@ describe("what the journal never guesses", () => {
         // The sender's answer is recorded at the version it claimed.
         await sender.write(order(urn("dev"), { state: "ordered", serviceId: 5 }));
         expect(await new FileJournalStore(dir).list("")).toEqual(before);
-        // A directory keeps the names every earlier version reads: a digest of the key, the kind.
-        expect(before).toEqual([expect.stringMatching(/^[0-9a-f]{40}\.order\.json$/)]);
+        // A name is the resource's digest (whatever its stack: one listing finds a resource's entries), the key's, the kind.
+        expect(before).toEqual([expect.stringMatching(/^[0-9a-f]{16}\.[0-9a-f]{40}\.order\.json$/)]);
     });
 
     test("orders move refuses a target that is not the entry's resource under another stack: a cut-off or mistyped word moves nothing", async () => {
@@ -218,9 +218,11 @@ describe("what the journal never guesses", () => {
         const asA = await entryFor(new OrderJournal(dir), { key: urn("ci"), aliases: [], account: "aaaaaaaaaaaaaaaa" }, "order", () => undefined);
         expect(asA).toMatchObject({ key: urn("ci"), state: "unknown", account: "aaaaaaaaaaaaaaaa" });
 
-        writeFileSync(join(dir, `${encodeURIComponent("servers/old/web1")}.order.json`), "{ half");
+        // An entry of the same resource under another stack (its name starts with the resource's digest) that is half written.
+        const resource = readdirSync(dir).find((f) => f.endsWith(".order.json"))!.split(".")[0];
+        writeFileSync(join(dir, `${resource}.${"0".repeat(40)}.order.json`), "{ half");
         await expect(entryFor(new OrderJournal(dir), { key: urn("other"), aliases: [], account: "aaaaaaaaaaaaaaaa" }, "order", () => undefined)).rejects.toThrow(
-            /order journal entry servers%2Fold%2Fweb1\.order\.json .* cannot be read/,
+            /order journal entry [0-9a-f]{16}\.0{40}\.order\.json .* cannot be read/,
         );
     });
 
