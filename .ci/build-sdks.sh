@@ -42,5 +42,16 @@ echo "build-sdks: $(basename "$out"/python/dist/*.whl) after $((SECONDS - starte
     go vet ./... >&2
 )
 echo "build-sdks: the Go SDK builds and vets after $((SECONDS - started)) s" >&2
+# A Go program references it as docs/installation-configuration.md says (require, and a replace to this directory).
+(
+    check="$(mktemp -d)" && cd "$check"
+    export GOTOOLCHAIN=auto GOFLAGS=-mod=mod CGO_ENABLED=0
+    go mod init example.com/edis-check >/dev/null 2>&1
+    go mod edit -require=github.com/pulumi-edis/pulumi-edis/sdk/go@v0.1.0 -replace=github.com/pulumi-edis/pulumi-edis/sdk/go="$out/go"
+    printf 'package main\n\nimport _ "github.com/pulumi-edis/pulumi-edis/sdk/go/edis"\n\nfunc main() {}\n' > main.go
+    go mod tidy >&2 && go build ./... >&2
+    rm -rf "$check"
+)
+echo "build-sdks: a Go program builds against it with the documented replace after $((SECONDS - started)) s" >&2
 echo "$stamp" > "$out/.built-from"
 echo "$out"

@@ -54,3 +54,22 @@ test("the README is at most 200 lines; docs/ has the Registry's two pages with t
     }
     expect(broken).toEqual([]);
 });
+
+test("CONTRIBUTING.md lists every admin route of the simulator with its method, and the docs quote what the engine says to a dynamic import", () => {
+    const server = readFileSync(join(ROOT, "simulator", "server.ts"), "utf8");
+    const routes = new Set<string>();
+    for (const m of server.matchAll(/route === "(GET|POST|DELETE) (\/_sim\/[a-z-]+)"/g)) routes.add(`${m[1]} ${m[2]}`);
+    for (const m of server.matchAll(/method === "(POST)" && \/\^\\\/_sim\\\/([a-z]+)\\\/\\d\+\\\/([a-z()|/\\]+)\$\//g)) {
+        for (const tail of m[3].replace(/[()\\]/g, "").split("|")) routes.add(`${m[1]} /_sim/${m[2]}/ID/${tail}`);
+    }
+    expect(routes.size).toBeGreaterThanOrEqual(12);
+    const contributing = docText("CONTRIBUTING.md");
+    const missing = [...routes].filter((r) => {
+        const [method, path] = r.split(" ");
+        const last = path.split("/").pop()!;
+        return !new RegExp(`\`${method} ${path.replace(/\/[^/]+$/, "").replace(/[/]/g, "\\/")}\\/[^\`]*${last}`).test(contributing) && !contributing.includes(`\`${method} ${path}\``) && !contributing.includes(`.../${last}\``);
+    });
+    expect(missing).toEqual([]);
+    // money.cli.test.ts asserts these words from the real CLI.
+    expect(docText("docs/_index.md")).toContain('"code must be a string, not undefined"');
+});

@@ -112,11 +112,13 @@ test("examples/day-two: power, VNC and a traffic alert; a quiet preview; power s
     expect(await stack.exportText()).not.toContain("Vnc12345");
 });
 
-test("the README's Quick start as written: up orders one server, preview is quiet, destroy cancels it", async () => {
+test("the README's Quick start as written: up orders one server, preview is quiet, a suspension shows in a plain preview, destroy cancels it", async () => {
     const readme = readFileSync(join(PACKAGE_ROOT, "README.md"), "utf8");
     const quickStart = [...readme.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((m) => m[1]).find((b) => b.includes('new edis.KvmServer("web"'))!;
+    // The project file, with what the README says to add to it.
+    const addition = [...readme.matchAll(/^```yaml\n([\s\S]*?)^```$/gm)].map((m) => m[1]).find((b) => b.includes("refresh: always"))!;
     const dir = mkdtempSync(join(tmpdir(), "edis-quickstart-"));
-    writeFileSync(join(dir, "Pulumi.yaml"), "name: quickstart\nruntime: nodejs\n");
+    writeFileSync(join(dir, "Pulumi.yaml"), `name: quickstart\nruntime: nodejs\n${addition}`);
     writeFileSync(join(dir, "index.ts"), quickStart);
     try {
         const f = await open(dir, { config: { "edis:paymentMethod": "paypal", "quickstart:sshPublicKey": KEY } });
@@ -124,7 +126,11 @@ test("the README's Quick start as written: up orders one server, preview is quie
         ok(await stack.up());
         expect(await stack.outputs()).toEqual({ kvmId: expect.stringMatching(/^kvm_/), apiHost: expect.stringMatching(/^kvm\d+\.api\.edis-sim\.invalid$/), planName: "KVM M", osName: "Debian 12 (64bit)" });
         expect(sim.account.state.services).toEqual([expect.objectContaining({ pid: 102, os: 1012, hostname: "web-1.example.com", sshPublicKey: KEY })]);
-        ok(await stack.preview(["--expect-no-changes", "--refresh"]));
+        ok(await stack.preview(["--expect-no-changes"]));
+        // The drift promise: a server suspended at EDIS shows in a plain `pulumi preview`.
+        sim.account.setSuspended(sim.account.state.services[0].serviceId, true);
+        expect(opsOf(failed(await stack.preview(["--expect-no-changes"]))).web).toEqual(["refresh", "update"]);
+        sim.account.setSuspended(sim.account.state.services[0].serviceId, false);
         ok(await stack.destroy());
         expect(sim.summary()).toMatchObject({ orders: 1, cancellations: 1 });
         await expectNoCredentials(f);
