@@ -49,8 +49,25 @@ export function connectEngineLog(address: string): void {
         const req = new engproto.LogRequest();
         req.setSeverity(/^pulumi-edis: warning: /.test(line) ? engproto.LogSeverity.WARNING : engproto.LogSeverity.INFO);
         req.setMessage(line.replace(/^pulumi-edis: warning: /, "pulumi-edis: "));
-        engine.log(req, () => undefined);
+        // Acknowledged, failed, or 2 s passed (an engine that went away must not hold an answer back).
+        const sent = new Promise<void>((resolve) => {
+            setTimeout(resolve, 2000).unref();
+            engine.log(req, () => resolve());
+        });
+        linesInFlight.add(sent);
+        void sent.then(() => linesInFlight.delete(sent));
     });
+}
+
+/** Log lines sent to the engine and not yet acknowledged. */
+const linesInFlight = new Set<Promise<void>>();
+
+/**
+ * Resolves once the engine has taken every line logged so far. A method answers only then: the engine may finish a
+ * step (a refresh that drops a server) before a Log call sent during it arrives, and then never shows the line.
+ */
+function linesDelivered(): Promise<void> {
+    return Promise.all([...linesInFlight]).then(() => undefined);
 }
 
 type Call = { request: any };
@@ -119,9 +136,13 @@ function writeStep(cb: Callback, urn: string, given: ReadonlySet<string>, run: (
 
 function handle<T>(cb: Callback, run: () => Promise<T>, secrets: ReadonlySet<string> = new Set()): void {
     run().then(
-        (resp) => cb(null, resp),
-        (e) => {
+        async (resp) => {
+            await linesDelivered();
+            cb(null, resp);
+        },
+        async (e) => {
             const f = failure(e, secrets);
+            await linesDelivered();
             cb(f, null, f.metadata);
         },
     );
