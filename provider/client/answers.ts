@@ -131,10 +131,9 @@ export function stopsWaiting(e: EdisApiError): boolean {
 }
 
 /**
- * A Management API call was refused for its session: renew the session and send it once more? By HTTP 401/403 for
- * any call; by words too only for a call that may be repeated (a repeated hooks/set may add a second hook).
+ * A Management API call that may be repeated was refused for its session: renew the session and send it once more?
+ * By HTTP 401/403, or by words. (A call that must not be repeated, hooks/set, is never asked: it is sent once.)
  */
-export function refusesSession(e: EdisApiError, repeatable: boolean): boolean {
-    if (e.kind === "credentials" || e.kind === "session") return true;
-    return repeatable && e.kind === "refused" && !!e.saferReadings.session;
+export function refusesSession(e: EdisApiError): boolean {
+    return e.kind === "credentials" || e.kind === "session" || (e.kind === "refused" && !!e.saferReadings.session);
 }

@@ -208,14 +208,14 @@ export class ManagementClient {
             return await this.send(session, endpoint, fields, schema, options);
         } catch (e) {
             // A call that must not be repeated (hooks/set) is never sent twice, whatever the refusal says.
-            if (!isEdisApiError(e) || !repeatable || !refusesSession(e, repeatable)) throw e;
+            if (!isEdisApiError(e) || !repeatable || !refusesSession(e)) throw e;
         }
         // Expired early, revoked, or issued before a change on EDIS's side: one new session, one more try.
         session = await this.session(kvmId, true);
         try {
             return await this.send(session, endpoint, fields, schema, options);
         } catch (e) {
-            if (isEdisApiError(e) && refusesSession(e, repeatable)) throw e.with({ kind: "session" });
+            if (isEdisApiError(e) && refusesSession(e)) throw e.with({ kind: "session" });
             throw e;
         }
     }

@@ -91,12 +91,17 @@ export async function readServer(ctx: Context, id: string, props: Record<string,
         ctx.log(`${name} is gone at EDIS: not in the account's listing, and both id lookups refuse it (${seen.words}); removed from the stack's state`);
         return GONE;
     }
-    ctx.log(
-        `warning: ${name} is kept in the stack's state and shown as a change: ${seen.why}. Check it in the EDIS client area. If it ` +
-            `runs, nothing is needed (the next refresh finds it). If it is cancelled, \`pulumi refresh\` removes it once EDIS stops ` +
-            `naming it, or remove it yourself with \`${stateDeleteCommand(props)}\`.`,
-    );
+    ctx.log(notListedWarning(name, seen.why, props));
     return { id, props: compact({ ...props, serviceId, kvmId, [NOT_LISTED]: true }) };
+}
+
+/** The one warning of a server kept in state though the account's listing lacks it (a read, or an update's look again). */
+function notListedWarning(name: string, why: string, props: Record<string, unknown>): string {
+    return (
+        `warning: ${name} is kept in the stack's state and shown as a change: ${why}. Check it in the EDIS client area. If it ` +
+        `runs, nothing is needed (the next refresh finds it). If it is cancelled, \`pulumi refresh\` removes it once EDIS stops ` +
+        `naming it, or remove it yourself with \`${stateDeleteCommand(props)}\`.`
+    );
 }
 
 /** The command that removes a resource from the stack's state, quoted for a shell (the URN is the journal's key). */
@@ -150,11 +155,7 @@ export async function recheckSuspension(ctx: Context, outs: KvmServerOutputs): P
 export async function recheckListing(ctx: Context, outs: KvmServerOutputs): Promise<KvmServerOutputs> {
     const session = outs.kvmId ? (await ctx.sessions.all()).get(outs.kvmId) : undefined;
     if (session) return compact({ ...outs, ...sessionOutputs(session), [NOT_LISTED]: undefined });
-    ctx.log(
-        `warning: ${outs.hostname} (service ${outs.serviceId}) is still not in the account's listing; it stays in the stack's state and ` +
-            `shows as a change. Check it in the EDIS client area; \`pulumi refresh\` removes it once EDIS confirms it gone, or run ` +
-            `\`${stateDeleteCommand(outs as unknown as Record<string, unknown>)}\`.`,
-    );
+    ctx.log(notListedWarning(`${outs.hostname} (service ${outs.serviceId})`, "it is still not in the account's listing", outs as unknown as Record<string, unknown>));
     return outs;
 }
 
