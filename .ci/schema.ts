@@ -37,7 +37,7 @@ const SETTING_DOCS: Record<keyof typeof SETTINGS, string> = {
 };
 
 const RESOURCES = [
-    { name: "KvmServer", file: "sdk/kvmServer.ts", args: "KvmServerArgs", doc: "A KVM virtual server ordered from EDIS Global: created by an order, refreshed from EDIS, cancelled on delete.", importId: "serviceId" },
+    { name: "KvmServer", file: "sdk/kvmServer.ts", args: "KvmServerArgs" },
     { name: "VncAccess", file: "sdk/vncAccess.ts", args: "VncAccessArgs" },
     { name: "ReverseDns", file: "sdk/reverseDns.ts", args: "ReverseDnsArgs" },
     { name: "TrafficAlert", file: "sdk/trafficAlert.ts", args: "TrafficAlertArgs" },
@@ -45,15 +45,8 @@ const RESOURCES = [
 
 /** The lookups the plugin serves (provider/plugin/functions.ts), by the SDK function they run. */
 const FUNCTIONS = [
-    { name: "getLocation", file: "sdk/lookups/catalogue.ts" },
-    { name: "getPlan", file: "sdk/lookups/catalogue.ts" },
-    { name: "getOperatingSystem", file: "sdk/lookups/catalogue.ts" },
-    { name: "getAddon", file: "sdk/lookups/catalogue.ts" },
-    { name: "getBillingCycles", file: "sdk/lookups/catalogue.ts" },
-    { name: "getPaymentMethods", file: "sdk/lookups/catalogue.ts" },
-    { name: "getKvmSessions", file: "sdk/lookups/account.ts" },
-    { name: "getKvmId", file: "sdk/lookups/account.ts" },
-    { name: "getServiceId", file: "sdk/lookups/account.ts" },
+    ...["getLocation", "getPlan", "getOperatingSystem", "getAddon", "getBillingCycles", "getPaymentMethods"].map((name) => ({ name, file: "sdk/lookups/catalogue.ts" })),
+    ...["getKvmSessions", "getKvmId", "getServiceId"].map((name) => ({ name, file: "sdk/lookups/account.ts" })),
 ];
 
 /** Session fields that are credentials: the plugin's getKvmSessions leaves them out. */
@@ -162,7 +155,7 @@ export function buildSchema(): Spec {
         for (const n of secretInputs) inputs.properties[n].secret = true;
         // Every input is an output too (state keeps it), except the secrets, which are never outputs.
         const properties = { ...Object.fromEntries(Object.entries(inputs.properties).filter(([n]) => !secretInputs.includes(n))), ...outputs.properties };
-        const description = [docOf(cls) || ("doc" in r ? r.doc : ""), "importId" in r ? `\n\n## Import\n\nAn existing server is brought under management by its service id, with nothing ordered:\n\n\`\`\`sh\npulumi import edis:index:KvmServer <name> <serviceId>\n\`\`\`` : ""].join("");
+        const description = [docOf(cls), r.name === "KvmServer" ? `\n\n## Import\n\nAn existing server is brought under management by its service id, with nothing ordered:\n\n\`\`\`sh\npulumi import edis:index:KvmServer <name> <serviceId>\n\`\`\`` : ""].join("");
         resources[`${PKG}:index:${r.name}`] = {
             description,
             inputProperties: inputs.properties,

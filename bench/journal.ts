@@ -13,19 +13,10 @@ import { startS3Server } from "../test/support/s3Server";
 
 const PROGRAM = join(PACKAGE_ROOT, "test", "programs", "servers");
 
-interface Row {
-    servers: number;
-    journal: "directory" | "S3";
-    operation: string;
-    ms: number;
-    requests: Record<string, number>;
-}
-
-async function main(argv: string[]): Promise<number> {
+async function main(argv: string[]): Promise<void> {
     const { values } = parseArgs({ args: argv, options: { sizes: { type: "string" } } });
     const sizes = (values.sizes ?? "1,10").split(",").map(Number);
     const s3 = await startS3Server();
-    const rows: Row[] = [];
     try {
         for (const servers of sizes) {
             for (const journal of ["directory", "S3"] as const) {
@@ -52,7 +43,6 @@ async function main(argv: string[]): Promise<number> {
                         await new Promise((r) => setTimeout(r, 500));
                         const after = await s3.requestCounts();
                         const requests = Object.fromEntries(Object.keys(after).map((api) => [api, after[api] - (before[api] ?? 0)]).filter(([, n]) => n !== 0));
-                        rows.push({ servers, journal, operation, ms, requests });
                         console.log(`${servers} server(s), journal in ${journal}: ${operation} ${ms} ms, S3 requests ${JSON.stringify(requests)}`);
                     }
                 } finally {
@@ -64,9 +54,6 @@ async function main(argv: string[]): Promise<number> {
     } finally {
         await s3.stop();
     }
-    return 0;
 }
 
-if (require.main === module) {
-    main(process.argv.slice(2)).then((code) => process.exit(code));
-}
+main(process.argv.slice(2)).then(() => process.exit(0));

@@ -25,27 +25,7 @@ const REFRESH_TARGET = { n: 200, maxCalls: 3, maxSeconds: 2 };
 const SILENT_HOSTS_TIMEOUT_SECONDS = 5;
 const CATALOGUE = ["get/locations", "get/products", "get/paymentmethods", "get/billingcycles"];
 
-interface Row {
-    n: number;
-    batched: boolean;
-    phase: string;
-    ok: boolean;
-    wallMs: number;
-    calls: number;
-    byEndpoint: Record<string, number>;
-    hostPeakMb?: number;
-    hostSpawnMs: number;
-    hostColdStartMs: number;
-    /** The first resource call, which the cold start includes: check is offline, read/delete call the API. */
-    hostColdStartCall: string;
-    peakConcurrentRequests: number;
-}
-
-interface Target {
-    what: string;
-    figure: string;
-    met: boolean;
-}
+type Row = Awaited<ReturnType<typeof measure>>;
 
 function fleet(n: number, extra: Record<string, unknown> = {}): Record<string, Record<string, unknown>> {
     // Spread over two locations and two plans, as a real fleet would be.
@@ -57,7 +37,7 @@ function fleet(n: number, extra: Record<string, unknown> = {}): Record<string, R
     );
 }
 
-async function measure(sim: EdisSimulator, n: number, batched: boolean, phase: string, run: () => Promise<OperationResult>): Promise<Row> {
+async function measure(sim: EdisSimulator, n: number, batched: boolean, phase: string, run: () => Promise<OperationResult>) {
     sim.clearLog();
     const result = await run();
     const byEndpoint = sim.callCounts();
@@ -118,8 +98,8 @@ async function benchSize(n: number, latencyMs: number, parallelism: number, batc
     }
 }
 
-function targets(rows: Row[], providerBytes: number, parallelism: number): Target[] {
-    const out: Target[] = [];
+function targets(rows: Row[], providerBytes: number, parallelism: number) {
+    const out: Array<{ what: string; figure: string; met: boolean }> = [];
     const count = (r: Row, endpoints: string[]) => endpoints.reduce((a, e) => a + (r.byEndpoint[e] ?? 0), 0);
     for (const r of rows) {
         const label = `N=${r.n}${r.batched ? " batched" : ""}`;

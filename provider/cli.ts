@@ -7,7 +7,7 @@
  * EDIS_JOURNAL_URL, EDIS_JOURNAL_DIR, or .pulumi-edis/journal in the current directory.
  */
 import { parseArgs } from "node:util";
-import { DEFAULT_JOURNAL_DIR, JournalEntry, OrderEntry, OrderJournal, URN64, entryId, journalStoreAt, movableTo } from "./journal";
+import { DEFAULT_JOURNAL_DIR, JournalEntry, OrderEntry, OrderJournal, URN64, entryId, journalStoreAt, sameResourceElsewhere } from "./journal";
 import { journalLocationFrom } from "./journal/location";
 import { packageVersion } from "./version";
 
@@ -123,7 +123,7 @@ async function runOn(
     const key = keyOf(keyWord)!;
     const to = keyOf(toWord)!;
     if (verb === "move") {
-        if (!movableTo(key, to)) {
+        if (!sameResourceElsewhere(to, key)) {
             out(
                 `${to} is not ${key} under another stack (the same project, parents, type and name): nothing was moved. Copy the ` +
                     `command the error printed whole, or give the resource's URN (\`pulumi stack --show-urns\`).`,

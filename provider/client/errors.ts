@@ -77,21 +77,10 @@ const KIND_HINT: Partial<Record<EdisErrorKind, string>> = {
         "command again; if it is enabled, check config `edis:managementUrl` (or EDIS_MANAGEMENT_URL)",
 };
 
+/** The fields of an EdisApiError are those it was made with (the foreign texts withheld and cut). */
+export interface EdisApiError extends Readonly<Omit<EdisApiErrorInit, "saferReadings" | "rawAnswer">> {}
 export class EdisApiError extends Error {
-    readonly endpoint: string;
-    readonly kind: EdisErrorKind;
-    readonly status?: number;
-    readonly serverMessage?: string;
-    readonly detail?: string;
     readonly saferReadings: SaferReadings;
-    readonly answerBytes?: number;
-    readonly retryAfterSeconds?: number;
-    readonly attempts?: number;
-    readonly orderId?: number;
-    readonly serviceIds?: number[];
-    readonly invoiceId?: number;
-    readonly mentioned?: string[];
-    readonly unlisted?: boolean;
     /** Not enumerable: an answer can echo request fields, so it must not reach JSON, logs or state. */
     declare readonly rawAnswer?: string;
 
@@ -107,43 +96,16 @@ export class EdisApiError extends Error {
         if (init.attempts !== undefined && init.attempts > 1) parts.push(`after ${init.attempts} attempts`);
         if (KIND_HINT[init.kind]) parts.push(KIND_HINT[init.kind]!);
         super(parts.join("; "));
-        this.name = "EdisApiError";
-        this.endpoint = init.endpoint;
-        this.kind = init.kind;
-        this.status = init.status;
-        this.serverMessage = serverMessage;
-        this.detail = detail;
+        const { rawAnswer, ...fields } = init;
+        Object.assign(this, fields, { serverMessage, detail });
         this.saferReadings = init.saferReadings ?? {};
-        this.answerBytes = init.answerBytes;
-        this.retryAfterSeconds = init.retryAfterSeconds;
-        this.attempts = init.attempts;
-        this.orderId = init.orderId;
-        this.serviceIds = init.serviceIds;
-        this.invoiceId = init.invoiceId;
-        this.mentioned = init.mentioned;
-        this.unlisted = init.unlisted;
-        Object.defineProperty(this, "rawAnswer", { value: init.rawAnswer, enumerable: false });
+        this.name = "EdisApiError";
+        Object.defineProperty(this, "rawAnswer", { value: rawAnswer, enumerable: false });
     }
 
     /** The same error with more context, e.g. the attempt count the retry loop adds. */
     with(extra: Partial<EdisApiErrorInit>): EdisApiError {
-        return new EdisApiError({
-            endpoint: this.endpoint,
-            kind: this.kind,
-            status: this.status,
-            serverMessage: this.serverMessage,
-            detail: this.detail,
-            saferReadings: this.saferReadings,
-            answerBytes: this.answerBytes,
-            retryAfterSeconds: this.retryAfterSeconds,
-            attempts: this.attempts,
-            orderId: this.orderId,
-            serviceIds: this.serviceIds,
-            invoiceId: this.invoiceId,
-            mentioned: this.mentioned,
-            rawAnswer: this.rawAnswer,
-            ...extra,
-        });
+        return new EdisApiError({ ...this, rawAnswer: this.rawAnswer, ...extra });
     }
 }
 

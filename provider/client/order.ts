@@ -3,26 +3,7 @@
  */
 import { OrderRequest } from "./model";
 
-export interface WireOrderItem {
-    pid: number;
-    os: number;
-    hostname: string;
-    additional_ram: number | "";
-    additional_vcpu: number | "";
-    additional_ip: number | "";
-    // The vendor's own sample spells this `additional_driveboost` in one place; the documented name is this one.
-    additional_diskboost: number | "";
-    ssh_pubkey: string;
-}
-
-export interface WireOrder {
-    billingcycle: string;
-    paymentmethod: string;
-    applycredit: boolean;
-    item: WireOrderItem[];
-}
-
-export function buildOrderDocument(order: OrderRequest): WireOrder {
+export function buildOrderDocument(order: OrderRequest) {
     if (order.items.length === 0) throw new Error("an order needs at least one item");
     return {
         billingcycle: order.billingCycle,
@@ -35,6 +16,7 @@ export function buildOrderDocument(order: OrderRequest): WireOrder {
             additional_ram: i.additionalRam ?? "",
             additional_vcpu: i.additionalVcpu ?? "",
             additional_ip: i.additionalIp ?? "",
+            // The vendor's own sample spells this `additional_driveboost` in one place; the documented name is this one.
             additional_diskboost: i.diskBoost ?? "",
             ssh_pubkey: i.sshPublicKey ?? "",
         })),

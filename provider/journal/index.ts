@@ -190,14 +190,8 @@ export class OrderJournal {
         return this.store.cliOption;
     }
 
-    read(key: string, kind: "order"): Promise<OrderEntry | undefined>;
-    read(key: string, kind: "upgrade"): Promise<UpgradeEntry | undefined>;
-    read(key: string, kind: "hook"): Promise<HookEntry | undefined>;
-    read(key: string, kind: "extra"): Promise<ExtraEntry | undefined>;
-    read(key: string, kind: "adoption"): Promise<AdoptionEntry | undefined>;
-    read(key: string, kind: JournalKind): Promise<JournalEntry | undefined>;
-    async read(key: string, kind: JournalKind): Promise<JournalEntry | undefined> {
-        return this.readNamed(this.nameOf(key, kind));
+    async read<K extends JournalKind>(key: string, kind: K): Promise<Extract<JournalEntry, { kind: K }> | undefined> {
+        return (await this.readNamed(this.nameOf(key, kind))) as Extract<JournalEntry, { kind: K }> | undefined;
     }
 
     /** Writes an entry whole: at the version last seen of it, or over what is there if this journal saw none. */
@@ -452,17 +446,11 @@ function urnParts(key: string): { stack: string; project: string; typePath: stri
 }
 
 /**
- * Whether `orders move` may hand the entries of `from` to `to`: a URN of the same project, parents, type and
- * name under another stack. Anything else (a
- * mistyped or cut-off target) would file the entries where no resource reads them, and the write would be sent
- * again.
+ * Whether `other` may be this resource under another stack name: a URN of the same project, parents, type and name
+ * under another stack. `orders move` hands entries only so: to a mistyped or cut-off target they would be filed where
+ * no resource reads them, and the write would be sent again.
  */
-export function movableTo(from: string, to: string): boolean {
-    return sameResourceElsewhere(to, from);
-}
-
-/** Whether `other` may be this resource under another stack name. */
-function sameResourceElsewhere(key: string, other: string): boolean {
+export function sameResourceElsewhere(key: string, other: string): boolean {
     const me = urnParts(key);
     const them = urnParts(other);
     if (!me || !them || other === key) return false;
@@ -518,7 +506,7 @@ export async function entryFor<K extends JournalKind>(
         log(`note: the order journal has a ${e.kind} entry for ${e.key} written for another EDIS account or endpoint; it is left alone (kept, not resumed)`);
         return false;
     };
-    const own = await journal.read(id.key, kind);
+    const own: JournalEntry | undefined = await journal.read(id.key, kind);
     if (mine(own)) return own;
     if (own) {
         // Filed under a key of its own account, so that this resource's write can be claimed; `orders list` shows it.
@@ -530,7 +518,7 @@ export async function entryFor<K extends JournalKind>(
         if (!mine(old)) continue;
         await journal.move(alias, id.key);
         log(`the order journal's entries of ${alias} now belong to ${id.key} (its alias)`);
-        return (await journal.read(id.key, kind)) as Extract<JournalEntry, { kind: K }>;
+        return journal.read(id.key, kind);
     }
     const related = await journal.related(id.key);
     // This account's entry, filed aside by a run for another account (above): it is this resource's again.
@@ -539,7 +527,7 @@ export async function entryFor<K extends JournalKind>(
         await journal.write({ ...filed, key: id.key });
         await journal.clear(filed.key, kind);
         log(`the order journal's ${kind} entry of ${id.key}, filed aside by a run for another EDIS account, belongs to this resource again`);
-        return (await journal.read(id.key, kind)) as Extract<JournalEntry, { kind: K }>;
+        return journal.read(id.key, kind);
     }
     const elsewhere = related.find(
         (e) => e.kind === kind && unresolved(e) && sameResourceElsewhere(id.key, e.key) && e.account === id.account,
@@ -565,7 +553,7 @@ export async function entryFor<K extends JournalKind>(
  * same directory could meanwhile take it for its own).
  */
 export async function settleRecorded(journal: OrderJournal, key: string, kind: "order" | "hook", id: number): Promise<void> {
-    const entry = (await journal.read(key, kind)) as OrderEntry | HookEntry | undefined;
+    const entry = await journal.read(key, kind);
     if (!entry) return;
     const made = entry.kind === "order" ? entry.serviceId : entry.hookId;
     if (made === id && (entry.state === "ordered" || entry.state === "created" || entry.state === "done")) await journal.clear(key, kind);

@@ -10,16 +10,9 @@
  */
 import { KvmServerOutputs, ORDER_BATCH, sameHostname } from "./inputs";
 
-export class BatchMappingError extends Error {
-    constructor(message: string) {
-        super(message);
-        this.name = "BatchMappingError";
-    }
-}
-
 /**
  * The outputs without the mark once the description confirms the host name; unchanged while there is no
- * description to compare (the mark stays, and the next operation checks); a BatchMappingError when they differ.
+ * description to compare (the mark stays, and the next operation checks); an error when they differ.
  */
 export function confirmBatchPlace<T extends Partial<KvmServerOutputs>>(outs: T): T {
     const batch = outs[ORDER_BATCH];
@@ -29,7 +22,7 @@ export function confirmBatchPlace<T extends Partial<KvmServerOutputs>>(outs: T):
         delete confirmed[ORDER_BATCH];
         return confirmed;
     }
-    throw new BatchMappingError(
+    throw new Error(
         `service ${outs.serviceId} (${outs.kvmId ?? "no KVM yet"}) is held by ${outs.hostname} because of its place in order ${outs.orderId ?? "?"} ` +
             `(batch ${batch}), but EDIS describes that KVM as "${outs.description}": the order's services may have been mapped to the ` +
             `wrong resources. Nothing is changed or cancelled on it until this is sorted out. Check order ${outs.orderId ?? "?"} in the ` +

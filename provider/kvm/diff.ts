@@ -21,11 +21,9 @@ export const REPLACE_ON_CHANGE = [
 /** Changed in place through add/upgrade (EDIS resizes within a location). */
 export const UPGRADE_IN_PLACE = ["planId", "billingCycle"] as const;
 
-/** Switched in place through the Management API; unset means "not managed" and never differs. */
-export const POWER_IN_PLACE = ["powerState"] as const;
-
-/** Only matter at order or cancel time: recorded in state, no API call, never a replacement. */
-export const METADATA_IN_PLACE = ["paymentMethod", "applyCredit", "cancellationType", "provisioningTimeoutSeconds", "replaceOnPlanChange"] as const;
+// The rest change in place without an order: powerState through the Management API (unset: not managed, never
+// differs); paymentMethod, applyCredit, cancellationType, provisioningTimeoutSeconds and replaceOnPlanChange are
+// recorded in state only, as they matter at order or cancel time.
 
 /**
  * The replacement choice a user has: with `replaceOnPlanChange: true`, a change of planId replaces the server

@@ -66,26 +66,6 @@ export const NOT_LISTED = "notListed";
 /** The output that names the batch a server was ordered in (see KvmServerOutputs). */
 export const ORDER_BATCH = "__orderBatch";
 
-export const INPUT_NAMES = [
-    "planId",
-    "osId",
-    "hostname",
-    "locationId",
-    "billingCycle",
-    "paymentMethod",
-    "applyCredit",
-    "additionalRamId",
-    "additionalVcpuId",
-    "additionalIpId",
-    "diskBoostId",
-    "sshPublicKey",
-    "cancellationType",
-    "provisioningTimeoutSeconds",
-    "adoptKvmId",
-    "powerState",
-    "replaceOnPlanChange",
-] as const satisfies ReadonlyArray<keyof KvmServerInputs>;
-
 /** Outputs that are not inputs. */
 export const OUTPUT_ONLY_NAMES = [
     "serviceId",
@@ -198,7 +178,7 @@ const sshPublicKey: Validator = (v) => {
 const powerState: Validator = (v) =>
     v === "on" || v === "off" ? { value: v } : { error: `must be "on" or "off" (leave it unset to not manage power), got ${show(v)}` };
 
-const RULES: Record<(typeof INPUT_NAMES)[number], FieldRule> = {
+const RULES: Record<keyof KvmServerInputs, FieldRule> = {
     planId: { required: true, validate: positiveId },
     osId: { required: true, validate: positiveId },
     hostname: { required: true, validate: hostname },
@@ -218,6 +198,9 @@ const RULES: Record<(typeof INPUT_NAMES)[number], FieldRule> = {
     replaceOnPlanChange: { validate: bool },
 };
 
+/** Every input, in the order diffs and errors list them. */
+export const INPUT_NAMES = Object.keys(RULES) as ReadonlyArray<keyof KvmServerInputs>;
+
 /**
  * The order's facts that a server taken over (adoptKvmId, or `pulumi import` through the plugin) may leave out:
  * EDIS reports a server's KVM and description, never its plan or operating system, so an imported server is
@@ -225,7 +208,7 @@ const RULES: Record<(typeof INPUT_NAMES)[number], FieldRule> = {
  */
 export const OPTIONAL_WHEN_ADOPTED = ["planId", "osId", "hostname"] as const;
 
-const ADOPTED_RULES: Record<(typeof INPUT_NAMES)[number], FieldRule> = {
+const ADOPTED_RULES: Record<keyof KvmServerInputs, FieldRule> = {
     ...RULES,
     ...Object.fromEntries(OPTIONAL_WHEN_ADOPTED.map((n) => [n, { ...RULES[n], required: false }])),
     // The billing cycle a server was ordered with is not reported by EDIS either: a default would be a guess, and

@@ -4,16 +4,14 @@
 import type { ReadResult } from "@pulumi/pulumi/dynamic";
 import { refusedInEdisForm } from "../client/answers";
 import { isEdisApiError } from "../client/errors";
-import { CancellationType } from "../client/model";
+import { CancellationType, UpgradeResult } from "../client/model";
 import { DEFAULT_CANCELLATION_TYPE } from "../config";
 import { Context } from "../context";
 import { Identity, RESOURCE_KEY, UpgradeEntry, entryFor, resolveCommand, shellQuote } from "../journal";
 import { WriteOutcomeUnknownError, sendOnce } from "../paidWrite";
-import { UpgradeResult } from "../client/model";
-import { KvmServerInputs, KvmServerOutputs, compact, sessionOutputs } from "./inputs";
+import { KvmServerInputs, KvmServerOutputs, NOT_LISTED, ORDER_BATCH, compact, sessionOutputs } from "./inputs";
 import { managesPower, readPowerState } from "./power";
 import { confirmBatchPlace } from "./batchCheck";
-import { NOT_LISTED, ORDER_BATCH } from "./inputs";
 import { billingCycleProblem, paymentMethodProblem, resolvePaymentMethod } from "./orderCheck";
 
 /** The engine's "gone": a read with an empty id removes the resource from state. */

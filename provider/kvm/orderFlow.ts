@@ -22,9 +22,8 @@ import { observe } from "./operations";
 import { confirmBatchPlace } from "./batchCheck";
 import { orderedAt, orderedDespite } from "./orderBatch";
 import { Context, ServerInitError } from "../context";
-import { KvmServerInputs, KvmServerOutputs, ORDER_BATCH, compact } from "./inputs";
+import { KvmServerInputs, KvmServerOutputs, ORDER_BATCH, compact, sessionOutputs } from "./inputs";
 import { checkOrder, resolvePaymentMethod } from "./orderCheck";
-import { sessionOutputs } from "./inputs";
 import { applyPowerState } from "./power";
 
 /**
@@ -409,16 +408,8 @@ function unknownOrder(entry: OrderEntry, journal: JournalPlace): WriteOutcomeUnk
 }
 
 function orderOutcomeUnknown(journal: JournalPlace, hostname: string, problem: string, entry: OrderEntry | undefined, replacing: OrderEntry["replacing"]): WriteOutcomeUnknownError {
-    return orderUnknownError(hostname, problem, entry ? forgetOrderCommand(entry, journal) : undefined, replacing, entry?.batch);
-}
-
-export function orderUnknownError(
-    hostname: string,
-    problem: string,
-    forget?: string,
-    replacing?: OrderEntry["replacing"],
-    batch?: OrderBatchInfo,
-): WriteOutcomeUnknownError {
+    const forget = entry ? forgetOrderCommand(entry, journal) : undefined;
+    const batch = entry?.batch;
     const others = batch?.hostnames.filter((_, i) => i !== batch.index) ?? [];
     const together = others.length
         ? ` It was one order with ${others.join(", ")} (batch ${batch!.id}): each of them is blocked the same way until this is resolved; ` +

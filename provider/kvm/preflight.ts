@@ -13,15 +13,13 @@
  * the stack's state.
  */
 import { isEdisApiError } from "../client/errors";
-import { describeSetting } from "../config";
+import { ProviderConfig, describeSetting } from "../config";
 import { UNKNOWN } from "../fields";
 import { CheckFailure, INPUT_NAMES, KvmServerInputs, inputsOf } from "./inputs";
 import { OrderJournal, identityOf } from "../journal";
 import { OrderCheckError, checkOrder, resolvePaymentMethod } from "./orderCheck";
 import { Context } from "../context";
 import { diffKvmServer } from "./diff";
-import { ProviderConfig } from "../config";
-
 
 let reportedNoCredentials = false;
 
@@ -71,16 +69,15 @@ export async function preflight(
         await checkOrder(context().catalogue, inputs, method);
         return [];
     } catch (e) {
-        if (e instanceof OrderCheckError) return e.problems.map((reason) => ({ property: propertyOf(reason, inputs), reason: withConfigKey(reason, inputs) }));
+        if (e instanceof OrderCheckError) return e.problems.map((reason) => ({ property: propertyOf(reason), reason: withConfigKey(reason, inputs) }));
         if (isEdisApiError(e)) throw new Error(`the order of ${inputs.hostname} could not be checked against EDIS's catalogue, and \`pulumi up\` would stop there too: ${e.message}`);
         throw e;
     }
 }
 
 /** The input a problem is about: the word it starts with, when that is an input; else the plan. */
-function propertyOf(reason: string, inputs: KvmServerInputs): string {
+function propertyOf(reason: string): string {
     const first = /^(\w+)/.exec(reason)?.[1] ?? "";
-    if (first === "paymentMethod" && inputs.paymentMethod === undefined) return "paymentMethod";
     return (INPUT_NAMES as readonly string[]).includes(first) ? first : "planId";
 }
 

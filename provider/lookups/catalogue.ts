@@ -9,7 +9,7 @@ import { addonGroupNamed } from "../client/schemas";
 import { LookupAccount, LookupError } from "./account";
 
 /** A plan (product) at one location, with its add-ons. */
-export type Plan = Product;
+export interface Plan extends Product {}
 /** An add-on, a location and a payment method as the lookups return them (see their fields' comments). */
 export type { Addon, Location, PaymentMethod };
 

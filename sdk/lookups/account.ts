@@ -5,15 +5,13 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import * as core from "../../provider/lookups/account";
-import type { GetKvmIdArgs, GetKvmIdResult, GetKvmSessionArgs, GetKvmSessionsResult, GetServiceIdArgs, GetServiceIdResult, KvmSession } from "../../provider/lookups/account";
-import { OutputArgs, lookup, outputOf } from "./context";
+import type { GetKvmSessionArgs, GetKvmSessionsResult, KvmSession } from "../../provider/lookups/account";
+import { OutputArgs, outputOf, promiseOf } from "./context";
 
 export type { GetKvmIdArgs, GetKvmIdResult, GetKvmSessionArgs, GetKvmSessionsResult, GetServiceIdArgs, GetServiceIdResult, KvmSession } from "../../provider/lookups/account";
 
-/** Every KVM of the account (get/auth). The Promise form returns signatures in the clear: handle with care. */
-export function getKvmSessions(_args: Record<string, never> = {}, _opts?: pulumi.InvokeOptions): Promise<GetKvmSessionsResult> {
-    return lookup((account) => core.getKvmSessions(account));
-}
+/** Every KVM of the account (get/auth). The Promise form returns signatures in the clear: handle with care. @function */
+export const getKvmSessions = promiseOf(core.getKvmSessions);
 
 /**
  * Output form of getKvmSessions. The result is a secret, because it carries the session signatures:
@@ -23,26 +21,20 @@ export function getKvmSessionsOutput(_args?: Record<string, never>, opts?: pulum
     return pulumi.secret(pulumi.output(getKvmSessions({}, opts)));
 }
 
-/** One KVM's session entry; an error when the account has no such KVM. */
-export function getKvmSession(args: GetKvmSessionArgs, _opts?: pulumi.InvokeOptions): Promise<KvmSession> {
-    return lookup((account) => core.getKvmSession(account, args));
-}
+/** One KVM's session entry; an error when the account has no such KVM. @function */
+export const getKvmSession = promiseOf(core.getKvmSession);
 
 /** Output form of getKvmSession; the result is a secret because it carries the signature. */
 export function getKvmSessionOutput(args: OutputArgs<GetKvmSessionArgs>, opts?: pulumi.InvokeOptions): pulumi.Output<KvmSession> {
     return pulumi.secret(outputOf(getKvmSession)(args, opts));
 }
 
-/** The KVM id of a service. */
-export function getKvmId(args: GetKvmIdArgs, _opts?: pulumi.InvokeOptions): Promise<GetKvmIdResult> {
-    return lookup((account) => core.getKvmId(account, args));
-}
+/** The KVM id of a service. @function */
+export const getKvmId = promiseOf(core.getKvmId);
 /** `getKvmId` as an Output: its arguments may be Outputs (another lookup's result), and the result is an Output. */
-export const getKvmIdOutput = outputOf<GetKvmIdArgs, GetKvmIdResult>(getKvmId);
+export const getKvmIdOutput = outputOf(getKvmId);
 
-/** The service id of a KVM. */
-export function getServiceId(args: GetServiceIdArgs, _opts?: pulumi.InvokeOptions): Promise<GetServiceIdResult> {
-    return lookup((account) => core.getServiceId(account, args));
-}
+/** The service id of a KVM. @function */
+export const getServiceId = promiseOf(core.getServiceId);
 /** `getServiceId` as an Output: its arguments may be Outputs (another lookup's result), and the result is an Output. */
-export const getServiceIdOutput = outputOf<GetServiceIdArgs, GetServiceIdResult>(getServiceId);
+export const getServiceIdOutput = outputOf(getServiceId);

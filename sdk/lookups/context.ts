@@ -38,6 +38,16 @@ export function outputOf<A, R>(fn: (args: A, opts?: pulumi.InvokeOptions) => Pro
     return form as OutputForm<A, R>;
 }
 
+/**
+ * A lookup's Promise form: the core's lookup (provider/lookups/) on the program's account. Its arguments are optional
+ * only when the core's lookup takes none.
+ */
+export function promiseOf<R>(core: (account: LookupAccount) => Promise<R>): (args?: Record<string, never>, opts?: pulumi.InvokeOptions) => Promise<R>;
+export function promiseOf<A, R>(core: (account: LookupAccount, args: A) => Promise<R>): (args: A, opts?: pulumi.InvokeOptions) => Promise<R>;
+export function promiseOf<A, R>(core: (account: LookupAccount, args: A) => Promise<R>): (args: A, opts?: pulumi.InvokeOptions) => Promise<R> {
+    return (args) => lookup((account) => core(account, args));
+}
+
 /** How many lookups the program has started, and how many of them have not finished. */
 const inFlight = { started: 0, pending: 0, whenIdle: [] as Array<() => void> };
 
