@@ -19,14 +19,10 @@ function sdkSeenFrom(from: string): string | undefined {
     }
 }
 
-/** Where the program resolves its modules from. */
-function programDir(): string {
-    return require.main ? dirname(require.main.filename) : process.cwd();
-}
-
 /** Throws when this package is linked and the program (resolving from `from`) loads another `@pulumi/pulumi`. */
-export function checkOneSdk(packageDir = __dirname, from = programDir()): void {
-    const here = realpathSync(packageDir);
+export function checkOneSdk(): void {
+    const here = realpathSync(__dirname);
+    const from = require.main ? dirname(require.main.filename) : process.cwd();
     if (here.split(sep).includes("node_modules")) return;
     const ours = sdkSeenFrom(here);
     const theirs = sdkSeenFrom(from);

@@ -1,11 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { CONFIG_NAMESPACE, SETTINGS } from "../provider/config";
 
-/** The options with outputs added to `additionalSecretOutputs`, so that the engine encrypts them in state. */
-export function secretOutputs(opts: pulumi.CustomResourceOptions | undefined, names: string[]): pulumi.CustomResourceOptions {
-    return { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...names] };
-}
-
 /** The account's credentials as namespaced config keys (`edis:email`), with their environment fallbacks. */
 export const CREDENTIAL_SETTINGS = (["email", "password"] as const).map((name) => ({ key: `${CONFIG_NAMESPACE}:${SETTINGS[name].key}`, env: SETTINGS[name].env }));
 
@@ -47,10 +42,10 @@ function isSecretConfig(key: string): boolean {
     }
 }
 
-/** The options of every pulumi-edis resource registration: checks the credentials first (see above). */
+/** The options of every pulumi-edis resource registration, with `secret` outputs encrypted in state; checks the credentials first. */
 export function registration(resource: string, opts: pulumi.CustomResourceOptions | undefined, secret: string[] = []): pulumi.CustomResourceOptions {
     requireSecretCredentials(resource);
-    return secret.length ? secretOutputs(opts, secret) : { ...opts };
+    return { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...secret] };
 }
 
 /**

@@ -1,11 +1,5 @@
 #!/usr/bin/env node
-/**
- * `pulumi-edis-simulator --port 18080 [--state file] [--email e] [--password p] [--latency-ms n]
- *   [--provisioning-delay-ms n] [--unpaid-invoices] [--out-of-stock pid,pid] [--fail endpoint:status[:times]]
- *   [--drop-after-order n] [--kvmid-not-yet null|error] [--provisioning-polls n] [--session-ttl-seconds n]
- *   [--no-api-access]` (in this repository: `npm run simulator -- ...`).
- * Prints where it listens, which config points a stack at it and the account, then runs until stopped.
- */
+/** `pulumi-edis-simulator` (USAGE): prints where it listens and how a stack points at it, then runs until stopped. */
 import { parseArgs } from "node:util";
 import { DEFAULT_PASSWORD, EdisSimulator, InjectedFault } from "./server";
 import { packageVersion } from "../provider/version";

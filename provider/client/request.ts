@@ -47,14 +47,7 @@ export interface EndpointCall<T> {
 export async function request<T>(settings: RequestSettings, call: EndpointCall<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
         try {
-            const body = await postJson({
-                endpoint: call.endpoint,
-                url: call.url,
-                encoding: call.encoding,
-                fields: call.fields,
-                timeoutMs: call.timeoutMs ?? settings.timeoutMs,
-                userAgent: settings.userAgent,
-            });
+            const body = await postJson({ ...call, timeoutMs: call.timeoutMs ?? settings.timeoutMs, userAgent: settings.userAgent });
             const parsed = call.schema.safeParse(body);
             if (!parsed.success) {
                 throw new EdisApiError({

@@ -165,11 +165,7 @@ function doubledQuotes(s: string): string {
 function percent(s: string): string {
     if (!s.includes("%")) return s;
     const unicode = s.replace(/%u([0-9a-fA-F]{4})/g, (_, h) => String.fromCharCode(parseInt(h, 16)));
-    return unicode.replace(/(?:%[0-9a-fA-F]{2})+/g, (run) => {
-        const bytes = Buffer.from(run.split("%").slice(1).map((h) => parseInt(h, 16)));
-        const utf8 = bytes.toString("utf8");
-        return utf8.includes("\ufffd") ? bytes.toString("latin1") : utf8;
-    });
+    return unicode.replace(/(?:%[0-9a-fA-F]{2})+/g, (run) => escapedBytes(run, "%"));
 }
 
 /** A form-decoded `+`. */
@@ -191,11 +187,14 @@ function htmlEntities(s: string): string {
 function quotedPrintable(s: string): string {
     if (!s.includes("=")) return s;
     const joined = s.replace(/=\r?\n/g, "");
-    return joined.replace(/(?:=[0-9A-F]{2})+/gi, (run) => {
-        const bytes = Buffer.from(run.split("=").slice(1).map((h) => parseInt(h, 16)));
-        const utf8 = bytes.toString("utf8");
-        return utf8.includes("\ufffd") ? bytes.toString("latin1") : utf8;
-    });
+    return joined.replace(/(?:=[0-9A-F]{2})+/gi, (run) => escapedBytes(run, "="));
+}
+
+/** A run of hex bytes each behind `mark` (`%E2%82`, `=E2=82`), as UTF-8, else Latin-1. */
+function escapedBytes(run: string, mark: string): string {
+    const bytes = Buffer.from(run.split(mark).slice(1).map((h) => parseInt(h, 16)));
+    const utf8 = bytes.toString("utf8");
+    return utf8.includes("\ufffd") ? bytes.toString("latin1") : utf8;
 }
 
 /** Bytes read as text: UTF-8, else Latin-1; NULs (AUTH PLAIN's separators, UTF-16's high bytes) read as nothing. */

@@ -151,7 +151,7 @@ export class S3JournalStore implements JournalStore {
     private async ownWriteOr(name: string, body: string, conflict: string): Promise<string> {
         const now = await this.get(name);
         if (now?.body === body) return now.version;
-        throw new JournalConflictError(this.at.url, name, conflict);
+        throw new JournalConflictError(conflict);
     }
 
     private key(name: string): string {

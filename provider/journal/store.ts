@@ -39,14 +39,7 @@ export interface JournalStore {
 
 /** A conditional write that found the object otherwise than expected: another deployment wrote it. */
 export class JournalConflictError extends Error {
-    constructor(
-        readonly store: string,
-        readonly objectName: string,
-        message: string,
-    ) {
-        super(message);
-        this.name = "JournalConflictError";
-    }
+    override name = "JournalConflictError";
 }
 
 /** The store could not be read or written: before a paid write this stops it; after, it is logged. */
@@ -102,7 +95,7 @@ export class FileJournalStore implements JournalStore {
             linkSync(tmp, target);
         } catch (e) {
             if ((e as NodeJS.ErrnoException).code === "EEXIST") {
-                throw new JournalConflictError(this.dir, name, `${target} exists already`);
+                throw new JournalConflictError(`${target} exists already`);
             }
             throw e;
         } finally {
@@ -141,7 +134,7 @@ export class FileJournalStore implements JournalStore {
                 if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw new JournalStoreError(`the order journal entry ${target} cannot be read (${(e as Error).message})`);
             }
             if (now === undefined || digest(now) !== version) {
-                throw new JournalConflictError(this.dir, name, `${target} ${now !== undefined ? "was changed" : "was removed"} by another process`);
+                throw new JournalConflictError(`${target} ${now !== undefined ? "was changed" : "was removed"} by another process`);
             }
             return change(target);
         } finally {
@@ -168,7 +161,7 @@ export class FileJournalStore implements JournalStore {
                 } catch {
                     stale = true; // released meanwhile
                 }
-                if (!stale || attempt > 0) throw new JournalConflictError(this.dir, name, `${path} is held by another process writing the entry`);
+                if (!stale || attempt > 0) throw new JournalConflictError(`${path} is held by another process writing the entry`);
                 rmSync(path, { force: true });
             }
         }
