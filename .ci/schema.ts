@@ -32,7 +32,6 @@ const SETTING_DOCS: Record<keyof typeof SETTINGS, string> = {
     requestTimeoutSeconds: "Time limit of one request to EDIS, in seconds.",
     allowInsecureHttp: "Allow http:// endpoints other than loopback (never for a real account).",
     journalUrl: "Where the order journal lives when it is shared: s3://bucket/prefix?region=... (see the README).",
-    journalDir: "Directory of the order journal on this machine (default .pulumi-edis/journal in the program's directory).",
     batchOrders: "Order the servers a deployment creates together in one order (one invoice). Off by default.",
 };
 

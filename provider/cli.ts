@@ -4,11 +4,12 @@
  * side of the conversation with the user, for a paid write whose outcome is unknown (see journal/index.ts). The
  * provider's error names the exact command; RESOURCE is the resource's URN, URL the journal's store (file://<dir>
  * or s3://<bucket>/<prefix>?..., as `edis:journalUrl` takes it), DIR a journal directory. Without either:
- * EDIS_JOURNAL_URL, EDIS_JOURNAL_DIR, or .pulumi-edis/journal in the current directory.
+ * EDIS_JOURNAL_URL, or .pulumi-edis/journal in the current directory.
  */
 import { parseArgs } from "node:util";
 import { DEFAULT_JOURNAL_DIR, JournalEntry, OrderEntry, OrderJournal, URN64, entryId, journalStoreAt, sameResourceElsewhere } from "./journal";
-import { journalLocationFrom } from "./journal/location";
+import { resolve } from "node:path";
+import { JournalLocation, journalLocationFrom } from "./journal/location";
 import { packageVersion } from "./version";
 
 const USAGE = `usage: pulumi-edis orders list [--batch ID] [STORE]
@@ -23,7 +24,7 @@ const USAGE = `usage: pulumi-edis orders list [--batch ID] [STORE]
 RESOURCE is the id the provider's error names (or the resource's URN). STORE is --journal URL, the journal's
 store as edis:journalUrl names it (file://<dir>, or s3://<bucket>/<prefix>?endpoint=...&region=...
 with credentials from the AWS SDK's standard chain), or --dir DIR; the default is EDIS_JOURNAL_URL,
-EDIS_JOURNAL_DIR, or ${DEFAULT_JOURNAL_DIR}.`;
+or ${DEFAULT_JOURNAL_DIR}.`;
 
 function describe(e: JournalEntry): string {
     const what =
@@ -75,10 +76,7 @@ export async function runOrdersCli(argv: string[], out: (line: string) => void =
         out(USAGE);
         return values.help ? 0 : 2;
     }
-    const given = values.journal !== undefined || values.dir !== undefined;
-    const setting = (name: "journalUrl" | "journalDir") =>
-        name === "journalUrl" ? (given ? values.journal : process.env.EDIS_JOURNAL_URL) : given ? values.dir : process.env.EDIS_JOURNAL_DIR;
-    const location = journalLocationFrom(setting, (name) => (given ? (name === "journalUrl" ? "--journal" : "--dir") : name === "journalUrl" ? "EDIS_JOURNAL_URL" : "EDIS_JOURNAL_DIR"));
+    const location = storeOption(values.journal, values.dir);
     if (location.kind === "unusable") {
         out(`pulumi-edis: ${location.problem}`);
         return 2;
@@ -182,3 +180,10 @@ async function forgetBatch(journal: OrderJournal, entries: JournalEntry[], batch
 }
 
 if (require.main === module) void runOrdersCli(process.argv.slice(2)).then((code) => process.exit(code));
+
+/** The journal that --journal URL or --dir DIR names (one of them), else EDIS_JOURNAL_URL, else the default directory. */
+function storeOption(url: string | undefined, dir: string | undefined): JournalLocation {
+    if (url !== undefined && dir !== undefined) return { kind: "unusable", problem: "--journal and --dir are both given: give one (--journal file://<dir> is the same as --dir <dir>)" };
+    if (dir === undefined) return journalLocationFrom(url ?? process.env.EDIS_JOURNAL_URL, url !== undefined ? "--journal" : "EDIS_JOURNAL_URL");
+    return dir.trim() === "" ? { kind: "unusable", problem: "--dir is empty: name the journal's directory" } : { kind: "file", dir: resolve(dir) };
+}

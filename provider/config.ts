@@ -23,7 +23,6 @@ export const SETTINGS = {
     requestTimeoutSeconds: { key: "requestTimeoutSeconds", env: "EDIS_REQUEST_TIMEOUT_SECONDS" },
     allowInsecureHttp: { key: "allowInsecureHttp", env: "EDIS_ALLOW_INSECURE_HTTP" },
     journalUrl: { key: "journalUrl", env: "EDIS_JOURNAL_URL" },
-    journalDir: { key: "journalDir", env: "EDIS_JOURNAL_DIR" },
     batchOrders: { key: "batchOrders", env: "EDIS_BATCH_ORDERS" },
 } as const;
 
@@ -98,7 +97,7 @@ export function resolveConfig(
     if (batchOrders !== undefined && batchOrders !== "true" && batchOrders !== "false") {
         problems.push(`${describeSetting("batchOrders")} must be "true" or "false", got "${batchOrders}"`);
     }
-    const journal = journalLocationFrom(journalSetting(get, env), describeSetting);
+    const journal = journalLocationFrom(journalUrlSetting(get, env), describeSetting("journalUrl"));
     if (journal.kind === "unusable") problems.push(journal.problem);
     const cancellation = read("cancellationType");
     if (cancellation !== undefined && !(CANCELLATION_TYPES as readonly string[]).includes(cancellation)) {
@@ -124,16 +123,12 @@ export function resolveConfig(
 }
 
 /**
- * How the journal's settings are read: like the others, except that a value set but empty (a CI variable that is
- * not defined) stays empty, so that it is refused rather than taken as "unset" (the local default).
+ * `journalUrl` as the others are read, except that a value set but empty (a CI variable that is not defined) stays
+ * empty, so that it is refused rather than taken as "unset": the local default, which a short-lived runner loses.
  */
-export function journalSetting(get: (key: string) => string | undefined, env: NodeJS.ProcessEnv = process.env): (name: "journalUrl" | "journalDir") => string | undefined {
-    return (name) => {
-        const s = SETTINGS[name];
-        const v = get(s.key);
-        if (v !== undefined && v !== "") return v;
-        return env[s.env] ?? v;
-    };
+export function journalUrlSetting(get: (key: string) => string | undefined, env: NodeJS.ProcessEnv = process.env): string | undefined {
+    const v = get(SETTINGS.journalUrl.key);
+    return v !== undefined && v !== "" ? v : (env[SETTINGS.journalUrl.env] ?? v);
 }
 
 /**

@@ -88,21 +88,14 @@ export async function sendOnce<E extends WriteEntry, R>(w: PaidWrite<E, R>): Pro
             await recordEach((sending, i) => named[i] ?? { ...sending, state: "unknown", problem: e.message });
             return { named: e };
         }
-        const problem = unknownProblem(e);
+        // EDIS's words (withheld if they hold a credential; the client adds the ids the answer names to the detail).
+        const problem = `${e.message}. EDIS's answer does not show that nothing was made (only a request that never left this machine shows that)`;
         const unknown = entries.map((sending) => ({ ...sending, state: "unknown", problem }) as E);
         await Promise.all(unknown.map((entry) => record(w, entry)));
         throw w.unknown(problem, unknown[0]);
     }
     await recordEach((sending, i) => w.made(sending, result, i));
     return { answered: result };
-}
-
-/**
- * Why a failed paid write's outcome is unknown, for the error and the journal: EDIS's words (withheld if they hold a
- * credential) and the ids the answer names (the client adds them to the error's detail).
- */
-function unknownProblem(e: EdisApiError): string {
-    return `${e.message}. EDIS's answer does not show that nothing was made (only a request that never left this machine shows that)`;
 }
 
 async function record<E extends WriteEntry>(w: { journal: OrderJournal; log(line: string): void }, entry: E): Promise<void> {

@@ -102,11 +102,11 @@ export function settleWhenRecorded(key: pulumi.Input<unknown> | undefined, kind:
         if (typeof k !== "string" || typeof made !== "number") return;
         try {
             const { OrderJournal, settleRecorded, journalStoreAt } = require("../provider/journal") as typeof import("../provider/journal");
-            const { describeSetting, journalSetting } = require("../provider/config") as typeof import("../provider/config");
+            const { describeSetting, journalUrlSetting } = require("../provider/config") as typeof import("../provider/config");
             const { journalLocationFrom } = require("../provider/journal/location") as typeof import("../provider/journal/location");
             const config = new pulumi.Config("edis");
             // The provider's own reading of the same settings (provider/config.ts), so both find the same journal.
-            const location = journalLocationFrom(journalSetting((key) => config.get(key)), describeSetting);
+            const location = journalLocationFrom(journalUrlSetting((key) => config.get(key)), describeSetting("journalUrl"));
             if (location.kind === "unusable") return;
             // The program stays alive until the entry is settled (a journal in S3 is a request away), 10 s at most;
             // the provider settles it at the next diff or read if this fails.

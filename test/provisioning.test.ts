@@ -19,7 +19,7 @@ afterEach(() => sim.stop());
 async function waitFor(polls: number, limitSeconds: number) {
     // EDIS answers "not provisioned yet" `polls` times, then names the KVM.
     sim = await startSimulator({ provisioningDelayMs: 0, provisioningPolls: polls, kvmIdNotYet: "error" });
-    const config = { ...sim.stackConfig(), "edis:provisioningPollSeconds": "5", "edis:provisioningTimeoutSeconds": String(limitSeconds), "edis:journalDir": mkdtempSync(join(tmpdir(), "edis-journal-")) };
+    const config = { ...sim.stackConfig(), "edis:provisioningPollSeconds": "5", "edis:provisioningTimeoutSeconds": String(limitSeconds), "edis:journalUrl": `file://${mkdtempSync(join(tmpdir(), "edis-journal-"))}` };
     const clock = new ManualClock();
     const lines: Array<{ at: number; line: string }> = [];
     const ctx = createContext(resolveConfig((key) => config[`edis:${key}` as keyof typeof config]), { clock, log: (line) => lines.push({ at: clock.now(), line }) });

@@ -1,6 +1,5 @@
 /**
- * Where the order journal lives, from `edis:journalUrl` / `EDIS_JOURNAL_URL` (or the older `edis:journalDir` /
- * `EDIS_JOURNAL_DIR`, a directory):
+ * Where the order journal lives, from `edis:journalUrl` / `EDIS_JOURNAL_URL`:
  *
  *   file://<dir>                 a directory (relative to the program's directory; `~` is the home directory);
  *                                the default is the program's `.pulumi-edis/journal`
@@ -161,21 +160,10 @@ export function journalStoreAt(location: JournalLocation): JournalStore {
     return store;
 }
 
-/**
- * The journal's location from the settings: `journalUrl`, or the older `journalDir`, or the default directory.
- * `read` gives a setting's value by name; `describe` names a setting for the user (its config key and variable).
- */
-export function journalLocationFrom(read: (name: "journalUrl" | "journalDir") => string | undefined, describe: (name: "journalUrl" | "journalDir") => string, baseDir: string = process.cwd()): JournalLocation {
-    const url = read("journalUrl");
-    const dir = read("journalDir");
-    // Set but empty (a CI variable that is not defined) is a mistake, never the default: the default is a local
-    // journal, which a runner that does not outlive its job loses.
-    if (dir !== undefined && dir.trim() === "") return { kind: "unusable", problem: `${describe("journalDir")} is set but empty: set it to a directory, or unset it for the default` };
-    if (url !== undefined && dir !== undefined) {
-        return { kind: "unusable", problem: `${describe("journalUrl")} and ${describe("journalDir")} are both set: set one (journalUrl file://<dir> is the same as journalDir <dir>)` };
-    }
-    if (url === undefined) return { kind: "file", dir: resolve(baseDir, dir ?? DEFAULT_JOURNAL_DIR) };
-    const parsed = parseJournalUrl(url, describe("journalUrl"), baseDir);
+/** The journal's location from `journalUrl` (`setting` names it for the user), or the default directory when it is unset. */
+export function journalLocationFrom(url: string | undefined, setting: string, baseDir: string = process.cwd()): JournalLocation {
+    if (url === undefined) return { kind: "file", dir: resolve(baseDir, DEFAULT_JOURNAL_DIR) };
+    const parsed = parseJournalUrl(url, setting, baseDir);
     return "problem" in parsed ? { kind: "unusable", problem: parsed.problem } : parsed;
 }
 
