@@ -3,14 +3,7 @@
  * every API call, for N = 1, 50, 200 and 1,000 servers, EDIS provisioning at once. For create (up), preview,
  * refresh and destroy it prints wall time, API calls by endpoint and the provider host's peak memory, as one
  * table, once with each server its own order and once with `edis:batchOrders`, and writes the same as JSON
- * under bench/results/. Then it checks the targets (issue 19) and exits non-zero when one is missed:
- *
- *   create    ≤ N add/order (≤ ⌈N/P⌉ + 1 batched), ≤ 1.1 N get/kvmid, no get/power, catalogue calls O(1)
- *   preview   no call per server
- *   refresh   ≤ 3 calls for servers that do not manage power; 200 of them in under 2 s
- *   refresh   200 servers managing power whose management hosts never answer: within one request time limit + 2 s
- *   state     __provider ≤ 1,024 bytes per resource
- *
+ * under bench/results/. Then it checks the targets (issue 19, `targets` below) and exits non-zero when one is missed.
  * Options: --sizes 1,50,200,1000   --latency-ms 50   --parallelism 16   --no-batch
  */
 import { mkdirSync, writeFileSync } from "node:fs";

@@ -187,7 +187,6 @@ export class Account {
     constructor(
         public state: AccountState,
         public behaviour: AccountBehaviour,
-        private readonly now: () => number = Date.now,
     ) {}
 
     private planById(pid: number): SimPlan | undefined {
@@ -210,7 +209,7 @@ export class Account {
 
     /** Moves services whose provisioning time has come to Active with a KVM id. Called on every request. */
     advance(): void {
-        const now = this.now();
+        const now = Date.now();
         const polls = this.behaviour.provisioningPolls;
         for (const s of this.state.services) {
             const polledEnough = polls === 0 || (s.kvmIdPolls ?? 0) > polls;
@@ -248,7 +247,7 @@ export class Account {
         invoice.paid = true;
         for (const s of this.state.services) {
             if (s.invoiceId === invoice.invoiceId && s.status === "Pending") {
-                s.provisionAt = this.now() + this.behaviour.provisioningDelayMs;
+                s.provisionAt = Date.now() + this.behaviour.provisioningDelayMs;
             }
         }
     }
@@ -332,7 +331,7 @@ export class Account {
                 billingCycle: cycle,
                 paymentMethod: order.paymentmethod,
                 status: "Pending",
-                createdAt: this.now(),
+                createdAt: Date.now(),
             };
             this.state.services.push(service);
             return service.serviceId;
@@ -379,7 +378,7 @@ export class Account {
 
     /** Also what the admin interface uses for "cancelled behind Pulumi's back". */
     cancelService(s: SimService, type: string): void {
-        const at = this.now();
+        const at = Date.now();
         this.state.cancellations.push({ serviceId: s.serviceId, type, at });
         if (type === "Immediate") {
             s.status = "Cancelled";
@@ -409,7 +408,7 @@ export class Account {
         this.payInvoiceFromCredit(invoice);
         const orderId = this.id(5000);
         this.state.orders.push({ orderId, serviceIds: [s.serviceId], invoiceId: invoice.invoiceId, status: "Active" });
-        this.state.upgrades.push({ serviceId: s.serviceId, fromPid: from.pid, toPid: to.pid, billingCycle: cycle, at: this.now() });
+        this.state.upgrades.push({ serviceId: s.serviceId, fromPid: from.pid, toPid: to.pid, billingCycle: cycle, at: Date.now() });
         s.pid = to.pid;
         s.billingCycle = cycle;
         return {
@@ -431,7 +430,7 @@ export class Account {
         const listed = this.state.services.filter((s) => s.kvmId && (s.status === "Active" || s.status === "Suspended"));
         const chosen = wanted ? listed.filter((s) => s.kvmId === wanted) : listed;
         if (wanted && chosen.length === 0) throw new SimError(404, `Unknown kvm_id ${wanted}`);
-        const validUntil = Math.floor(this.now() / 1000) + this.behaviour.sessionTtlSeconds;
+        const validUntil = Math.floor(Date.now() / 1000) + this.behaviour.sessionTtlSeconds;
         const data: Record<string, unknown> = {};
         for (const s of chosen) {
             data[s.kvmId!] = {

@@ -24,10 +24,7 @@ export const RDNS_HOST_ENDPOINTS = ["set/ptr", "del/ptr"];
 const VNC_HOST = "vnc.edis-sim.invalid";
 
 export class ManagementApi {
-    constructor(
-        private readonly account: Account,
-        private readonly now: () => number = Date.now,
-    ) {}
+    constructor(private readonly account: Account) {}
 
     /** One call to `host`; `path` as requested (with or without the /kvm/v2/ prefix). */
     handle(host: string, path: string, fields: Record<string, unknown>): unknown {
@@ -117,7 +114,7 @@ export class ManagementApi {
             server !== undefined &&
             typeof fields.signature === "string" &&
             Number.isInteger(validUntil) &&
-            validUntil >= Math.floor(this.now() / 1000) &&
+            validUntil >= Math.floor(Date.now() / 1000) &&
             fields.signature === this.account.sign(server.kvmId!, validUntil);
         if (!valid) throw new SimError(401, "Invalid or expired session signature");
         if (!rdns && host !== server.apiHost) throw new SimError(401, `This host does not serve ${server.kvmId}`);

@@ -55,15 +55,15 @@ export function shellQuote(word: string): string {
     return `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
+/** A replace holds its lock for the moment of one read and one rename: an older lock was left by a dead process. */
+const LOCK_STALE_MS = 10_000;
+
 /**
  * The journal in a directory (the default: `.pulumi-edis/journal` in the program's directory). Each object is a
  * file written whole (write, fsync, rename); create is a hard link, which fails when the name exists on every file
  * system. replace compares the file's digest and renames over it with no await between the two (atomic within this
  * process) while holding `<name>.lock`, created exclusively (atomic against another process on this machine).
  */
-/** A replace holds its lock for the moment of one read and one rename: an older lock was left by a dead process. */
-const LOCK_STALE_MS = 10_000;
-
 export class FileJournalStore implements JournalStore {
     constructor(readonly dir: string) {}
 

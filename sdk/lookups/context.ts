@@ -9,12 +9,6 @@ import { LookupAccount, lookupAccountFor } from "../../provider/lookups/account"
 
 export { LookupError } from "../../provider/lookups/account";
 
-/** The account the program's configuration names. */
-function programAccount(): LookupAccount {
-    // runtime.getConfig reads the raw value; pulumi.Config#get would warn that edis:password is a secret.
-    return lookupAccountFor(resolveConfig((key) => pulumi.runtime.getConfig(`edis:${key}`)));
-}
-
 /** Every field of a lookup's arguments as a pulumi.Input, for the `...Output` forms. */
 export type OutputArgs<T> = { [K in keyof T]: pulumi.Input<T[K]> };
 
@@ -59,7 +53,9 @@ export async function lookup<R>(run: (account: LookupAccount) => Promise<R>): Pr
     inFlight.started++;
     inFlight.pending++;
     try {
-        return await run(programAccount());
+        // The account the program's config names; runtime.getConfig reads the raw value (pulumi.Config#get would
+        // warn that edis:password is a secret).
+        return await run(lookupAccountFor(resolveConfig((key) => pulumi.runtime.getConfig(`edis:${key}`))));
     } catch (e) {
         throw asRunError(e);
     } finally {
