@@ -1,7 +1,6 @@
 /**
- * A single-flight cache: concurrent callers of the same key share one request, and the answer is kept for
- * `ttlMs`. The provider host serves every resource of a deployment in one process, so this is what turns
- * a refresh of N servers into one get/auth call instead of N. A failed load is not kept.
+ * A single-flight cache: concurrent callers of the same key share one request, and the answer is kept for `ttlMs`; in the
+ * one host process of a deployment (runtime.ts) a refresh of N servers costs one get/auth. A failed load is not kept.
  */
 export class SingleFlightCache<V> {
     private readonly entries = new Map<string, { value: Promise<V>; expires: number }>();

@@ -1,7 +1,6 @@
 /**
- * The catalogue as one process sees it: locations, products per location, billing cycles and payment
- * methods, each fetched once and shared (single flight, kept for a few minutes). The provider host uses it
- * for the pre-order check; the SDK's lookups use it so that one program run fetches each answer once.
+ * The catalogue as one process sees it (locations, products per location, billing cycles, payment methods), each fetched
+ * once and shared for a few minutes: by the pre-order check, and by the SDK's lookups, so a program run fetches each once.
  */
 import { SingleFlightCache } from "./cache";
 import { EdisClient } from "./client/client";

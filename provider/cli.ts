@@ -1,10 +1,8 @@
 #!/usr/bin/env node
 /**
- * `npx pulumi-edis orders list|forget|confirm|move [RESOURCE] [--journal URL | --dir DIR]`: the order journal's
- * side of the conversation with the user, for a paid write whose outcome is unknown (see journal/index.ts). The
- * provider's error names the exact command; RESOURCE is the resource's URN, URL the journal's store (file://<dir>
- * or s3://<bucket>/<prefix>?..., as `edis:journalUrl` takes it), DIR a journal directory. Without either:
- * EDIS_JOURNAL_URL, or .pulumi-edis/journal in the current directory.
+ * `npx pulumi-edis orders list|forget|confirm|move`: the order journal's side of the conversation with the user, for a paid
+ * write whose outcome is unknown (see journal/index.ts). The provider's error names the exact command; USAGE says the rest
+ * (the default store: EDIS_JOURNAL_URL, else .pulumi-edis/journal in the current directory).
  */
 import { parseArgs } from "node:util";
 import { DEFAULT_JOURNAL_DIR, JournalEntry, OrderEntry, OrderJournal, URN64, entryId, journalStoreAt, sameResourceElsewhere } from "./journal";
@@ -161,10 +159,7 @@ async function runOn(
     return 0;
 }
 
-/**
- * Forgets the unresolved order entries of one batched order: what the user runs after finding that none of its
- * servers exists. Members whose service id is known are left alone (their servers exist and are tracked).
- */
+/** Forgets a batched order's unresolved entries (the user found none of its servers); members with a known service exist, are tracked, and stay. */
 async function forgetBatch(journal: OrderJournal, entries: JournalEntry[], batch: string, out: (line: string) => void): Promise<number> {
     const members = entries.filter((e): e is OrderEntry => e.kind === "order" && e.batch?.id === batch);
     const unresolved = members.filter((e) => e.state === "sending" || e.state === "unknown");

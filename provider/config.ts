@@ -47,19 +47,13 @@ export interface ProviderConfig {
     requestTimeoutSeconds: number;
     /** Where the order journal lives (journal/location.ts): a directory (relative settings are taken from the program's directory) or S3. */
     journal: JournalLocation;
-    /**
-     * One order (one invoice) for the servers that a deployment creates together with the same billing cycle,
-     * payment method and credit choice, instead of one order each. Off by default.
-     */
+    /** One order (one invoice) for the servers a deployment creates together on the same terms (kvm/orderBatch.ts); off by default. */
     batchOrders: boolean;
     /** Settings that were present but unusable; reported when an operation needs them, not at configure. */
     problems: string[];
 }
 
-/**
- * Resolves the configuration. `get` reads a stack config key by its short name (`"password"`); an empty
- * value counts as unset so that `EDIS_PASSWORD` can still supply it.
- */
+/** `get` reads a stack config key by its short name (`"password"`); an empty value counts as unset, so that `EDIS_PASSWORD` can still supply it. */
 export function resolveConfig(
     get: (key: string) => string | undefined,
     env: NodeJS.ProcessEnv = process.env,
@@ -131,10 +125,7 @@ export function journalUrlSetting(get: (key: string) => string | undefined, env:
     return v !== undefined && v !== "" ? v : (env[SETTINGS.journalUrl.env] ?? v);
 }
 
-/**
- * A URL as it may be quoted back: everything between "//" and the last "@" is hidden, whatever it holds (a
- * password may hold "/", ":" or "@").
- */
+/** A URL as it may be quoted back: everything between "//" and the last "@" is hidden (a password may hold "/", ":" or "@"). */
 export function maskUserInfo(raw: string): string {
     return raw.replace(/\/\/.*@/, "//***@");
 }
@@ -164,10 +155,7 @@ export function endpointUrlProblem(raw: string, allowInsecureHttp: boolean): str
     );
 }
 
-/**
- * The Management API URL template. Session signatures travel in its request bodies, so the https rule of the
- * order API applies; the template is checked with an example host in place of `{host}`.
- */
+/** The Management API URL template, checked with an example `{host}`: session signatures travel in its request bodies, so the https rule applies. */
 function managementUrl(raw: string | undefined, allowInsecureHttp: boolean, problems: string[]): string {
     if (raw === undefined) return DEFAULT_MANAGEMENT_URL;
     const problem = endpointUrlProblem(raw.replace("{host}", "api.example.com"), allowInsecureHttp);

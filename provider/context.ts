@@ -30,10 +30,7 @@ export interface Context {
     journal: OrderJournal;
     /** The account and endpoint the journal's entries are written for (journal.accountTag). */
     account: string;
-    /**
-     * The servers that replacements of this deployment replace, by resource key, as diff saw them: the new
-     * half's order records it, so that its errors tell the old server from the new one.
-     */
+    /** The servers being replaced, by resource key, as diff saw them: the new half's order records it, so its errors tell old from new. */
     replacing: Map<string, Replacement>;
     /** Every wait's time (provisioning, power, back-off); tests run them at once. */
     clock: Clock;

@@ -1,18 +1,16 @@
 /**
- * The one path of every paid or non-repeatable write: add/order, add/upgrade and hooks/set. Each is sent at
- * most once per intent, across runs and crashes, because the order journal (journal/) records it around the
- * request:
+ * The one path of every paid or non-repeatable write (add/order, add/upgrade, hooks/set): each is sent at most once per
+ * intent, across runs and crashes, because the order journal (journal/) records it around the request:
  *
  *   claim "sending"      exclusively; a second deployment sending the same write stops here
  *   send once            never retried (the client's endpoint says so too)
  *   an answer            the entry the caller makes of it ("ordered", "done")
  *   a failure that certainly made nothing (answers.ts `nothingHappened`: the request never left this machine)
  *                        entry removed: the write may be sent again
- *   any other failure    whatever it says and whatever its status (a refusal in words, a server error, no answer,
- *                        an unreadable one): what it names (an order, service or invoice id in any field) is
- *                        recorded by the caller; otherwise the entry is "unknown", and WriteOutcomeUnknownError: it
- *                        is not sent again until the user says what happened. Bad input never gets this far: the
- *                        preflight refuses it before the write (catalogue, stock, payment method, credentials).
+ *   any other failure    whatever it says and whatever its status (a refusal in words, a server error, no answer, an
+ *                        unreadable one): what it names (an order, service or invoice id in any field) is recorded by the
+ *                        caller; otherwise the entry is "unknown", and WriteOutcomeUnknownError: not sent again until the
+ *                        user says what happened. Bad input never gets this far: kvm/preflight.ts refuses it first.
  *
  * A journal write after the answer that fails is logged, not thrown: the "sending" entry it leaves still blocks
  * a second write, and the answer must reach the engine.
@@ -21,7 +19,6 @@ import { nothingHappened } from "./client/answers";
 import { EdisApiError, isEdisApiError } from "./client/errors";
 import { HookEntry, OrderEntry, OrderJournal, UpgradeEntry } from "./journal";
 
-/** The entries of the writes that go through this path. */
 type WriteEntry = OrderEntry | UpgradeEntry | HookEntry;
 
 /** A write whose outcome is not known: it may or may not have been made, and it is not sent again. */
@@ -43,10 +40,7 @@ export interface PaidWrite<E extends WriteEntry, R> {
     /** The journal, and the "sending" entry; without an entry (no resource key) nothing is recorded. */
     journal: OrderJournal;
     entry?: E;
-    /**
-     * Instead of `entry`: the entries of one write made for several resources (a batched order), claimed by the
-     * caller already; each is recorded by `made` and `madeDespite` with its index.
-     */
+    /** Instead of `entry`: the entries of one write for several resources (a batched order), claimed already; `made`/`madeDespite` get each index. */
     claimed?: E[];
     /** The write's endpoint: a failure of another call before it (a session, a lookup) means it was never sent. */
     endpoint: string;
@@ -78,7 +72,6 @@ export async function sendOnce<E extends WriteEntry, R>(w: PaidWrite<E, R>): Pro
             await recordEach((sending) => ({ ...sending, state: "unknown", problem: (e as Error).message }));
             throw w.unknown((e as Error).message);
         }
-        // A call before the write failed (a session, a lookup), or the write certainly made nothing: nothing to record.
         if (e.endpoint !== w.endpoint || nothingHappened(e)) {
             await clearEach();
             throw e;

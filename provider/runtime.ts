@@ -48,10 +48,7 @@ export function log(raw: string): void {
 
 const said = new Set<string>();
 
-/**
- * A line said once per deployment: the engine calls diff more than once for a resource in one preview (for the
- * refresh's drift, then for the plan), and a note about the same server should not repeat.
- */
+/** A line said once per deployment: the engine calls diff more than once for a resource in one preview (refresh's drift, then the plan). */
 export function logOnce(line: string): void {
     if (said.has(line)) return;
     said.add(line);

@@ -2,11 +2,8 @@
  * KVM session entries (get/auth). A refresh reads every server of a deployment at once, so the listing of
  * the whole account is fetched once and shared by all concurrent reads (single flight, kept a few seconds).
  *
- * A create needs the entry of one new KVM. The creates in flight share one listing (flights.ts): a new KVM's
- * lookup waits until every create in flight has reached the same point or finished, then one listing serves
- * them all. So when EDIS provisions at once, N creates at the engine's parallelism P cost about N / P
- * listings, whatever the machine's speed; a create still waiting for EDIS holds the others back at most
- * LISTING_WAIT_MAX_MS.
+ * A create needs the entry of one new KVM: the creates in flight share one listing (a Gathering, flights.ts), so when EDIS
+ * provisions at once, N creates at the engine's parallelism P cost about N / P listings, whatever the machine's speed.
  */
 import { SingleFlightCache } from "./cache";
 import { Clock, systemClock } from "./clock";
@@ -48,10 +45,7 @@ export class SessionDirectory {
         });
     }
 
-    /**
-     * A newly provisioned KVM's entry: from the last listing when it is there already, else from the next shared
-     * listing (see above); asked for directly when even that does not have it.
-     */
+    /** A new KVM's entry: from the last listing if it is there, else from the next shared one, else asked for directly. */
     find(kvmId: string): Promise<KvmSession | undefined> {
         const known = this.last?.get(kvmId);
         if (known) {

@@ -1,27 +1,21 @@
 /**
- * The order journal: a record of every paid or non-repeatable write (add/order, add/upgrade, and hooks/set, which
- * adds a traffic hook each time and cannot be listed) that survives a crash of the provider host or of the whole
- * deployment, kept in a directory or, for runners that do not outlive a job, in S3 (`edis:journalUrl`, see
- * location.ts and store.ts). The writes themselves go through one path, paidWrite.ts; this module is the record.
+ * The order journal: a record of every paid or non-repeatable write (add/order, add/upgrade, and hooks/set, which adds a
+ * traffic hook each time and cannot be listed) that survives a crash of the provider host or of the whole deployment, kept
+ * in a directory or, for runners that do not outlive a job, in S3 (`edis:journalUrl`, location.ts, store.ts). The writes go
+ * through one path, paidWrite.ts; this module is the record: one object per resource and kind, each step atomic (OrderJournal).
  *
  *   before the write      entry "sending"     ─ claimed exclusively: a second deployment finds it and stops
  *   the answer is known   entry "ordered"/"done" with the ids, or no entry when EDIS refused it
  *   the answer was lost   entry "unknown"
  *   create returned       entry "created"     ─ the engine had it; kept until its state shows it
- *   the engine has it     entry removed       ─ diff, read, update or delete saw the result in state; removal is a
- *                                               conditional write of a tombstone too, never a delete (see clear)
+ *   the engine has it     entry removed       ─ diff, read, update or delete saw the result in state (conditionally: see clear)
  *
- * **Identity.** An entry belongs to one resource: it is keyed by the resource's URN (project, stack, parent
- * types, type and name; the SDK passes it as the input `__resourceKey`), so two resources of one name under two
- * components never share an entry. A resource renamed with an alias finds its entries under the alias's URN
- * (the SDK passes `__resourceAliases`) and takes them over. An entry that names the same project, parents and name
- * under another stack (a renamed stack, or another stack in the same directory) is never taken silently: an
- * unresolved one stops the write with the `orders move` command that claims it. Entries are tied to the account
- * and endpoint they were written for (a digest, never the e-mail itself); another account's entry is passed over.
- *
- * One object per resource and kind (OrderJournal says how it is named), written whole; the "sending" entry is
- * created only if absent and every later step, its removal included, is a compare-and-swap, in a directory and in S3
- * alike.
+ * **Identity.** An entry belongs to one resource: it is keyed by the resource's URN (project, stack, parent types, type and
+ * name; the SDK's input `__resourceKey`), so two resources of one name under two components never share an entry. A resource
+ * renamed with an alias finds its entries under the alias's URN (the SDK's `__resourceAliases`) and takes them over. An entry
+ * that names the same project, parents and name under another stack (a renamed stack, or another stack in the same directory)
+ * is never taken silently: an unresolved one stops the write with the `orders move` command that claims it. Entries are tied
+ * to the account and endpoint they were written for (a digest, never the e-mail); another account's entry is passed over.
  */
 import { createHash, randomBytes } from "node:crypto";
 import { hostname } from "node:os";
@@ -117,9 +111,8 @@ export interface HookEntry extends EntryBase {
 }
 
 /**
- * A server this resource adopted (adoptKvmId). Kept as long as the resource holds it: a delete of any other
- * resource that still names the same service (removed in the same `pulumi up` that adopts it under a new name)
- * then leaves the server running instead of cancelling the server the adopter holds.
+ * A server this resource adopted (adoptKvmId), kept while the resource holds it: a delete of any other resource that still
+ * names the service (removed in the same `pulumi up` that adopts it under a new name) then leaves it running, not cancelled.
  */
 export interface AdoptionEntry extends EntryBase {
     kind: "adoption";
@@ -158,15 +151,13 @@ export const WRITER = [
  * case-insensitive file systems cannot merge two keys), `<resource>` a digest of the URN without its stack, so that
  * one listing by prefix finds a resource's own entries, or its entries under every stack, without reading others.
  *
- * Every transition is atomic in the store: a "sending" entry is created only if absent (claim), and a later
- * write replaces an entry only at the version this journal last saw of it, so a deployment never overwrites
- * what another one wrote meanwhile. A write of an entry this journal never saw replaces what is there.
+ * Every transition is atomic in the store: a "sending" entry is created only if absent (claim), and a later write replaces
+ * an entry only at the version this journal last saw of it, so a deployment never overwrites what another one wrote meanwhile.
  *
- * Removal is conditional too: a removal that is not lets a `pulumi preview` that read an entry before another runner
- * replaced it delete the newer one. A store that can delete conditionally does so at the version last seen (a
- * directory, under a lock); one that cannot (S3 honours If-Match on DeleteObject, the pinned MinIO ignores it) has
- * the entry overwritten, at that version, with a tombstone that every read takes for "no entry". A claim over a
- * tombstone replaces it at its version, so of two deployments one still wins.
+ * Removal is conditional too, else a `pulumi preview` that read an entry before another runner replaced it would delete the
+ * newer one. A store that can delete conditionally does so at the version last seen (a directory); one that cannot (S3 honours
+ * If-Match on DeleteObject, the pinned MinIO ignores it) overwrites the entry at that version with a tombstone, which every
+ * read takes for "no entry". A claim over a tombstone replaces it at its version, so of two deployments one still wins.
  */
 export class OrderJournal {
     readonly store: JournalStore;
@@ -210,9 +201,8 @@ export class OrderJournal {
     }
 
     /**
-     * Writes a "sending" entry only if none exists: of two deployments that both found no entry, on one machine or
-     * on two that share the store, one claims the write and the other stops here with the other's entry named. Where
-     * a removed entry's tombstone stands, it is replaced at the version it had: the same race, the same one winner.
+     * Writes a "sending" entry only if none exists (a tombstone counts as none): of two deployments that found no entry, on
+     * one machine or two sharing the store, one claims the write and the other stops here, naming the first one's entry.
      */
     async claim(entry: JournalEntry): Promise<void> {
         const name = this.nameOf(entry.key, entry.kind);
@@ -246,9 +236,8 @@ export class OrderJournal {
     }
 
     /**
-     * Removes a resource's entry of one kind, if it has one: a tombstone written at the version this journal last saw
-     * (or, for an entry it never read, the version there now). An entry another deployment changed meanwhile is kept,
-     * and the JournalConflictError says so.
+     * Removes a resource's entry of one kind, if any, at the version this journal last saw (for an entry it never read, the
+     * version there now; see the class comment). An entry another deployment changed meanwhile is kept (JournalConflictError).
      */
     async clear(key: string, kind: JournalKind): Promise<void> {
         const name = this.nameOf(key, kind);
@@ -328,9 +317,8 @@ export class OrderJournal {
     }
 
     /**
-     * The entries of these names; one removed meanwhile is passed over. A store that cannot be read, or an entry
-     * that is not JSON, is an error (the latter passed over only for the CLI's list, `tolerant`): what cannot be
-     * read is never taken for "no entry", which would order or cancel on a guess.
+     * The entries of these names; one removed meanwhile is passed over. What cannot be read (the store, or an entry that is not
+     * JSON, passed over only for the CLI's list, `tolerant`) is an error, never "no entry", which would order or cancel on a guess.
      */
     private async readAll(names: string[], tolerant = false): Promise<JournalEntry[]> {
         const entries = await Promise.all(
@@ -375,10 +363,7 @@ function isTombstone(body: string): boolean {
     return /^\s*\{\s*"removed"\s*:\s*true\b/.test(body);
 }
 
-/**
- * An entry's body. Each write's nonce makes the body its own: a store that must tell its own retried write from
- * another deployment's (s3Store.ts) compares bodies, and two deployments may write the same entry to the byte.
- */
+/** An entry's body, made its own by the write's nonce: two deployments may write the same entry to the byte (see s3Store.ts). */
 function serialize(entry: JournalEntry): string {
     // `problem` is the one field that quotes EDIS: withheld when it holds a credential (a shared bucket is read by many).
     const problem = entry.problem === undefined ? undefined : withhold(entry.problem, { scope: "composed" });
@@ -413,9 +398,8 @@ export function forgetOrderCommand(entry: Pick<OrderEntry, "key" | "batch">, whe
 }
 
 /**
- * The command that hands one resource's entries to another key (a renamed stack). The
- * entries are named by id; the resource they go to, which has no entry yet, by its URN in base64url (`urn64:`),
- * safe to paste whatever its name holds.
+ * The command that hands one resource's entries to another key (a renamed stack). The entries are named by id; the resource
+ * they go to, which has no entry yet, by its URN in base64url (`urn64:`), safe to paste whatever its name holds.
  */
 export function moveCommand(from: string, to: string, where: JournalPlace): string {
     return `npx pulumi-edis orders move ${entryId(from)} ${URN64}${Buffer.from(to).toString("base64url")} ${placeOption(where)}`;
@@ -446,9 +430,8 @@ function urnParts(key: string): { stack: string; project: string; typePath: stri
 }
 
 /**
- * Whether `other` may be this resource under another stack name: a URN of the same project, parents, type and name
- * under another stack. `orders move` hands entries only so: to a mistyped or cut-off target they would be filed where
- * no resource reads them, and the write would be sent again.
+ * Whether `other` may be this resource under another stack name (same project, parents, type and name). `orders move` hands
+ * entries only so: to a mistyped or cut-off target they would be filed where no resource reads them, and sent again.
  */
 export function sameResourceElsewhere(key: string, other: string): boolean {
     const me = urnParts(key);
@@ -458,9 +441,8 @@ export function sameResourceElsewhere(key: string, other: string): boolean {
 }
 
 /**
- * The unfinished paid writes of `kind` (an order, a hook) of other resources of the same stack, project and type
- * as `key`: where a resource renamed with an alias may find what it wrote under its old name when its aliases
- * are not known (the native plugin, which the engine tells only the new URN).
+ * The unfinished paid writes of `kind` (an order, a hook) of other resources of the same stack, project and type as `key`:
+ * where a resource renamed with an alias finds its old writes when its aliases are unknown (the native plugin, told only the new URN).
  */
 export async function unfinishedBeside<K extends "order" | "hook">(
     journal: OrderJournal,
@@ -478,10 +460,9 @@ export async function unfinishedBeside<K extends "order" | "hook">(
 }
 
 /**
- * Whether an entry may record a write that no stack's state holds. A "created" order counts: the program settles
- * an entry the moment the engine has saved its resource (settleRecorded), so one that is still here was most
- * likely never saved (an engine that died after the provider answered). A finished plan change and an adoption
- * belong to a resource in state.
+ * Whether an entry may record a write that no stack's state holds. A "created" order counts: the program settles an entry the
+ * moment the engine has saved its resource (settleRecorded), so one still here was most likely never saved (an engine that
+ * died after the provider answered). A finished plan change and an adoption belong to a resource in state.
  */
 function unresolved(entry: JournalEntry): boolean {
     if (entry.kind === "adoption") return false;
@@ -489,10 +470,8 @@ function unresolved(entry: JournalEntry): boolean {
 }
 
 /**
- * The entry of `kind` that belongs to this resource, found by its identity: its own; else one under an alias,
- * which it takes over. Another account's or endpoint's entry is passed over with a note. An unresolved entry of
- * the same project, parents and name under another stack stops the write: it may be
- * this resource's before a stack rename, or another stack's in the same directory, and only the user can say.
+ * The entry of `kind` that belongs to this resource, by its identity (the module comment's rules): its own, else an alias's,
+ * taken over; another account's is passed over with a note, and an unresolved one under another stack stops the write.
  */
 export async function entryFor<K extends JournalKind>(
     journal: OrderJournal,
@@ -547,10 +526,9 @@ export async function entryFor<K extends JournalKind>(
 }
 
 /**
- * The program's side of settling (sdk/): the engine answers a resource's registration only after it has saved the
- * resource in the stack's checkpoint, so once the program holds the resource's id, the entry that recorded the
- * write that made it is redundant, and is removed at once rather than at the next diff (where another stack in the
- * same directory could meanwhile take it for its own).
+ * The program's side of settling (sdk/): the engine answers a registration only after saving the resource in the stack's
+ * checkpoint, so once the program holds its id, the entry of the write that made it is redundant and is removed at once,
+ * not at the next diff (where another stack in the same directory could meanwhile take it for its own).
  */
 export async function settleRecorded(journal: OrderJournal, key: string, kind: "order" | "hook", id: number): Promise<void> {
     const entry = await journal.read(key, kind);
@@ -589,8 +567,7 @@ export async function settle(journal: OrderJournal, props: Record<string, unknow
     if (props.serviceId === undefined) return;
     const order = find("order");
     if ((order?.state === "ordered" || order?.state === "created") && order.serviceId === props.serviceId) await journal.clear(key, "order");
-    // A replacement's new half that the engine saved was settled by the program at once: an entry still here names
-    // a server that no state holds.
+    // A replacement's new half that the engine saved was settled by the program at once: one still here names a server no state holds.
     else if ((order?.state === "ordered" || order?.state === "created") && order.serviceId !== undefined && order.serviceId !== props.serviceId) {
         log(
             `warning: ${key} holds service ${String(props.serviceId)}, but the order journal records service ${order.serviceId} ` +

@@ -50,10 +50,7 @@ const S3_PARAMETERS: Record<string, string> = {
     disable_https: "the same as disableSSL",
 };
 
-/**
- * The journal's location from a URL, or the problem with it (which names the setting, what was wrong and what is
- * allowed). `baseDir` is the program's directory, against which a relative file:// path is taken.
- */
+/** The journal's location from a URL, or the problem (naming the setting, what was wrong, what is allowed); relative file:// paths are from `baseDir`. */
 export function parseJournalUrl(raw: string, setting: string, baseDir: string = process.cwd()): JournalLocation | { problem: string } {
     const bad = (why: string) => ({ problem: `${setting} ${why}` });
     if (raw.trim() === "") return bad(`is set but empty: set it to file://<dir> or s3://<bucket>/<prefix>, or unset it for the default (the program's ${DEFAULT_JOURNAL_DIR})`);
@@ -73,7 +70,6 @@ export function parseJournalUrl(raw: string, setting: string, baseDir: string = 
     } catch {
         return bad(`is not a URL: s3://<bucket>/<prefix>?endpoint=...&region=...`);
     }
-    // Never echo what stands before "@": it is most likely a key.
     if (url.username || url.password || raw.slice(5).split(/[/?]/)[0].includes("@")) {
         return bad(`must not hold credentials: the journal's S3 credentials come from the AWS SDK's standard chain (AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, a profile, or an instance role)`);
     }
@@ -130,10 +126,7 @@ function fileDir(path: string, baseDir: string): string | undefined {
     }
 }
 
-/**
- * The store at a location. The S3 store's SDK (`@aws-sdk/client-s3`, an optional peer dependency) is loaded only when
- * a journal lives in S3; without it, every use of the journal fails naming the package, so nothing is ordered.
- */
+/** The store at a location. `@aws-sdk/client-s3` (an optional peer) loads only for S3; without it every use fails naming it, so nothing is ordered. */
 function openJournalStore(location: JournalLocation): JournalStore {
     if (location.kind === "file") return new FileJournalStore(location.dir);
     if (location.kind === "unusable") return unusableStore(location.problem);

@@ -17,10 +17,7 @@ import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, PutObjectC
 import { JournalConflictError, JournalStore, JournalStoreError, StoredObject, shellQuote } from "./store";
 import type { S3Location } from "./location";
 
-/**
- * Objects smaller than this are the journal's tombstones (`{"removed":true,"write":"<16 hex>"}`, 39 bytes); every entry
- * holds its key (a URN), host name, state and writer, hundreds of bytes. Listings pass tombstones over unread.
- */
+/** Objects smaller than this are tombstones (39 bytes; an entry, with its URN, host name, state and writer, has hundreds): listings skip them unread. */
 const TOMBSTONE_MAX_BYTES = 64;
 
 /** How long one request to the store may take before it counts as failed (and is retried by the SDK). */
@@ -96,7 +93,6 @@ export class S3JournalStore implements JournalStore {
         try {
             do {
                 const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.at.bucket, Prefix: base + prefix, ContinuationToken: token }));
-                // A removed entry's tombstone is passed over without a read: an entry is never this small.
                 for (const o of page.Contents ?? []) if (o.Key?.endsWith(".json") && (o.Size ?? TOMBSTONE_MAX_BYTES) >= TOMBSTONE_MAX_BYTES) names.push(o.Key.slice(base.length));
                 token = page.IsTruncated ? page.NextContinuationToken : undefined;
             } while (token);

@@ -3,13 +3,10 @@
  * (location.ts). The journal (index.ts) decides what an entry says and when it changes; a store only keeps named
  * objects and gives the two atomic steps that make a paid write happen at most once across machines:
  *
- *   create   if absent          a "sending" entry: of two deployments, one claims the write, the other stops
- *   replace  if still version V  every later transition, removal included (a tombstone): a deployment never
- *                                overwrites, or removes, what another one wrote
+ *   create   if absent           a "sending" entry: of two deployments, one claims the write, the other stops
+ *   replace  if still version V  every later transition: a deployment never overwrites what another one wrote
  *
- * A store that can make a delete conditional offers `removeAt` (a directory); one that cannot (S3: the pinned MinIO
- * ignores If-Match on DeleteObject) does not, and the journal writes a tombstone instead (OrderJournal.clear).
- *
+ * Removal is conditional too: `removeAt` where a delete can be (a directory), else a tombstone (OrderJournal says why).
  * A version is what the store says an object is now (S3's ETag; a digest of the file's bytes on disk).
  */
 import { createHash } from "node:crypto";
@@ -50,7 +47,7 @@ export class JournalStoreError extends Error {
     }
 }
 
-/** A word quoted for POSIX shells (see journal/index.ts shellQuote, which is this). */
+/** A word quoted for POSIX shells. */
 export function shellQuote(word: string): string {
     return `'${word.replace(/'/g, `'\\''`)}'`;
 }
@@ -59,10 +56,9 @@ export function shellQuote(word: string): string {
 const LOCK_STALE_MS = 10_000;
 
 /**
- * The journal in a directory (the default: `.pulumi-edis/journal` in the program's directory). Each object is a
- * file written whole (write, fsync, rename); create is a hard link, which fails when the name exists on every file
- * system. replace compares the file's digest and renames over it with no await between the two (atomic within this
- * process) while holding `<name>.lock`, created exclusively (atomic against another process on this machine).
+ * The journal in a directory (the default, location.ts). Each object is a file written whole (write, fsync, rename); create
+ * is a hard link, which fails when the name exists on every file system. replace compares the file's digest and renames over
+ * it with no await between (atomic within this process) while holding `<name>.lock` (atomic against other processes here).
  */
 export class FileJournalStore implements JournalStore {
     constructor(readonly dir: string) {}
@@ -143,10 +139,7 @@ export class FileJournalStore implements JournalStore {
         }
     }
 
-    /**
-     * `<name>.lock`, created exclusively for the moment of a replace. One left by a process that died in that moment
-     * (older than LOCK_STALE_MS) is taken over; one that is not is another process's write, a conflict.
-     */
+    /** `<name>.lock`, created exclusively; one older than LOCK_STALE_MS is taken over, a newer one is another process's write (a conflict). */
     private lock(name: string): { fd: number; path: string } {
         mkdirSync(this.dir, { recursive: true, mode: 0o700 });
         const path = join(this.dir, `${name}.lock`);

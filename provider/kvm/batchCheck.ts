@@ -10,10 +10,7 @@
  */
 import { KvmServerOutputs, ORDER_BATCH, sameHostname } from "./inputs";
 
-/**
- * The outputs without the mark once the description confirms the host name; unchanged while there is no
- * description to compare (the mark stays, and the next operation checks); an error when they differ.
- */
+/** The outputs without the mark once the description confirms the host name; unchanged while there is none to compare; an error if they differ. */
 export function confirmBatchPlace<T extends Partial<KvmServerOutputs>>(outs: T): T {
     const batch = outs[ORDER_BATCH];
     if (!batch || typeof outs.description !== "string" || typeof outs.hostname !== "string") return outs;

@@ -26,11 +26,10 @@ export const UPGRADE_IN_PLACE = ["planId", "billingCycle"] as const;
 // recorded in state only, as they matter at order or cancel time.
 
 /**
- * The replacement choice a user has: with `replaceOnPlanChange: true`, a change of planId replaces the server
- * (a new order at the plan's location, then the old one cancelled) instead of an in-place add/upgrade, which
- * EDIS makes only within a location. This is an input, not the `replaceOnChanges` resource option, because the
- * engine applies that option only to keys that the provider's own Diff reports, and the dynamic-provider host
- * reports none: for a dynamic resource `replaceOnChanges: ["planId"]` does nothing.
+ * With `replaceOnPlanChange: true`, a change of planId replaces the server instead of an in-place add/upgrade, which EDIS
+ * makes only within a location. This is an input, not the `replaceOnChanges` resource option, because the engine applies
+ * that option only to keys that the provider's own Diff reports, and the dynamic-provider host reports none: for a
+ * dynamic resource `replaceOnChanges: ["planId"]` does nothing.
  */
 export const REPLACE_WHEN_ASKED = ["planId"] as const;
 
@@ -39,8 +38,7 @@ export const REPLACE_WHEN_ASKED = ["planId"] as const;
  * change. The engine's refresh asks the provider's Diff whether a refreshed resource changed (it diffs outputs
  * only with PULUMI_ENABLE_LEGACY_REFRESH_DIFF), so without this a server suspended at EDIS would show as
  * unchanged in `pulumi refresh` and `pulumi preview --refresh`, and `--expect-no-changes` would pass. The
- * update it leads to re-reads the server and says what to do; it cannot resume it. `notListed` is a server the
- * last refresh did not find in the account's listing without EDIS confirming it gone (operations.ts readServer).
+ * update it leads to re-reads the server and says what to do; it cannot resume it. `notListed`: see KvmServerOutputs.
  */
 export const STATUS_DRIFT = ["suspended", "notListed"] as const;
 
@@ -67,10 +65,9 @@ function sshKeyOf(key: string): string {
 }
 
 /**
- * Whether input `name` means the same server with value `a` before and `b` now. Compared by meaning, not
- * bytes, because a difference in a replacing input orders a new server: host names are case-insensitive
- * (RFC 4343), SSH keys compare by type and data, and a `locationId` that is left out leaves the server
- * where it is (the stored outputs record the location the server was ordered in, see outputs.locationId).
+ * Whether input `name` means the same server with value `a` before and `b` now. Compared by meaning, not bytes, because a
+ * difference in a replacing input orders a new server: host names are case-insensitive (RFC 4343), SSH keys compare by type
+ * and data, and a `locationId` left out leaves the server where it is (its outputs record where it was ordered).
  */
 function same(name: string, a: unknown, b: unknown): boolean {
     if (typeof a === "string" && typeof b === "string") {
@@ -113,9 +110,7 @@ export function diffKvmServer(olds: Record<string, unknown>, news: Record<string
     const asked = news.replaceOnPlanChange === true || news.replaceOnPlanChange === UNKNOWN;
     const replacing: readonly string[] = asked ? [...REPLACE_ON_CHANGE, ...REPLACE_WHEN_ASKED] : REPLACE_ON_CHANGE;
     const replaces = changed.filter((name) => replacing.includes(name) && !(name === "locationId" && learnsLocation) && !learnedNow.includes(name));
-    // The new half of a replacement that adopts the KVM this resource already holds would take over the same
-    // service, and the old half's delete would then cancel it: the one server the stack holds. Refused here,
-    // in preview, before anything happens.
+    // A new half adopting the KVM this resource holds: the old half's delete would cancel the one server. Refused in preview.
     if (replaces.length && typeof news.adoptKvmId === "string" && news.adoptKvmId === olds.kvmId) {
         throw new Error(
             `${String(olds.hostname)} (service ${String(olds.serviceId)}) would be replaced (${replaces.join(", ")} changed), but its ` +

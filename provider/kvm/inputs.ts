@@ -1,6 +1,6 @@
 /**
  * KvmServer inputs: their normalized form, the offline validation that `check` runs on every preview and
- * up, and the outputs type. No network here: what needs the catalogue is checked in catalogue.ts, before
+ * up, and the outputs type. No network here: what needs the catalogue is checked in orderCheck.ts, before
  * the order, and reported the same way.
  */
 import { BILLING_CYCLES, BillingCycle, CANCELLATION_TYPES, CancellationType, KvmSession, PowerState, normalizeBillingCycle } from "../client/model";
@@ -33,12 +33,9 @@ export interface KvmServerInputs {
 }
 
 export interface KvmServerOutputs extends KvmServerInputs {
-    /** The resource's identity for the order journal (see journal.ts). */
+    /** The resource's identity for the order journal (see journal/). */
     [RESOURCE_KEY]?: string;
-    /**
-     * The batch of a server ordered with others in one add/order (`edis:batchOrders`): its service id was taken
-     * from its place in the answer, which the KVM's description must confirm once provisioned.
-     */
+    /** The batch of a server ordered with others in one add/order, until its KVM's description confirms its place (batchCheck.ts). */
     [ORDER_BATCH]?: string;
     serviceId: number;
     kvmId?: string;
@@ -53,10 +50,7 @@ export interface KvmServerOutputs extends KvmServerInputs {
     lpsIsPremium?: boolean;
     /** True when EDIS has suspended the server's traffic (from get/power). */
     trafficSuspended?: boolean;
-    /**
-     * True when the last refresh did not find the server in the account's listing and EDIS did not confirm it gone
-     * (both id lookups refusing it): it stays in state and shows as a change until it is listed again or confirmed gone.
-     */
+    /** True when the last refresh did not list the server and EDIS did not confirm it gone (observe): kept in state, shown as a change. */
     notListed?: boolean;
 }
 
@@ -111,10 +105,7 @@ export const hostname: Validator = (v) => {
     return { value: v };
 };
 
-/**
- * Whether two host names name the same host: without case (RFC 4343), and, for a description EDIS wrote, without
- * surrounding blanks or a final dot. Used by diff, by the batch's grouping and by the check of its mapping.
- */
+/** Whether two host names name the same host: without case (RFC 4343) and, for a description EDIS wrote, surrounding blanks or a final dot. */
 export function sameHostname(a: string, b: string): boolean {
     const key = (h: string) => h.trim().replace(/\.$/, "").toLowerCase();
     return key(a) === key(b);
@@ -202,9 +193,8 @@ const RULES: Record<keyof KvmServerInputs, FieldRule> = {
 export const INPUT_NAMES = Object.keys(RULES) as ReadonlyArray<keyof KvmServerInputs>;
 
 /**
- * The order's facts that a server taken over (adoptKvmId, or `pulumi import` through the plugin) may leave out:
- * EDIS reports a server's KVM and description, never its plan or operating system, so an imported server is
- * declared by what EDIS knows. Their first values are recorded, never ordered (diff.ts, LEARNED).
+ * The order's facts that a server taken over (adoptKvmId, or `pulumi import` through the plugin) may leave out, as EDIS
+ * never reports them; their first values are recorded, never ordered (diff.ts learned).
  */
 export const OPTIONAL_WHEN_ADOPTED = ["planId", "osId", "hostname"] as const;
 
@@ -217,9 +207,8 @@ const ADOPTED_RULES: Record<keyof KvmServerInputs, FieldRule> = {
 };
 
 /**
- * Validates and normalizes inputs (see fields.ts); defaults that do not depend on config are filled in. A server
- * adopted once stays adopted when the program removes `adoptKvmId` (that changes nothing): `olds`, the inputs
- * state holds, say so.
+ * Validates and normalizes inputs (see fields.ts), filling in defaults that do not depend on config. A server adopted once
+ * stays adopted when the program removes `adoptKvmId` (that changes nothing): `olds`, the inputs state holds, say so.
  */
 export function checkInputs(news: Record<string, unknown>, olds: Record<string, unknown> = {}): { inputs: Record<string, unknown>; failures: CheckFailure[] } {
     const adopted = [news.adoptKvmId, olds.adoptKvmId].some((k) => k !== undefined && k !== null && k !== "");

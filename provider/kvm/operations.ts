@@ -52,11 +52,10 @@ export async function observe(ctx: Context, serviceId: number, kvmId: string | u
 }
 
 /**
- * Live state for refresh. A KVM in the account's listing is alive. One missing from it leaves state only when EDIS's
- * state shows it gone (observe); otherwise it stays, marked NOT_LISTED so that the plan shows it as a change, with a
- * warning that says what EDIS answered and what to do. A read never fails on an answer it cannot place: only when
- * nothing can be learned (the listing cannot be had, the credentials are refused). Outputs the API cannot see
- * (order, invoice, inputs) are kept from state.
+ * Live state for refresh. A KVM in the account's listing is alive; one missing from it leaves state only when EDIS's state
+ * shows it gone (observe), else it stays, marked NOT_LISTED so that the plan shows it as a change, with a warning. A read
+ * fails only when nothing can be learned (no listing, credentials refused), never on an answer it cannot place. Outputs
+ * the API cannot see (order, invoice, inputs) are kept from state.
  */
 export async function readServer(ctx: Context, id: string, props: Record<string, unknown>): Promise<Required<Pick<ReadResult<Record<string, unknown>>, "id" | "props">>> {
     const serviceId = Number(id);
@@ -79,7 +78,6 @@ export async function readServer(ctx: Context, id: string, props: Record<string,
     }
     const session = (await ctx.sessions.all()).get(kvmId);
     if (session) {
-        // A server of a batched order is checked against its description before its live state is taken.
         const live = confirmBatchPlace({ ...props, serviceId, ...sessionOutputs(session), [NOT_LISTED]: undefined });
         const power = managesPower(props) ? await readPowerState(ctx, session, props.hostname) : {};
         return { id, props: compact({ ...live, ...power }) };
@@ -108,10 +106,7 @@ export function stateDeleteCommand(props: Record<string, unknown>): string {
     return typeof urn === "string" ? `pulumi state delete ${shellQuote(urn)}` : "pulumi state delete <urn> (the URN from `pulumi stack --show-urns`)";
 }
 
-/**
- * Before an update or a delete acts on a server of a batched order whose place is not confirmed yet (see
- * batchCheck.ts): its description is read and checked. Returns the outputs, without the mark once confirmed.
- */
+/** confirmBatchPlace (batchCheck.ts) on the KVM's live description, before an update or a delete acts on the server. */
 export async function confirmBatchPlaceLive<T extends Partial<KvmServerOutputs>>(ctx: Context, outs: T): Promise<T> {
     if (!outs[ORDER_BATCH] || typeof outs.kvmId !== "string") return outs;
     const session = (await ctx.sessions.all()).get(outs.kvmId) ?? (await ctx.sessions.one(outs.kvmId));
@@ -130,10 +125,7 @@ export async function checkLocation(ctx: Context, outs: KvmServerOutputs): Promi
     }
 }
 
-/**
- * An update of a suspended server (the diff reports the suspension): reads it again, so that a server EDIS
- * has resumed since the last refresh stops showing as changed, and says what to do when it has not.
- */
+/** An update of a suspended server: read again, so one EDIS has resumed since the refresh stops showing as changed; else says what to do. */
 export async function recheckSuspension(ctx: Context, outs: KvmServerOutputs): Promise<KvmServerOutputs> {
     const session = outs.kvmId ? await ctx.sessions.one(outs.kvmId) : undefined;
     const now = session ? compact({ ...outs, ...sessionOutputs(session) }) : outs;
@@ -146,10 +138,7 @@ export async function recheckSuspension(ctx: Context, outs: KvmServerOutputs): P
     return now;
 }
 
-/**
- * An update of a server the last refresh did not find in the account's listing (NOT_LISTED): looked for again, so
- * that one listed again stops showing as a change; one still missing stays marked, with what to do.
- */
+/** An update of a server the last refresh did not list (NOT_LISTED): looked for again; one still missing stays marked, with what to do. */
 export async function recheckListing(ctx: Context, outs: KvmServerOutputs): Promise<KvmServerOutputs> {
     const session = outs.kvmId ? (await ctx.sessions.all()).get(outs.kvmId) : undefined;
     if (session) return compact({ ...outs, ...sessionOutputs(session), [NOT_LISTED]: undefined });
@@ -158,10 +147,9 @@ export async function recheckListing(ctx: Context, outs: KvmServerOutputs): Prom
 }
 
 /**
- * Changes plan and/or billing cycle through add/upgrade. EDIS only upgrades within a location, so the new
- * plan's location is checked first; a cross-location change is refused before anything is bought. The order
- * journal makes it happen at most once: an upgrade already made is not sent again, and one whose answer was
- * lost blocks until the user says whether it was made (`pulumi-edis orders confirm|forget`).
+ * Changes plan and/or billing cycle through add/upgrade. EDIS only upgrades within a location, so the new plan's location
+ * is checked first and a cross-location change refused before anything is bought. Sent once (paidWrite.ts); an unknown
+ * outcome blocks until the user says whether it was made (`pulumi-edis orders confirm|forget`).
  */
 export async function upgradeServer(ctx: Context, olds: KvmServerOutputs, news: KvmServerInputs, id?: Identity): Promise<void> {
     const name = `${olds.hostname} (service ${olds.serviceId})`;
@@ -262,10 +250,9 @@ export async function upgradeServer(ctx: Context, olds: KvmServerOutputs, news: 
 }
 
 /**
- * Cancels. A server leaves state when cancel/product succeeds, or, on any failure of it, when EDIS's state shows it
- * gone (observe: not listed, and both id lookups refuse it). Whatever a refusal says ("already cancelled", "cancelled
- * effective 2031-01-31", "reactivated"), while the KVM is still listed the server stays in state, and the error says
- * what EDIS answered, what to check, and the command that removes it from state once the user has checked.
+ * Cancels. A server leaves state when cancel/product succeeds or, on any failure of it, when EDIS's state shows it gone
+ * (observe). Whatever a refusal says ("already cancelled", "cancelled effective 2031-01-31", "reactivated"), it otherwise
+ * stays, and the error says what EDIS answered, what to check, and the command that removes it from state once checked.
  */
 export async function cancelServer(ctx: Context, id: string, props: Record<string, unknown>): Promise<void> {
     const type = (props.cancellationType as CancellationType | undefined) ?? ctx.config.cancellationType ?? DEFAULT_CANCELLATION_TYPE;

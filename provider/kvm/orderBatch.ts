@@ -1,20 +1,17 @@
 /**
  * One order, one invoice, for the servers a deployment creates together (config `edis:batchOrders`).
  *
- * The specification's add/order takes a list of items and answers one service id per item, in item order. With
- * batching on, each create in flight brings its checked item here (a Gathering, flights.ts): once every create
- * in flight has arrived or finished, the items with the same billing cycle, payment method and credit choice go
- * to EDIS as one add/order. The engine runs at most `--parallel` creates at once, so a fleet larger than that
- * is ordered in several batches.
+ * The specification's add/order takes a list of items and answers one service id per item, in item order. With batching
+ * on, each create in flight brings its checked item to a Gathering (flights.ts); the items with the same billing cycle,
+ * payment method and credit choice go to EDIS as one add/order. The engine runs at most `--parallel` creates at once, so
+ * a larger fleet is ordered in several batches.
  *
- * The money rules hold for the batch as for one order (paidWrite.ts, journal.ts):
+ * The money rules hold for the batch as for one order (paidWrite.ts, journal/):
  *   - every member's own journal entry is claimed "sending" before the one add/order, and carries the batch
  *     (its id, its place, the others' host names), so each member finds it on the next run;
- *   - an answer maps service ids to members by item order; the mapping is verified against each KVM's
- *     description once provisioned (orderFlow.ts);
- *   - a lost or unreadable answer makes every member's entry "unknown", which blocks each of them until the
- *     user resolves it; `orders forget --batch <id>` resolves the whole batch;
- *   - a failure that certainly made nothing (paidWrite.ts) clears every entry; any other failure is "unknown";
+ *   - an answer maps service ids to members by item order, checked against each KVM's description (batchCheck.ts);
+ *   - as paidWrite.ts: a failure that certainly made nothing clears every entry; a lost or unreadable answer, or any other
+ *     failure naming nothing, makes each "unknown" until the user resolves it (`orders forget --batch <id>`: the whole batch);
  *   - from the answer on, each member's create goes on alone, and one whose create fails after the order still
  *     reaches state with its service id (ServerInitError).
  */
@@ -75,10 +72,7 @@ export class OrderBatcher {
         this.flights.leave(this.orders);
     }
 
-    /**
-     * One order per set of terms; and two members of one host name never share an order, because the check of
-     * the mapping (batchCheck.ts) tells members apart by host name.
-     */
+    /** One order per set of terms; two members of one host name never share one, as the mapping's check (batchCheck.ts) tells them apart by it. */
     private send(arrived: BatchMember[]): void {
         const orders: BatchMember[][] = [];
         const termsOf = (m: BatchMember) => JSON.stringify([m.terms.billingCycle, m.terms.paymentMethod, m.terms.applyCredit]);
@@ -154,10 +148,7 @@ export class OrderBatcher {
         }
     }
 
-    /**
-     * Claims each member's entry with its place in the batch. A member whose entry cannot be claimed (another
-     * deployment is sending it, or the journal cannot be written) leaves the batch, with nothing sent for it.
-     */
+    /** Claims each member's entry with its place; one that cannot be claimed (another deployment sends it, or the journal fails) leaves, unsent. */
     private async claim(members: BatchMember[], id: string): Promise<BatchMember[]> {
         const hostnames = members.map((m) => m.item.hostname);
         // All at once: against a shared store each claim is a request.
@@ -199,10 +190,7 @@ export class OrderBatcher {
     }
 }
 
-/**
- * The journal entry of the server at `index` of an order of `size` items that EDIS answered: "ordered" with the
- * service id at its place, or "unknown" when the answer names none there. One order or a batch, the same rule.
- */
+/** The entry of the server at `index` of an answered order of `size` items: "ordered" with the service id there, else "unknown"; batched or not. */
 export function orderedAt(sending: OrderEntry, order: OrderResult, index: number, size: number): OrderEntry {
     const serviceId = order.serviceIds[index];
     if (serviceId === undefined) {
@@ -212,9 +200,8 @@ export function orderedAt(sending: OrderEntry, order: OrderResult, index: number
 }
 
 /**
- * The entry for a failed answer that names what was made: any service id makes it an order (at this server's
- * place, or unknown when its place has none); an order id alone leaves open whether a service follows, which only
- * the user can find out. Undefined when it names nothing.
+ * The entry for a failed answer that names what was made: any service id makes it an order (at this server's place, or
+ * unknown when its place has none); an order id alone leaves open whether a service follows, which only the user can say.
  */
 export function orderedDespite(sending: OrderEntry, e: EdisApiError, index: number, size: number): OrderEntry | undefined {
     if (!e.serviceIds?.length && e.orderId === undefined) return undefined;

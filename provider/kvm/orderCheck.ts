@@ -110,10 +110,7 @@ export async function checkOrder(
     return { plan, location: home.location };
 }
 
-/**
- * Whether an add-on id is its plan's "no extra" entry (a non-OS add-on without a price): choosing it orders the
- * same server as leaving the input unset, so a change between the two never replaces the server.
- */
+/** Whether an add-on id is its plan's unpriced non-OS "no extra" entry: the same server as the input unset, so a change between them replaces nothing. */
 export async function isNoExtraAddon(catalogue: Catalogue, planId: number, input: keyof typeof ADDON_INPUTS, id: number): Promise<boolean> {
     const home = await catalogue.findPlan(planId);
     const addon = home?.plan.addons[ADDON_INPUTS[input].group].find((a) => a.id === id);

@@ -26,10 +26,7 @@ import { KvmServerInputs, KvmServerOutputs, ORDER_BATCH, compact, sessionOutputs
 import { checkOrder, resolvePaymentMethod } from "./orderCheck";
 import { applyPowerState } from "./power";
 
-/**
- * Creates a KvmServer: adopts, resumes what the journal knows, or orders. Whatever reaches the engine with a
- * service id (the result, or a ServerInitError) marks the journal entry "created": the engine has it now.
- */
+/** Creates a KvmServer: adopts, resumes what the journal knows, or orders; what reaches the engine with a service id marks its entry "created". */
 export async function createServer(ctx: Context, inputs: KvmServerInputs, id?: Identity): Promise<{ id: string; outs: KvmServerOutputs }> {
     try {
         const created = await orderOrResume(ctx, inputs, id);
@@ -201,7 +198,6 @@ function extraText(extra: number[], ctx: Context, key: string | undefined): stri
     );
 }
 
-/** The engine has the server now (or its init error): the journal entry says so, and is kept until state shows it. */
 async function handedOver(ctx: Context, id: Identity | undefined, outs: KvmServerOutputs): Promise<void> {
     if (!id || outs.serviceId === undefined || outs.adoptKvmId) return;
     try {
@@ -213,10 +209,9 @@ async function handedOver(ctx: Context, id: Identity | undefined, outs: KvmServe
 }
 
 /**
- * A create of a resource whose earlier create returned a server to the engine, which has lost it since (`pulumi
- * stack rm --force`, an engine killed before its checkpoint, a state edited by hand). The server is taken back when
- * EDIS still lists it; when EDIS confirms it gone, the entry is dropped and a new server ordered; otherwise the
- * user is asked.
+ * A create of a resource whose earlier create returned a server to the engine, which has lost it since (`pulumi stack rm
+ * --force`, an engine killed before its checkpoint, a state edited by hand). The server is taken back when EDIS still lists
+ * it; when EDIS confirms it gone, the entry is dropped and a new server ordered; otherwise the user is asked.
  */
 async function resumeHandedOver(ctx: Context, entry: OrderEntry, inputs: KvmServerInputs): Promise<{ id: string; outs: KvmServerOutputs } | undefined> {
     if (!entry.kvmId) return resumeJournaledOrder(ctx, entry, inputs);
@@ -312,7 +307,7 @@ async function finishProvisioning(ctx: Context, outs: KvmServerOutputs): Promise
         // In state as what it was ordered for, with the mark: refresh, update and delete check it again.
         throw new ServerInitError(id, provisioned, (e as Error).message);
     }
-    // Power not managed: not read either (no get/power per server; refresh does not read it).
+    // Power not managed: not read either (power.ts).
     if (!outs.powerState) return provisioned;
     try {
         return compact(await applyPowerState(ctx, provisioned, outs.powerState));

@@ -3,10 +3,8 @@
  *
  *   create (powerState set)  ─ after provisioning: get/power; switch if it differs; wait until EDIS reports it
  *   update (powerState set)  ─ the same; a failure carries the server id (the server exists, only power failed)
- *   refresh (powerState set) ─ get/power on the listing's session, at most POWER_READ_CONCURRENCY at once and
- *                              within one request time limit for all of them (PowerReadings); the live state
- *                              becomes the outputs, so a server switched off behind Pulumi's back differs from
- *                              `powerState: "on"`
+ *   refresh (powerState set) ─ get/power on the listing's session, bounded (PowerReadings); the live state becomes the
+ *                              outputs, so a server switched off behind Pulumi's back differs from `powerState: "on"`
  *
  * `powerState` unset means "not managed": nothing is switched or read (no get/power on create or refresh, so a
  * fleet's refresh costs one get/auth however large it is), and nothing needs API Access. The outputs record
@@ -56,10 +54,7 @@ async function waitForPower(ctx: Context, outs: KvmServerOutputs, want: PowerSta
 /** The output that records whether the program manages the server's power (refresh is given only the outputs). */
 export const MANAGES_POWER = "__managesPower";
 
-/**
- * Whether a refresh reads this server's power. State written before MANAGES_POWER existed holds a `powerState`
- * output only where power was read: it is read as before.
- */
+/** Whether a refresh reads this server's power; state from before MANAGES_POWER has a `powerState` output only where power was read. */
 export function managesPower(props: Record<string, unknown>): boolean {
     const marked = props[MANAGES_POWER];
     return typeof marked === "boolean" ? marked : props.powerState !== undefined;
@@ -71,9 +66,8 @@ export const POWER_READ_CONCURRENCY = 16;
 export const POWER_READ_RETRY_MS = 500;
 
 /**
- * The power readings of a refresh, which are optional: a server whose power cannot be read keeps its place in
- * state and shows as a change. So no management host may cost more than one request time limit, and none
- * per server:
+ * The power readings of a refresh, which are optional: a server whose power cannot be read keeps its place in state and
+ * shows as a change. So no management host may cost more than one request time limit, and none per server:
  * - every reading is sent once, at most POWER_READ_CONCURRENCY at a time; an answered transient failure (a 5xx,
  *   a 429) is asked once more after POWER_READ_RETRY_MS, a time-out or a dropped connection never;
  * - all readings share one window of one request time limit, which every answer renews: when no host has
@@ -170,11 +164,7 @@ export class PowerReadings {
     }
 }
 
-/**
- * The live power state for refresh, or nothing when it cannot be read: then `powerState` is left out of the
- * outputs, so a server whose power is managed shows as a change (unclear, not "same"). Never fails the refresh:
- * the server's existence is what refresh must get right.
- */
+/** The live power state for refresh, or none (see PowerReadings); never fails the refresh: the server's existence is what it must get right. */
 export async function readPowerState(ctx: Context, session: KvmSession, hostname: unknown): Promise<Partial<KvmServerOutputs>> {
     ctx.management.remember(session);
     const now = await ctx.powerReadings.read(session, String(hostname ?? session.kvmId));

@@ -1,8 +1,7 @@
 /**
- * The KvmServer dynamic provider as the engine calls it (configure, check, diff, create, read, update,
- * delete). Runs inside Pulumi's dynamic-provider host, reached from the serialized shim in sdk/ through
- * `require("pulumi-edis/provider")`. One host process serves every KvmServer of a deployment, so the
- * context (client, caches) is built once and shared.
+ * The KvmServer dynamic provider as the engine calls it (configure, check, diff, create, read, update, delete). Runs in
+ * Pulumi's dynamic-provider host, reached from the serialized shim in sdk/ through `require("pulumi-edis/provider")`;
+ * the context is built once per host (runtime.ts).
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { ConfigureRequest, configure, ctx, currentConfig, journal, log, logOnce, noteReplacement, settleJournal } from "../runtime";
@@ -36,15 +35,12 @@ function keepProvider(e: unknown, inputs: Record<string, unknown>): unknown {
     return e;
 }
 
-/** Outputs record whether the program manages power: refresh, which sees only outputs, reads it only then. */
+/** Records MANAGES_POWER (power.ts says why). */
 function markPower<T extends object>(outs: T, inputs: Record<string, unknown>): T {
     return { ...outs, [MANAGES_POWER]: inputs.powerState !== undefined };
 }
 
-/**
- * An add-on input that changes between unset and the plan's own "no extra" entry is no change: the same server.
- * Asked of the catalogue only for such a pair, so other diffs cost no call.
- */
+/** Drops the add-on changes that isNoExtraAddon finds are none; the catalogue is asked only for such a pair, so other diffs cost no call. */
 async function withoutNoExtraAddons(olds: Record<string, unknown>, diff: KvmServerDiff, news: Record<string, unknown>): Promise<KvmServerDiff> {
     const same: string[] = [];
     for (const input of Object.keys(ADDON_INPUTS) as Array<keyof typeof ADDON_INPUTS>) {
@@ -101,7 +97,7 @@ export const kvmServer = {
         if (changed.includes(UNFINISHED)) {
             logOnce(`${String(olds.hostname)} (service ${id}) was ordered but is not provisioned yet: the plan shows it as an update, which waits for it (nothing is ordered)`);
         }
-        // The dynamic host reports no per-property diff, so the plan cannot say why it replaces: the log does.
+        // Likewise for a replacement: the plan cannot say why it replaces, so the log does.
         if (replaces.length) {
             noteReplacement(news[RESOURCE_KEY] ?? olds[RESOURCE_KEY], Number(id), olds.kvmId, news);
             logOnce(`${String(olds.hostname)} (service ${id}) is replaced because ${replaces.join(", ")} changed: a new server is ordered, then this one is cancelled`);
