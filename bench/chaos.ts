@@ -5,13 +5,11 @@
  * directory with nothing on its disk, with the order journal in S3 (MinIO on 127.0.0.1), as CI runners that do not
  * outlive a job; `--fresh-runners`: the same runners with the journal on their disk, the control that shows why).
  *
- * Each run deploys a small fleet (1 to 3 servers, some with a TrafficAlert) of test/programs/servers against a fresh simulator, with a
- * random fault schedule on the first `pulumi up`: 429s, 5xx, HTML and 404 pages, dropped connections before
- * and after EDIS handled the request, malformed and refused answers, slow answers past the request time
- * limit, on any endpoint (the Management API's too); and, at a random moment, a killed provider host or a
- * killed deployment. Then it recovers as a user would, acting only on what the errors say (adopt a server that
- * exists; remove a hook that may exist in the portal; run the `orders forget` command the error names), runs
- * `pulumi up` until it succeeds, and destroys the stack.
+ * Each run deploys a small fleet (1 to 3 servers, some with a TrafficAlert) of test/programs/servers against a fresh
+ * simulator, with random faults on any endpoint of the first `pulumi up` (FAULTS, answers slower than the request time
+ * limit, echoed credentials) and, at a random moment, a killed provider host or deployment. Then it recovers as a user
+ * would, acting only on what the errors say (adopt a server that exists; remove a hook that may exist in the portal;
+ * run the `orders forget` command the error names), runs `pulumi up` until it succeeds, and destroys the stack.
  *
  * Invariants, checked after every run; any violation fails the campaign:
  *   1. no resource was ordered twice (one service per host name at most);
@@ -54,10 +52,7 @@ const FAULTS: Array<{ name: string; fault: Omit<InjectedFault, "endpoint" | "tim
     { name: "extra-service-id", fault: { rewrite: (a) => ({ ...a, serviceids: typeof a.serviceids === "string" ? `${a.serviceids},999${a.orderid ?? 1}` : a.serviceids }) } },
 ];
 const CRASHES = ["none", "none", "host", "engine"] as const;
-/**
- * On fresh runners the crash that matters most is the one after add/order answered, while provisioning is waited
- * for (a cancelled CI job): the next runner has only the shared journal to know the order by.
- */
+/** On fresh runners the crash that matters most is after add/order answered (a cancelled CI job): the next runner has only the shared journal. */
 const CRASHES_ON_FRESH_RUNNERS = ["none", "host", "engine", "host-after-order", "engine-after-order", "engine-after-order"] as const;
 /** Slower than the request time limit the runs set (edis:requestTimeoutSeconds 1). */
 const SLOW_MS = 1_300;

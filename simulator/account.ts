@@ -125,10 +125,7 @@ export interface AccountBehaviour {
     unpaidInvoices: boolean;
     /** Product ids that are out of stock: add/order creates the order and answers `failed`. */
     outOfStock: number[];
-    /**
-     * How get/kvmid answers while a service has no KVM: `{status: "success", serviceid, kvmid: null}` ("null")
-     * or HTTP 200 `{status: "error", message}` ("error"), as the vendor leaves open.
-     */
+    /** get/kvmid while a service has no KVM (the vendor leaves it open): `kvmid: null`, or HTTP 200 `{status: "error"}`. */
     kvmIdNotYet: "null" | "error";
     /** get/kvmid calls a paid service answers "not yet" before its KVM appears, beside the delay; 0 for none. */
     provisioningPolls: number;
@@ -149,9 +146,8 @@ export const DEFAULT_BEHAVIOUR: AccountBehaviour = {
 export const RDNS_API_HOST = "dns-api.edis-sim.invalid";
 
 /**
- * The add-on fields of an order item and the group each names. The vendor's sample spells the drive boost
- * `additional_driveboost` once, so both spellings are read; `additional_vcpu` names a group that no plan of
- * the specification shows, so any id in it is refused.
+ * The add-on fields of an order item and the group each names. The vendor's sample once spells the drive boost
+ * `additional_driveboost` (both are read); no plan the specification shows has `additional_vcpu`: any id there is refused.
  */
 const ITEM_ADDON_FIELDS: Array<[field: string, group: SimAddonGroup | undefined]> = [
     ["additional_ram", "additional ram"],

@@ -2,15 +2,13 @@
  * The simulator's catalogue, and the answers of get/locations and get/products in exactly the shapes of the
  * user's interface specification (shared/000_3cfe71d17a36cd55.txt, "Location" and "Product (plan)"):
  *
- * - locations keyed by display name, each `{id, headline?}`; one headline is empty and one is absent, as the
- *   specification allows;
+ * - locations keyed by display name, each `{id, headline?}` (one headline empty, one absent, as the specification allows);
  * - plans keyed by display name, each `{id, description, addons}`; `description` holds `disk`, `ram`, `cpu`,
  *   `traffic` as `{size, unit}` (GByte, MByte, core/socket, TByte) and `price` with all four billing cycles as
  *   `{amount: "8.00", currency: "EUR"}`;
- * - add-on groups under the specification's names (`operating system`, `additional ram`, `additional ip`,
- *   `additional drive boost`), each keyed by the add-on id as a string, each add-on `{id, description, price?}`
- *   with `price: {monthly: {...}}` absent for operating systems and for the "no extra" entry. The groups
- *   differ per plan: the smallest plan has no drive boost, Zurich sells no additional IP.
+ * - add-on groups under the specification's names (ADDON_GROUPS), keyed by add-on id as a string, each add-on
+ *   `{id, description, price?}` with `price: {monthly: {...}}` absent for operating systems and the "no extra"
+ *   entry. The groups differ per plan: the smallest plan has no drive boost, Zurich sells no additional IP.
  *
  * The figures of a plan exist once, in `PLANS`; the answers are built from them, and the order rules in
  * account.ts read the same records.
@@ -93,7 +91,6 @@ const SIZES = [
 /** Each location sells each size under its own pid (location * 100 + size), as add/upgrade needs. */
 export const PLANS: SimPlan[] = LOCATIONS.flatMap((loc) =>
     SIZES.map((size, i): SimPlan => {
-        // London prices a little higher, Zurich higher still.
         const factor = loc.code === "lon" ? 1.1 : loc.code === "zrh" ? 1.2 : 1;
         const addons: SimPlan["addons"] = { "operating system": [...LINUX, ...(size.windows ? WINDOWS : [])], "additional ram": RAM };
         if (loc.code !== "zrh") addons["additional ip"] = IP;

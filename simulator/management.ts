@@ -9,8 +9,7 @@
  *   that does not match, or a `valid_until` in the past, is HTTP 401 `{status: "error", message}`; so is any
  *   call while API Access is off (account-wide, `apiAccess`), with a message that says so;
  * - a call for a KVM to another server's host is 401 too (each host serves its own server only);
- * - power off is `set/poweroff`; it and set/poweron answer `{status: "success"}`; get/power says
- *   "server powered off" when off;
+ * - power off is `set/poweroff`; it and set/poweron answer `{status: "success"}`; get/power says "server powered off" when off;
  * - get/vnc/status of a server without VNC answers `{status, vnc_status: "disabled"}`;
  * - set/ptr refuses an address that is not the server's (HTTP 400); del/ptr answers `{status}`;
  * - hooks/set answers the hook id as a string; hooks/del of an unknown id is HTTP 404.

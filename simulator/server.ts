@@ -63,10 +63,7 @@ export interface SimulatorOptions {
     provisioningPolls?: number;
     sessionTtlSeconds?: number;
     faults?: InjectedFault[];
-    /**
-     * Sees every answer the simulator itself composes (not injected faults, not dropped connections), before
-     * it is sent: how test/spec checks each one against the specification.
-     */
+    /** Sees each answer the simulator composes (not injected or dropped) before it is sent: how test/spec checks each against the specification. */
     onAnswer?: (answer: SimAnswer) => void;
 }
 

@@ -13,10 +13,8 @@
  *                                                     both id lookups answer HTTP 404 in EDIS's own form, naming
  *                                                     no id and no server that is there (`refusedInEdisForm`)
  *
- * Words are read for one thing only: to choose the safer of two readings. "Try again later" or "internal error"
- * makes a refusal a retry (a lookup so answered corroborates nothing); words about the password make a provisioning wait stop; words
- * about the session renew a Management API session before a call that may be repeated. No word can turn a failure
- * into "nothing happened", "cancelled" or "gone", whatever it says, because no code path asks the words that.
+ * Words are read for one thing only: to choose the safer of two readings (SaferReadings below). No word can turn a
+ * failure into "nothing happened", "cancelled" or "gone", because no code path asks the words that.
  *
  * An answer's class comes from its form (transport.ts sets it as the error's `kind`):
  *
@@ -40,20 +38,13 @@ export function isSuccessWord(status: unknown): boolean {
 
 /** What a refusal's words say that may only make the outcome safer (set by the transport, read below). */
 export interface SaferReadings {
-    /**
-     * "Try again", "temporarily", "maintenance", "rate limit", or a failure inside the server ("internal error",
-     * "database", "exception"): the refusal says nothing about the thing asked about; a read asks again later.
-     */
+    /** "Try again later", "maintenance" or a failure inside the server ("internal error"): no word on the thing asked; a read asks again. */
     later?: boolean;
     /** Words about the e-mail, password or login: a wait for provisioning stops instead of polling for minutes. */
     credentials?: boolean;
     /** Words about the session (signature, expiry, API access): a repeatable Management API call renews it. */
     session?: boolean;
-    /**
-     * Words that never let a refusal show a server gone: of a server that is there ("suspended", "pending",
-     * "active"), of a refused form of request ("unknown endpoint", "missing parameter"), or of the asker ("client",
-     * "account", "user", "permission").
-     */
+    /** Words of a server that is there ("suspended"), a refused form of request ("missing parameter") or the asker ("account"): never "gone". */
     keepsServer?: boolean;
 }
 
@@ -64,10 +55,7 @@ const SESSION_WORDS = /\b(signature|session|expired|valid until|api ?access)\b/;
 const KEEPS_SERVER_WORDS =
     /\b(suspend\w*|pending|active|running|provision\w*|in use|exists?|locked|overdue|unpaid|endpoint|route|method|not implemented|parameters?|missing|invalid|bad request|pw|e ?mail|client|account|user|forbidden|permission|denied)\b/;
 
-/**
- * The safer readings an answer allows, from all of its text (every field, not only the message: reading more words
- * can only make an outcome safer), lower-cased, with `_`/`-` between words read as spaces.
- */
+/** The safer readings of all of an answer's text, not only its message (more words can only make it safer); `_`/`-` read as spaces. */
 export function saferReadingsOf(text: string | undefined): SaferReadings {
     const words = (text ?? "").replace(/(?<=[a-z0-9])[_-](?=[a-z0-9])/gi, " ").toLowerCase();
     return { later: LATER.test(words), credentials: CREDENTIAL_WORDS.test(words), session: SESSION_WORDS.test(words), keepsServer: KEEPS_SERVER_WORDS.test(words) };
@@ -76,23 +64,20 @@ export function saferReadingsOf(text: string | undefined): SaferReadings {
 // ---- the questions callers ask --------------------------------------------------------------------------------
 
 /**
- * A paid write (add/order, add/upgrade, hooks/set) failed: did it certainly make nothing, so that the journal entry
- * may go and the write may be sent again? Only when the request never left this machine. Every answer, whatever its
- * status and words, may come from a server that acted (a 403 "order placed; payment not authorised" did), so every
- * answered failure is "unknown". Wrong credentials do not block a write this way: the preflight's calls, with the
- * same credentials, fail before the paid write is sent (and then nothing was sent).
+ * A paid write (add/order, add/upgrade, hooks/set) failed: did it certainly make nothing, so that its journal entry may
+ * go and it may be sent again? Only when the request never left this machine: any answer, whatever its status and words,
+ * may come from a server that acted (a 403 "order placed; payment not authorised" did). Wrong credentials do not block a
+ * write this way: the preflight's calls, with the same credentials, fail before the paid write is sent.
  */
 export function nothingHappened(e: EdisApiError): boolean {
     return e.kind === "not_sent";
 }
 
 /**
- * A lookup failed with a definite "no" in EDIS's own form: what corroborates, beside the account's listing, that a
- * server is gone. HTTP 404; EDIS's JSON with a status word that is a failure (not empty, not a success or "ok");
- * no id of a service, order, invoice or KVM in its fields; and none of the words that make it safer anywhere in
- * it: "try again" or a refused form of request, the login, or a server that is there ("suspended", "pending").
- * Any other words count ("not found", "terminated", "cancelled"). Never another status (a 400, a 200 "account
- * suspended"), a time-out, a server error, a page that is not EDIS's, or a 429.
+ * A lookup failed with a definite "no" in EDIS's own form, what corroborates "gone" beside the listing (the table above):
+ * HTTP 404; EDIS's JSON with a failure status word (not empty, "ok" or a success); no service, order, invoice or KVM id
+ * in its fields; none of the safer words ("try again", the login, a refused request, a server that is there). Any other
+ * words count ("not found", "terminated"). Nothing else corroborates (a 400, a 200 "account suspended", a time-out, a 429).
  */
 export function refusedInEdisForm(e: EdisApiError): boolean {
     if (e.kind !== "refused" || e.status !== 404) return false;
@@ -130,10 +115,7 @@ export function stopsWaiting(e: EdisApiError): boolean {
     return e.kind === "credentials" || e.kind === "session" || !!e.saferReadings.credentials;
 }
 
-/**
- * A Management API call that may be repeated was refused for its session: renew the session and send it once more?
- * By HTTP 401/403, or by words. (A call that must not be repeated, hooks/set, is never asked: it is sent once.)
- */
+/** A repeatable Management API call was refused for its session (HTTP 401/403, or words): renew it, send once more? */
 export function refusesSession(e: EdisApiError): boolean {
     return e.kind === "credentials" || e.kind === "session" || (e.kind === "refused" && !!e.saferReadings.session);
 }

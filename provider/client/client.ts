@@ -1,8 +1,7 @@
 /**
- * The typed EDIS client: one method per endpoint, on top of one transport (transport.ts), one retry policy
- * (retry.ts) and one set of wire schemas (schemas.ts). Credentials go into every request body and nowhere
- * else; every error it throws is an EdisApiError, which removes them (and session signatures) from the text
- * it quotes, and its log lines are its own words.
+ * The typed EDIS client: one method per endpoint, on one transport (transport.ts), retry policy (retry.ts) and set of
+ * wire schemas (schemas.ts). Credentials go into every request body and nowhere else; every error it throws is an
+ * EdisApiError, which removes them (and session signatures) from the text it quotes; its log lines are its own words.
  */
 import { z } from "zod";
 import { EdisApiError } from "./errors";
@@ -117,9 +116,8 @@ export class EdisClient {
     }
 
     /**
-     * Places an order. Called once: never retried, whatever happens, because a lost answer does not mean
-     * a lost order. A failed answer throws with every id it names (namedIds.ts), whatever its status or shape:
-     * each may be a billed server.
+     * Places an order, once: never retried, as a lost answer is not a lost order (retry.ts). A failed answer throws
+     * with every id it names (namedIds.ts), whatever its status or shape: each may be a billed server.
      */
     async addOrder(order: OrderRequest): Promise<OrderResult> {
         try {

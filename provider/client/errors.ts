@@ -2,11 +2,9 @@
  * The one error type of the EDIS client. Everything that goes wrong talking to EDIS becomes an `EdisApiError`,
  * thrown through the Pulumi engine (which prints it and, for create and update, stores it).
  *
- * Text from outside (the server's message, details that quote an answer) passes through `withhold` (withhold.ts)
- * once, here, whole and before it is cut to length: a text whose any decoded form holds a credential is replaced by
- * a line that says so. The error's own frame (endpoint, kind, HTTP status, attempts, hint) is the provider's wording.
- *
- * `kind` is the answer's class, from its form alone (answers.ts says what each means and who may act on it).
+ * Text from outside (the server's message, details that quote an answer) passes `withhold` (withhold.ts) once, here,
+ * whole and before it is cut to length; the error's own frame (endpoint, kind, HTTP status, attempts, hint) is the
+ * provider's wording. `kind` is the answer's class, from its form alone (answers.ts: what each means, who may act on it).
  */
 import { SaferReadings } from "./answers";
 import { withhold } from "./withhold";

@@ -27,10 +27,7 @@ interface ManagementEndpoint {
     path: string;
     /** "api": the server's own API host, paths under /kvm/v2/; "rdns": the reverse-DNS API host, paths at its root. */
     host: "api" | "rdns";
-    /**
-     * "safe" where repeating the call leaves the same result (a power switch, a disable, setting the same PTR
-     * record, deleting a hook that is gone); "never" where a lost answer may have created something.
-     */
+    /** "safe": a repeat leaves the same result (power switch, disable, same PTR, deleting a gone hook); "never": a lost answer may have made something. */
     retry: "safe" | "never";
 }
 
@@ -56,10 +53,7 @@ export const SESSION_RENEW_MARGIN_SECONDS = 60;
 const SESSION_DEFAULT_LIFETIME_SECONDS = 300;
 
 export interface ManagementClientOptions {
-    /**
-     * Where a host's API is reached: `{host}` is replaced by the session's `api_host` or `api_rdns`. Default
-     * `https://{host}`. A URL without `{host}` sends every host's calls there (a proxy, the simulator).
-     */
+    /** `{host}` becomes the session's `api_host` or `api_rdns` (default `https://{host}`); a URL without it gets every call (a proxy, the simulator). */
     urlTemplate?: string;
     now?: () => number;
 }
@@ -92,7 +86,7 @@ export class ManagementClient {
 
     // ---- power ---------------------------------------------------------------------------------------
 
-    /** `once`: no repeat of a transient failure; `timeoutMs`: a shorter limit than the client's (a refresh's readings, kvm/power.ts). */
+    /** A refresh's readings pass `once` and a shorter `timeoutMs` (kvm/power.ts). */
     getPower(kvmId: string, options: CallOptions = {}): Promise<PowerStatus> {
         return this.call(kvmId, MANAGEMENT_ENDPOINTS.power, {}, wire.powerAnswer, options);
     }
@@ -156,19 +150,13 @@ export class ManagementClient {
 
     // ---- sessions and the one request path ------------------------------------------------------------
 
-    /**
-     * Takes a session entry the caller already has (e.g. from the account's listing), so that a refresh of many
-     * servers does not ask get/auth once per server. Kept only while it is valid.
-     */
+    /** Takes an entry the caller has (the account's listing), so a refresh does not ask get/auth per server; kept while valid. */
     remember(session: KvmSession): void {
         const held = this.hold(session);
         if (this.fresh(held)) this.sessions.set(session.kvmId, Promise.resolve(held));
     }
 
-    /**
-     * An entry without a time limit (or with one that cannot be read) is renewed after a few minutes rather than
-     * never; the limit is kept beside the entry, not written into it: `valid_until` goes back as EDIS wrote it.
-     */
+    /** Without a readable limit, renewed after a few minutes, not never; the time sits beside the entry: `valid_until` goes back as written. */
     private hold(session: KvmSession): HeldSession {
         const nowSeconds = Math.floor(this.now() / 1000);
         return { ...session, renewAfter: (session.validUntil ?? nowSeconds + SESSION_DEFAULT_LIFETIME_SECONDS) - SESSION_RENEW_MARGIN_SECONDS };

@@ -25,10 +25,7 @@ export interface IdsInAnswer {
 
 type Kind = keyof NamedIds;
 
-/**
- * The kind of id a key names, with or without an id suffix: `serviceids`, `service_id`, `ServiceIDs`, `service`; and
- * WHMCS's names for a service id, with the suffix only: `productids`, `hostingid`, `relid`.
- */
+/** The kind of id a key names (`serviceids`, `service_id`, `service`); WHMCS's service-id names need the suffix (`relid`). */
 function kindOfKey(key: string): { kind: Kind; direct: boolean } | undefined {
     const k = key.toLowerCase().replace(/[^a-z]/g, "");
     const m = /^(service|order|invoice|product|hosting|rel)s?(ids?|numbers?|nos?|nums?)?$/.exec(k);
@@ -92,10 +89,7 @@ function walk(value: unknown, ids: NamedIds, depth = 0): void {
     }
 }
 
-/**
- * The JSON values in a text: the whole text when it is JSON (after a byte order mark), else every balanced `{...}`
- * or `[...]` that parses, left to right; a JSON string that holds JSON is opened too.
- */
+/** The JSON values in a text: all of it (after a BOM), else each balanced `{...}`/`[...]` that parses; JSON in strings too. */
 export function jsonValuesIn(text: string): unknown[] {
     const body = text.replace(/^\uFEFF/, "");
     const whole = tryParse(body.trim());

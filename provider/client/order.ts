@@ -1,6 +1,4 @@
-/**
- * Builds add/order's `order` field: a JSON document sent as a string inside the form body.
- */
+/** Builds add/order's `order` field: a JSON document sent as a string inside the form body. */
 import { OrderRequest } from "./model";
 
 export function buildOrderDocument(order: OrderRequest) {

@@ -1,7 +1,6 @@
 /**
- * One endpoint call as every endpoint function of both clients makes it: post (transport.ts), check the answer
- * against the endpoint's wire schema (schemas.ts), and repeat transient failures of endpoints that may be
- * repeated, as the retry policy says (retry.ts).
+ * One endpoint call as both clients make it: post (transport.ts), check the answer against the endpoint's wire schema
+ * (schemas.ts), and repeat transient failures of repeatable endpoints as the retry policy says (retry.ts).
  */
 import type { z } from "zod";
 import { EdisApiError } from "./errors";
@@ -22,10 +21,9 @@ export interface RequestSettings {
 }
 
 /**
- * What a call needs of its endpoint's wire schema (schemas.ts): zod's `safeParse`, stated here without zod's
- * types. The package's public declaration files reach this module (through the client's settings), and zod's
- * own declarations do not compile without `esModuleInterop`, which Pulumi's standard tsconfig does not set;
- * so no exported declaration of the package may name a zod type (test/declarations.test.ts checks it).
+ * What a call needs of its wire schema (schemas.ts): zod's `safeParse`, without zod's types. The package's public
+ * declarations reach this module (through the client's settings), and zod's own do not compile without `esModuleInterop`,
+ * which Pulumi's standard tsconfig does not set: no exported declaration may name a zod type (test/declarations.test.ts).
  */
 export interface WireSchema<T> {
     safeParse(answer: unknown): { success: true; data: T } | { success: false; error: unknown };

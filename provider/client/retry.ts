@@ -4,8 +4,7 @@
  * - Only endpoints marked `retry: "safe"` are ever repeated (reads, and cancel/product, which is idempotent:
  *   a second cancel of the same service changes nothing). add/order and add/upgrade spend money and are
  *   never repeated, whatever the failure: a timeout or a 500 there does not tell us the order was not placed.
- * - Only failures that say nothing about the request are repeated (answers.ts `mayRetry`): 429, 5xx, network
- *   errors and timeouts, and a refusal whose words say "try again later".
+ * - Only failures that say nothing about the request are repeated (answers.ts `mayRetry`: 429, 5xx, no answer, "try again").
  * - The wait is exponential with full jitter, capped; a `Retry-After` from the server replaces it (itself
  *   capped, so a hostile or broken header cannot park a deployment for hours).
  */
@@ -40,10 +39,7 @@ export function parseRetryAfter(header: string | null | undefined, now = Date.no
     return Math.max(0, (date - now) / 1000);
 }
 
-/**
- * How long to wait before attempt number `attempt + 1` (attempt counts from 1), or undefined to give up.
- * `random` is injectable so that tests can pin the jitter.
- */
+/** The wait before attempt `attempt + 1` (counting from 1), or undefined to give up; tests pin the jitter through `random`. */
 export function nextDelayMs(
     policy: RetryPolicy,
     error: EdisApiError,

@@ -2,16 +2,13 @@
  * The wire schemas: every answer of the EDIS API is parsed here into the types of `model.ts`.
  *
  * The shapes the user's interface specification shows (shared/000_3cfe71d17a36cd55.txt) are the path these
- * schemas are written for: locations `{id, headline?}` keyed by name; plans with `description.{disk, ram,
- * cpu, traffic}` as `{size, unit}` and `description.price.<cycle>` as `{amount, currency}`; add-on groups by
- * the specification's names, each add-on `{id, description, price?}`; the session entry; the order result.
+ * schemas are written for; each schema below names the shape it reads.
  *
- * They are tolerant only where the specification and EDIS-API.md leave things open, and in ways that cannot
- * make a specified answer mean something else: ids as numbers or numeric strings, PHP's `[]` for an empty map,
- * an id at top level or under `data` for the endpoints whose answers are not shown, WHMCS-style "-1.00" for a
- * cycle that is not sold. They are strict about what the provider relies on: a product without an id, or an
- * order answer without an order id, is an error that names the endpoint and the path. The strict transcription
- * of the specification, which checks the simulator, is a separate file (test/spec/specSchemas.ts).
+ * They are tolerant only where the specification and EDIS-API.md leave things open, and in ways that cannot make a
+ * specified answer mean something else: ids as numbers or numeric strings, PHP's `[]` for an empty map, an id at top
+ * level or under `data` where answers are not shown, WHMCS-style "-1.00" for a cycle not sold. They are strict about
+ * what the provider relies on: a product without an id is an error that names the endpoint and the path. The strict
+ * transcription of the specification, which checks the simulator, is a separate file (test/spec/specSchemas.ts).
  */
 import { z } from "zod";
 import {
@@ -42,10 +39,7 @@ const wireBool = z
     .transform((v) => v === true || v === 1 || (typeof v === "string" && /^(1|true|yes|y|paid)$/i.test(v.trim())));
 const wireText = z.union([z.string(), z.number()]).transform(String);
 
-/**
- * An object keyed by display name or id, as every map of these answers is. PHP's json_encode writes an empty
- * map as `[]`, so that is read as an empty one.
- */
+/** An object keyed by display name or id, as every map here is; PHP's json_encode writes an empty one as `[]`, read as empty. */
 function keyedBy<T extends z.ZodType>(value: T) {
     return z.union([z.record(z.string(), value), z.tuple([]).transform((): Record<string, z.output<T>> => ({}))]);
 }
@@ -60,9 +54,8 @@ const wireAmount = z.union([z.string().trim().regex(/^-?\d+(\.\d+)?$/, "expected
 const wireMoney = z.object({ amount: wireAmount, currency: z.string().trim().min(1).optional() });
 
 /**
- * A price table `{<cycle>: {amount, currency}}`: a plan's `description.price` (four cycles) or an add-on's
- * `price` (monthly only). Keys that are not billing cycles are ignored; `semi-annually` is read as
- * `semiannually`. The currency is the one the entries name (the first, where they differ).
+ * A price table `{<cycle>: {amount, currency}}` (a plan's `description.price`, four cycles; an add-on's `price`, monthly
+ * only). Keys that are not cycles are ignored, `semi-annually` is `semiannually`; the currency is the first one named.
  */
 const wirePriceTable = z.record(z.string(), z.unknown()).transform((raw, ctx) => {
     const prices: Prices = {};
@@ -89,10 +82,9 @@ type Figure = z.output<typeof wireFigure>;
 const SIZE_PREFIXES = { k: 1, m: 2, g: 3, t: 4, p: 5 } as const;
 
 /**
- * A figure in the unit asked for: "MByte", "GByte", "TByte" (the specification's units) and their short forms
- * MB, GB, GiB, ... `base` is 1024 for RAM (2048 MByte is 2 GByte of RAM) and 1000 for disk and traffic, as
- * hosting catalogues count them. A unit that is not a byte size gives undefined: the figure is then unknown
- * to the filters, which say so, rather than wrong.
+ * A figure in the unit asked for, from "MByte", "GByte", "TByte" (the specification's units) or MB, GB, GiB, ... `base`
+ * is 1024 for RAM (2048 MByte is 2 GByte of RAM), 1000 for disk and traffic, as hosting catalogues count them. A unit
+ * that is not a byte size gives undefined: the filters then say the figure is unknown rather than use a wrong one.
  */
 function bytesIn(figure: Figure | undefined, target: keyof typeof SIZE_PREFIXES, base: number): number | undefined {
     const prefix = figure && /^\s*([kmgtp])(?:i?b|byte)s?\s*$/i.exec(figure.unit)?.[1].toLowerCase();
@@ -126,8 +118,7 @@ const wireAddonGroup = keyedBy(wireAddon).transform((group, ctx): Addon[] => {
 });
 
 /**
- * Group names, compared without case, spaces, "_" or "-": the specification's (`operating system`,
- * `additional ram`, `additional ip`, `additional drive boost`), the order item's field names, and
+ * Group names, compared without case, spaces, "_" or "-": the specification's, the order item's field names, and
  * `additional vcpu`, which the order item names but no answer the specification shows does.
  */
 const GROUP_ALIASES: Record<string, keyof Omit<AddonGroups, "other">> = {
@@ -187,10 +178,7 @@ const wirePlanDescription = z.object({
     price: wirePriceTable.optional(),
 });
 
-/**
- * A plan. The specification shows no stock field; `out_of_stock`, and WHMCS's `stockcontrol` with `qty`, are read
- * where an answer carries them, so that a plan EDIS marks sold out is refused before ordering.
- */
+/** A plan. No stock field is specified; `out_of_stock` (or WHMCS's `stockcontrol` and `qty`) lets a sold-out plan be refused before ordering. */
 const wireProduct = z.object({
     id: wireId,
     description: wirePlanDescription,
@@ -257,9 +245,8 @@ export const paymentMethodsAnswer = z
     .transform(({ paymentmethods }): PaymentMethod[] => paymentmethods);
 
 /**
- * add/order: `{status, orderid, serviceids: "1003,1004", invoiceid, invoicepaid}` as the specification shows it; the
- * ids are read in any shape an answer may carry them (namedIds.ts: lists, PHP's `{"0":1003}`, numbers as strings,
- * under `data`), because a service id the client cannot read is a billed server that no state holds.
+ * add/order: `{status, orderid, serviceids: "1003,1004", invoiceid, invoicepaid}` as the specification shows it; ids in
+ * any shape (namedIds.ts), because a service id the client cannot read is a billed server that no state holds.
  */
 export const orderAnswer = z.looseObject({ invoicepaid: wireBool.optional() }).transform((body): OrderResult => {
     const ids = idsInValue(body);
@@ -330,11 +317,7 @@ const wireSession = z.object({
     lps_ispremium: wireBool.optional(),
 });
 
-/**
- * A session's expiry in Unix seconds. The specification gives an integer; the vendor's Management API pages
- * also show ISO dates, which are read too. Anything else is no known expiry (the management client then
- * renews the session after a few minutes).
- */
+/** A session's expiry in Unix seconds: the specification's integer, or an ISO date (the vendor's pages); else unknown. */
 function unixSeconds(v: string | undefined): number | undefined {
     if (v === undefined) return undefined;
     if (/^\d+$/.test(v)) return Number(v);
@@ -375,10 +358,7 @@ export function serverMessageOf(body: unknown): string | undefined {
 
 type Issue = { path: PropertyKey[]; message: string; code?: string; errors?: Issue[][] };
 
-/**
- * The issues that say where an answer went wrong. A union (ids as number or string, maps or lists) reports
- * only "Invalid input" at its own level; the branch that got furthest into the answer tells the real path.
- */
+/** Where an answer went wrong: a union reports only "Invalid input"; its branch that got furthest tells the real path. */
 function deepestIssues(issues: Issue[], prefix: PropertyKey[] = []): Issue[] {
     return issues.flatMap((issue) => {
         const path = [...prefix, ...issue.path];

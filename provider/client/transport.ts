@@ -22,10 +22,9 @@ export interface PostRequest {
 }
 
 /**
- * Failures that only the setting up of a connection gives: the name did not resolve, nothing listened, the
- * certificate was refused. The body is written only once the connection (and TLS) is up, so such a request never
- * left. Codes that a connection already carrying the request can give too (EHOSTUNREACH, ENETUNREACH, ERR_SSL_*) are
- * not here: after them anything may have happened, and a paid write is then "unknown".
+ * Failures only the setting up of a connection gives (no such name, nothing listening, a refused certificate): the body
+ * is written once the connection (and TLS) is up, so such a request never left. Codes a connection already carrying the
+ * request can give too (EHOSTUNREACH, ENETUNREACH, ERR_SSL_*) are not here: after them a paid write is "unknown".
  */
 const NEVER_LEFT = /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EAI_NONAME|EADDRNOTAVAIL|ERR_INVALID_URL|ERR_TLS_CERT_ALTNAME_INVALID|CERT_\w+|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_\w+)$/;
 

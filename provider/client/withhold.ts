@@ -4,11 +4,9 @@
  *
  * Redaction by listing spellings failed three reviews running: a server echoes a request in encodings nobody
  * listed (PHP's addslashes `o\'brien`, SQL's `o''brien`, a JSON string inside a JSON string). So a text is not
- * edited; it is decoded. Every normal form an echo may have produced is derived from it (backslash escapes of every
- * kind, doubled quotes, percent and `+`, HTML entities, quoted-printable, base64 and hex runs, Unicode forms, case,
- * and their combinations), and when any of them holds a secret whole, or any 8 consecutive characters of it, the
- * whole text is withheld and replaced by a line that says so, with the HTTP status and the answer's length. A false
- * withhold costs a diagnosis; a missed one costs a password.
+ * edited; it is decoded into every normal form an echo may have produced (DECODERS, case, and their combinations),
+ * and when one holds a secret (by the strengths below) the whole text is withheld and replaced by a line that says
+ * so, with the HTTP status and the answer's length. A false withhold costs a diagnosis; a missed one costs a password.
  *
  * Two strengths of the one rule, by where a text comes from:
  *   foreign   EDIS's words (an answer's message, a detail quoting it): withheld when a normal form holds a secret
@@ -25,10 +23,7 @@
  * hold no client, so the set is kept here rather than in a client.
  */
 
-/**
- * Case folded as a server's upper- or lower-casing leaves it: through upper case first, so that ß (upper-cased to SS)
- * and its echo compare equal.
- */
+/** Case folded through upper case first, as a server's casing leaves it: ß (upper-cased to SS) and its echo compare equal. */
 function fold(text: string): string {
     return text.toUpperCase().toLowerCase();
 }
@@ -81,10 +76,7 @@ export function withhold(text: string, origin: TextOrigin = {}): string {
     return `[withheld: this text held the account's e-mail, password or a session secret in some encoding${from ? ` (${from})` : ""}]`;
 }
 
-/**
- * Whether any normal form of the text holds a secret whole, or 8 consecutive characters of one; `wholeOnly` (composed
- * text): a secret of 8 characters or more, whole.
- */
+/** Whether any normal form of the text holds a secret: as foreign text, or with `wholeOnly` as composed text (see above). */
 export function holdsSecret(text: string, wholeOnly = false): boolean {
     if (SECRETS.size === 0 || !text) return false;
     for (const form of normalForms(text)) if (formHolds(fold(form), wholeOnly)) return true;
@@ -108,9 +100,8 @@ const MAX_DEPTH = 5;
 const MAX_FORMS = 400;
 
 /**
- * The text and every form the decoders below make of it, chained: each decoding is applied to every form found so
- * far (breadth first), and a form already seen is not decoded again. Decoders that find nothing to decode give the
- * same text back, so a plain message costs one pass of each.
+ * The text and every form the decoders below make of it, chained breadth first; a form seen is not decoded again, and a
+ * decoder that finds nothing gives the text back, so a plain message costs one pass of each.
  */
 export function normalForms(text: string): string[] {
     const seen = new Set<string>([text]);
@@ -168,7 +159,6 @@ function percent(s: string): string {
     return unicode.replace(/(?:%[0-9a-fA-F]{2})+/g, (run) => escapedBytes(run, "%"));
 }
 
-/** A form-decoded `+`. */
 function plusAsSpace(s: string): string {
     return s.includes("+") ? s.replace(/\+/g, " ") : s;
 }
@@ -253,10 +243,7 @@ function byteLists(s: string): string {
     });
 }
 
-/**
- * Unicode's compatibility composition (a decomposed ü, full-width letters), without the invisible characters a page
- * may put in a word (zero-width spaces and joiners, soft hyphens, byte-order marks).
- */
+/** NFKC (a decomposed ü, full-width letters), without invisible characters a page may put in a word (zero-width, soft hyphen). */
 function unicodeForms(s: string): string {
     return s.normalize("NFKC").replace(/[\u00ad\u200b-\u200f\u2060\ufeff]/g, "");
 }
@@ -306,10 +293,7 @@ const ENTITIES: Record<string, string> = (() => {
     return table;
 })();
 
-/**
- * An error as it leaves a door (the dynamic provider's host, the plugin's gRPC answer): its message and reasons
- * withheld when they hold a secret. The same object, so that an init error keeps its id and outputs.
- */
+/** An error leaving a door (dynamic host, plugin), its message and reasons withheld: the same object, so an init error keeps id and outputs. */
 export function withheldError<E>(e: E): E {
     const composed = { scope: "composed" } as const;
     if (!(e instanceof Error)) return typeof e === "string" ? (withhold(e, composed) as unknown as E) : e;
@@ -320,10 +304,7 @@ export function withheldError<E>(e: E): E {
     return e;
 }
 
-/**
- * A resource implementation whose every method's error passes `withheldError`, and whose check failures' reasons
- * pass `withhold`: what the dynamic provider's host prints and stores can hold no secret.
- */
+/** An implementation whose errors pass `withheldError` and check failures `withhold`: what the dynamic host prints and stores holds no secret. */
 export function guarded<T extends object>(impl: T): T {
     const out: Record<string, unknown> = {};
     for (const [name, fn] of Object.entries(impl)) {

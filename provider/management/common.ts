@@ -11,19 +11,12 @@ import { ConfigureRequest, configure } from "../runtime";
 /** The `kvmId` input of every Management API resource: `server.kvmId`. */
 export const KVM_ID_RULE: FieldRule = { required: true, validate: kvmId };
 
-/**
- * True when EDIS has no session for the KVM: its listing, asked for that KVM, does not hold it, or refuses it in
- * EDIS's own form (cancelled or unknown). What delete and read of a resource on that server (nothing billed) treat
- * as "gone with the server".
- */
+/** EDIS has no session for the KVM (not listed, or refused in EDIS's own form): a resource on it (nothing billed) is gone too. */
 export function serverGone(e: unknown): boolean {
     return isEdisApiError(e) && e.endpoint === "get/auth" && (e.unlisted === true || refusedInEdisForm(e));
 }
 
-/**
- * True when the host gave no definite answer now (down, slow, overloaded, unreadable, a "try again", or a refused
- * session), nothing about the resource: what a read keeps state on instead of failing the refresh.
- */
+/** The host gave no definite answer now (down, slow, unreadable, "try again", a refused session): a read keeps state rather than fail the refresh. */
 export function noAnswerNow(e: unknown): boolean {
     return isEdisApiError(e) && e.kind !== "credentials" && !serverGone(e);
 }

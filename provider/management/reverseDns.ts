@@ -1,13 +1,11 @@
 /**
- * ReverseDns: the PTR record of one address of a server, on the reverse-DNS API host its session names
- * (`api_rdns`).
+ * ReverseDns: the PTR record of one address of a server, on the reverse-DNS API host its session names (`api_rdns`).
  *
  *   check    kvmId, ipAddress (IPv4 or IPv6), dnsPtr (a host name)
  *   create   set/ptr {"<ip>": "<name>"}                       ─ repeated on a lost answer: setting it twice is the same
  *   diff     kvmId or ipAddress replaces; dnsPtr updates in place
  *   update   set/ptr with the new name
- *   read     no call: EDIS documents no answer for reading PTR records (its get/ptr page shows none), so a
- *            record changed elsewhere is not seen; the recorded values are kept
+ *   read     no call: EDIS documents no answer for reading PTR records (get/ptr shows none); changes elsewhere go unseen
  *   delete   del/ptr ["<ip>"] (the vendor's reference documents it; EDIS-API.md does not): a host without it
  *            (or that does not know the record: HTTP 404) is logged and the record left; nothing to do when the server is gone
  */

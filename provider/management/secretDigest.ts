@@ -1,8 +1,7 @@
 /**
- * A salted, slow digest of a secret input (a VNC or callback password), kept in state instead of the secret so
- * that diff can tell whether the program changed it. The secret itself never becomes an output. scrypt with a
- * random salt per value: an 8-character password cannot be recovered from state by trying every candidate
- * in reasonable time, and the digest is an additionalSecretOutput as well, so it is encrypted there too.
+ * A salted, slow digest of a secret input (a VNC or callback password), kept in state instead of the secret so that
+ * diff can tell whether the program changed it. scrypt with a random salt per value: an 8-character password cannot be
+ * brute-forced from state in reasonable time, and the digest is an additionalSecretOutput, so it is encrypted there too.
  */
 import { randomBytes, scryptSync, timingSafeEqual } from "node:crypto";
 

@@ -7,8 +7,7 @@
  *   journal "done" with the hook id     ─ removed once the engine's state has the hook
  *   delete                      ─ hooks/del; a hook or server EDIS no longer knows is already gone
  *
- * Every input replaces: EDIS has no call to change a hook. The callback password is never an output: state keeps
- * a salted scrypt digest (an additionalSecretOutput) so that a new password is seen as a change.
+ * Every input replaces: EDIS has no call to change a hook. The callback password is never an output (secretDigest.ts).
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { refusedInEdisForm } from "../client/answers";

@@ -8,7 +8,7 @@
  *   read     get/vnc/status: enabled, host, ports; a server EDIS no longer knows takes its VNC access with it
  *   delete   set/vnc/disable; nothing to do when the server is gone
  *
- * The password is never an output: state keeps a salted scrypt digest (an additionalSecretOutput) to see changes.
+ * The password is never an output: state keeps its digest (secretDigest.ts).
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { VncStatus } from "../client/model";
@@ -65,10 +65,8 @@ export const vncAccess = {
             return { id, props: compact({ ...props, kvmId, enabled: status.enabled, host: status.host, port: status.port, novncPort: status.novncPort }) };
         } catch (e) {
             if (serverGone(e)) return { id: "", props: {} };
-            // A refresh that throws stops the whole command (up, preview and destroy included) before anything
-            // else happens, so a management host that cannot answer now (down, slow, overloaded, or refusing the
-            // session) must not block them: what state says stays, and the log says that it was not checked. An
-            // answer that means something (credentials refused, "not found" from the host) is still thrown.
+            // A refresh that throws stops the whole command (up, preview, destroy), so a host with no answer now keeps
+            // state, logged as unchecked; an answer that means something (credentials refused, "not found") still throws.
             if (!noAnswerNow(e)) throw e;
             ctx().log(`warning: the VNC access of ${kvmId} could not be read, so it was not checked: ${(e as Error).message}`);
             return { id, props };

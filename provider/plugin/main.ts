@@ -1,8 +1,5 @@
 #!/usr/bin/env node
-/**
- * `pulumi-resource-edis`: the native provider plugin. The engine starts it as `pulumi-resource-edis [flags]
- * <engine address>` and reads the port it serves on from the first line of its stdout.
- */
+/** The native provider plugin: the engine starts `pulumi-resource-edis [flags] <engine address>` and reads its port from stdout's first line. */
 import { packageVersion } from "../version";
 import { connectEngineLog, serve } from "./server";
 

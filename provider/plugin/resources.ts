@@ -38,10 +38,7 @@ export interface ResourceDoor {
     secretOutputs: readonly string[];
     /** What the plugin door checks before a create, where the dynamic door has the SDK's help (see kvmServerBeforeCreate). */
     beforeCreate?(inputs: Props, urn: string): Promise<void>;
-    /**
-     * The paid write a create of this type makes (an order, a hook), and whether a journal entry of another
-     * resource records the same intent as these inputs: see paidWriteOfRenamed.
-     */
+    /** The paid write a create makes (an order, a hook), and whether another resource's journal entry has these inputs' intent (paidWriteOfRenamed). */
     paidWrite?: { kind: "order" | "hook"; sameIntent(entry: JournalEntry, inputs: Props): boolean; describe(entry: JournalEntry): string };
 }
 
@@ -86,10 +83,7 @@ function importedServer(outs: Props): Props {
     return inputs;
 }
 
-/**
- * The servers this process's diffs saw a resource hold, by URN: the engine diffs a resource before it creates
- * the new half of its replacement, in the same deployment and the same plugin process.
- */
+/** KVMs this process's diffs saw each URN hold: the engine diffs a resource before it creates its replacement, in the same plugin process. */
 const heldAtDiff = new Map<string, string>();
 
 /** Called by the plugin's diff: what the resource holds now (its KVM), for the check before a create. */
@@ -98,11 +92,10 @@ export function noteHeld(urn: string, olds: Props): void {
 }
 
 /**
- * Before a KvmServer's create through the plugin: a create that adopts the KVM its own resource holds (as its diff
- * saw it) is the new half of a replacement the engine forces (`replaceOnChanges` on an input that changes in place,
- * such as an adopted or imported server's first `osId`): the old half's delete would then cancel the one server
- * both halves are. Refused; nothing is adopted or cancelled. (The dynamic door needs no such check: the engine
- * applies replaceOnChanges to nothing a dynamic provider reports.)
+ * Before a KvmServer's create through the plugin: adopting the KVM its own resource holds (as its diff saw it) is the
+ * new half of a replacement the engine forces (`replaceOnChanges` on an input that changes in place, such as an adopted
+ * or imported server's first `osId`), whose old half's delete would cancel the one server both halves are: refused.
+ * (The dynamic door needs no check: the engine applies replaceOnChanges to nothing a dynamic provider reports.)
  */
 async function kvmServerBeforeCreate(inputs: Props, urn: string): Promise<void> {
     if (typeof inputs.adoptKvmId === "string" && heldAtDiff.get(urn) === inputs.adoptKvmId) {

@@ -1,10 +1,9 @@
 /**
  * The second door: Pulumi's ResourceProvider gRPC service, served by the native plugin `pulumi-resource-edis`
- * (package `edis`), over the same resource implementations the dynamic provider runs. What this adds that the
- * dynamic host cannot give: the provider's own configuration (Configure's `args` and `variables`, which the
- * server of `@pulumi/pulumi/provider` ignores), a detailed diff (so the plan names the input that forces a
- * replacement and `replaceOnChanges` works), the URN of every resource (the journal's identity, received here
- * instead of computed by an SDK), `pulumi import`, the lookups as functions, and the schema.
+ * (package `edis`), over the same resource implementations the dynamic provider runs. What it adds that the dynamic
+ * host cannot give: the provider's own configuration (Configure's `args` and `variables`, which the server of
+ * `@pulumi/pulumi/provider` ignores), a detailed diff (detailedDiff.ts), the URN of every resource (the journal's
+ * identity, received here, not computed by an SDK), `pulumi import`, the lookups as functions, and the schema.
  */
 import * as path from "node:path";
 import type * as grpcTypes from "@grpc/grpc-js";
@@ -35,10 +34,7 @@ const CREDENTIALS = ["email", "password"] as const;
 
 let engineLogAddress: string | undefined;
 
-/**
- * The provider's lines go to the engine's log (a plugin's stderr is shown only at higher verbosity), so a user
- * sees them as with the dynamic host. The address is the plugin's command-line argument.
- */
+/** Log lines go to the engine at `address` (a plugin's stderr shows only at higher verbosity), as with the dynamic host. */
 export function connectEngineLog(address: string): void {
     if (engineLogAddress === address) return;
     engineLogAddress = address;
@@ -59,13 +55,9 @@ export function connectEngineLog(address: string): void {
     });
 }
 
-/** Log lines sent to the engine and not yet acknowledged. */
 const linesInFlight = new Set<Promise<void>>();
 
-/**
- * Resolves once the engine has taken every line logged so far. A method answers only then: the engine may finish a
- * step (a refresh that drops a server) before a Log call sent during it arrives, and then never shows the line.
- */
+/** Resolves once the engine has every line logged so far: methods answer only then, as a Log arriving after its step ends is never shown. */
 function linesDelivered(): Promise<void> {
     return Promise.all([...linesInFlight]).then(() => undefined);
 }
@@ -90,10 +82,7 @@ function withKey(props: Props, urn: string): Props {
     return { ...props, [RESOURCE_KEY]: urn };
 }
 
-/**
- * The engine's "created but failed to initialise": an error that carries the service id and outputs, so that the
- * server reaches state and the next `pulumi up` resumes it (the same contract as the dynamic host's).
- */
+/** The engine's "created but failed to initialise": id and outputs reach state, so the next `pulumi up` resumes the server (as with the dynamic host). */
 function failure(e: unknown, secrets: ReadonlySet<string>) {
     const err = withheldError(e) as { message?: string; id?: string; properties?: Props; reasons?: string[] };
     const message = err?.message ?? String(e);
@@ -119,10 +108,7 @@ function secretNames(door: ResourceDoor, given: ReadonlySet<string>): Set<string
     return new Set([...given, ...door.secretOutputs]);
 }
 
-/**
- * A create or an update: the outputs it returns, and those an init error carries to the engine, mark as secret
- * what came in secret and the type's own secret outputs.
- */
+/** A create or an update, whose outputs (and an init error's, sent to the engine) are marked secret by secretNames. */
 function writeStep(cb: Callback, urn: string, given: ReadonlySet<string>, run: (door: ResourceDoor, secrets: Set<string>) => Promise<unknown>): void {
     let door: ResourceDoor;
     try {
@@ -187,10 +173,9 @@ export class EdisProviderService {
 
     checkConfig(call: Call, cb: Callback) {
         handle(cb, async () => {
-            // Settings are read and validated by the operation that needs them. The engine keeps a provider's
-            // checked settings in the stack's state, and sends CheckConfig no secret marks (it copies the stack
-            // config's own back afterwards): the credentials are returned as secrets whatever the config says,
-            // so that a plain-text edis:email is stored encrypted too.
+            // Settings are read and validated by the operation that needs them. The engine keeps a provider's checked
+            // settings in state and sends CheckConfig no secret marks (it copies the config's own back afterwards): the
+            // credentials go back as secrets whatever the config says, so a plain-text edis:email is stored encrypted too.
             const { props } = fromStruct(call.request.getNews());
             const resp = new provproto.CheckResponse();
             resp.setInputs(struct(toStructValue(props, new Set(CREDENTIALS))));
