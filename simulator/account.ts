@@ -248,8 +248,6 @@ export class Account {
         }
     }
 
-    // ---- order API -------------------------------------------------------------------------------------
-
     getLocations() {
         return { status: "success", locations: wireLocations() };
     }
@@ -418,8 +416,6 @@ export class Account {
             newproductid: String(to.pid),
         };
     }
-
-    // ---- session endpoint ------------------------------------------------------------------------------
 
     getAuth(fields: Record<string, unknown>) {
         const wanted = typeof fields.kvm_id === "string" && fields.kvm_id !== "" ? fields.kvm_id : undefined;

@@ -226,8 +226,6 @@ export class EdisSimulator {
         renameSync(tmp, this.options.statePath);
     }
 
-    // ---- request handling ------------------------------------------------------------------------------
-
     private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
         const started = Date.now();
         this.inFlight++;

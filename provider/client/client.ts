@@ -97,8 +97,6 @@ export class EdisClient {
         };
     }
 
-    // ---- Order API -----------------------------------------------------------------------------------
-
     getLocations(): Promise<Location[]> {
         return this.call(ENDPOINTS.locations, {}, wire.locationsAnswer);
     }
@@ -163,16 +161,12 @@ export class EdisClient {
         }
     }
 
-    // ---- Session endpoint ----------------------------------------------------------------------------
-
     /** Session entries: of one KVM, or of every KVM of the account. Signatures are secrets (withhold.ts) from here on. */
     async getAuth(kvmId?: string): Promise<KvmSession[]> {
         const sessions = await this.call(ENDPOINTS.auth, kvmId ? { kvm_id: kvmId } : {}, wire.authAnswer);
         for (const s of sessions) addSecret(s.signature);
         return sessions;
     }
-
-    // ---- the one request path ------------------------------------------------------------------------
 
     private call<S extends z.ZodType>(endpoint: Endpoint, fields: Record<string, string | number | boolean>, schema: S): Promise<z.output<S>> {
         return request(this.settings, {

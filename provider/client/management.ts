@@ -84,8 +84,6 @@ export class ManagementClient {
         this.now = options.now ?? Date.now;
     }
 
-    // ---- power ---------------------------------------------------------------------------------------
-
     /** A refresh's readings pass `once` and a shorter `timeoutMs` (kvm/power.ts). */
     getPower(kvmId: string, options: CallOptions = {}): Promise<PowerStatus> {
         return this.call(kvmId, MANAGEMENT_ENDPOINTS.power, {}, wire.powerAnswer, options);
@@ -94,8 +92,6 @@ export class ManagementClient {
     async setPower(kvmId: string, state: PowerState): Promise<void> {
         await this.call(kvmId, state === "on" ? MANAGEMENT_ENDPOINTS.powerOn : MANAGEMENT_ENDPOINTS.powerOff, {}, wire.acknowledged);
     }
-
-    // ---- VNC -----------------------------------------------------------------------------------------
 
     getVnc(kvmId: string): Promise<VncStatus> {
         return this.call(kvmId, MANAGEMENT_ENDPOINTS.vncStatus, {}, wire.vncAnswer);
@@ -111,8 +107,6 @@ export class ManagementClient {
         await this.call(kvmId, MANAGEMENT_ENDPOINTS.vncDisable, {}, wire.acknowledged);
     }
 
-    // ---- reverse DNS ---------------------------------------------------------------------------------
-
     /** Sets PTR records of the server's addresses: `{ "<ip>": "<name>" }`. */
     async setPtr(kvmId: string, records: Record<string, string>): Promise<void> {
         await this.call(kvmId, MANAGEMENT_ENDPOINTS.ptrSet, { ip: JSON.stringify(records) }, wire.acknowledged);
@@ -122,8 +116,6 @@ export class ManagementClient {
     async deletePtr(kvmId: string, ips: string[]): Promise<void> {
         await this.call(kvmId, MANAGEMENT_ENDPOINTS.ptrDelete, { ip: JSON.stringify(ips) }, wire.acknowledged);
     }
-
-    // ---- traffic hooks -------------------------------------------------------------------------------
 
     /** Adds a traffic hook and returns its id. Sent once: a lost answer may have added a hook. */
     setTrafficHook(kvmId: string, hook: TrafficHookRequest): Promise<number> {
