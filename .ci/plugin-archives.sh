@@ -13,14 +13,17 @@ version="$(node -p "require('$root/package.json').version")"
 out="$root/plugins"
 platforms=(linux-amd64 linux-arm64 darwin-amd64 darwin-arm64 windows-amd64)
 
-newest_input="$(find "$root/dist" "$root/package.json" "$root/package-lock.json" "$root/schema.json" -type f -printf '%T@\n' 2>/dev/null | sort -n | tail -1)"
+newest_input="$(find "$root/dist/provider" "$root/dist/sdk" "$root/dist/simulator" "$root/package.json" "$root/package-lock.json" "$root/schema.json" -type f -printf '%T@\n' 2>/dev/null | sort -n | tail -1)"
 first="$out/pulumi-resource-edis-v$version-${platforms[0]}.tar.gz"
 if [[ -f "$first" ]] && awk -v a="$(stat -c %Y "$first")" -v b="$newest_input" 'BEGIN { exit !(a >= b) }'; then
     echo "plugin-archives: $out is newer than what goes into it" >&2
     echo "$out"
     exit 0
 fi
-[[ -f "$root/dist/provider/plugin/main.js" ]] || { echo "plugin-archives: run \`npm run build\` first (dist/ is missing)" >&2; exit 1; }
+for built in provider/plugin/main.js sdk/index.js simulator/index.js; do
+    # The build is incremental (tsconfig.json): a dist/ cleaned in part is not rebuilt by it; `npm run prepare` is.
+    [[ -f "$root/dist/$built" ]] || { echo "plugin-archives: dist/$built is missing: run \`npm run prepare\` (a clean build)" >&2; exit 1; }
+done
 
 started=$SECONDS
 work="$(mktemp -d)"

@@ -6,7 +6,7 @@
 import { CANCELLATION_TYPES, CancellationType } from "./client/model";
 import { DEFAULT_AUTH_URL, DEFAULT_BASE_URL, EdisClient } from "./client/client";
 import { DEFAULT_MANAGEMENT_URL } from "./client/management";
-import { JournalLocation, journalLocationFrom } from "./journal/location";
+import { JournalLocation, journalLocationFrom, retiredJournalDir } from "./journal/location";
 import { Clock } from "./clock";
 
 /** Every setting, its stack config key (namespace `edis`) and its environment variable. */
@@ -93,6 +93,8 @@ export function resolveConfig(
     }
     const journal = journalLocationFrom(journalUrlSetting(get, env), describeSetting("journalUrl"));
     if (journal.kind === "unusable") problems.push(journal.problem);
+    const retired = retiredJournalDir(get("journalDir"), env.EDIS_JOURNAL_DIR);
+    if (retired) problems.push(retired);
     const cancellation = read("cancellationType");
     if (cancellation !== undefined && !(CANCELLATION_TYPES as readonly string[]).includes(cancellation)) {
         problems.push(`${describeSetting("cancellationType")} must be "Immediate" or "End of Billing Period", got "${cancellation}"`);

@@ -3,7 +3,7 @@
  * (MinIO, test/support/s3Server.ts) on 127.0.0.1. Each store keeps the same promises: a claim is created only if
  * absent, a later write replaces only the version it saw, and a failure names the store.
  */
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -224,6 +224,17 @@ describe("what the journal never guesses", () => {
         await expect(entryFor(new OrderJournal(dir), { key: urn("other"), aliases: [], account: "aaaaaaaaaaaaaaaa" }, "order", () => undefined)).rejects.toThrow(
             /order journal entry [0-9a-f]{16}\.0{40}\.order\.json .* cannot be read/,
         );
+    });
+
+    test("the retired edis:journalDir is refused, never ignored: a stack that set it would move to an empty journal", () => {
+        const { resolveConfig } = require("../provider/config") as typeof import("../provider/config");
+        const creds = { email: "a@example.com", password: "pw-123456" } as Record<string, string>;
+        expect(resolveConfig((k) => ({ ...creds, journalDir: "/shared/j" })[k], {}).problems).toEqual([expect.stringContaining("config `edis:journalDir` is not read")]);
+        for (const value of ["/shared/j", ""]) {
+            expect(resolveConfig((k) => creds[k], { EDIS_JOURNAL_DIR: value }).problems).toEqual([expect.stringContaining("EDIS_JOURNAL_DIR is not read")]);
+        }
+        const cli = spawnSync(process.execPath, [join(__dirname, "..", "dist", "provider", "cli.js"), "orders", "list"], { encoding: "utf8", env: { ...process.env, EDIS_JOURNAL_DIR: "/shared/j" } });
+        expect([cli.status, cli.stdout + cli.stderr]).toEqual([2, expect.stringContaining("EDIS_JOURNAL_DIR is not read")]);
     });
 
     test("settings that would lose the journal or echo a key are refused: empty values, %-escapes, keys before @", () => {

@@ -103,7 +103,8 @@ export class EdisApiError extends Error {
 
     /** The same error with more context, e.g. the attempt count the retry loop adds. */
     with(extra: Partial<EdisApiErrorInit>): EdisApiError {
-        return new EdisApiError({ ...this, rawAnswer: this.rawAnswer, ...extra });
+        // `unlisted` is an observation of the error it was made with, not of one with more context (a session refusal).
+        return new EdisApiError({ ...this, rawAnswer: this.rawAnswer, unlisted: undefined, ...extra });
     }
 }
 

@@ -160,6 +160,17 @@ export function journalLocationFrom(url: string | undefined, setting: string, ba
     return "problem" in parsed ? { kind: "unusable", problem: parsed.problem } : parsed;
 }
 
+/**
+ * `journalDir` / EDIS_JOURNAL_DIR named a directory journal before journalUrl did (never published). Set, it is
+ * refused, not ignored: ignored, a stack that set it would move to an empty journal, where an unknown order no longer
+ * blocks a second one.
+ */
+export function retiredJournalDir(configured: string | undefined, variable: string | undefined): string | undefined {
+    if (configured === undefined && variable === undefined) return undefined;
+    const which = configured !== undefined ? "config `edis:journalDir`" : "EDIS_JOURNAL_DIR";
+    return `${which} is not read: name that directory as file://<dir> in edis:journalUrl or EDIS_JOURNAL_URL (\`--dir <dir>\` for \`pulumi-edis orders\`)`;
+}
+
 function unusableStore(problem: string): JournalStore {
     const fail = async (): Promise<never> => {
         throw new JournalStoreError(`the order journal cannot be used: ${problem}`);
