@@ -91,10 +91,11 @@ export function resolveConfig(
     if (batchOrders !== undefined && batchOrders !== "true" && batchOrders !== "false") {
         problems.push(`${describeSetting("batchOrders")} must be "true" or "false", got "${batchOrders}"`);
     }
-    const journal = journalLocationFrom(journalUrlSetting(get, env), describeSetting("journalUrl"));
-    if (journal.kind === "unusable") problems.push(journal.problem);
+    // A retired key makes the journal itself unusable, so every use of it (diff's tidying, the program's settling,
+    // preview's check) says so, not only the operations that read `problems`.
     const retired = retiredJournalDir(get("journalDir"), env.EDIS_JOURNAL_DIR);
-    if (retired) problems.push(retired);
+    const journal: JournalLocation = retired ? { kind: "unusable", problem: retired } : journalLocationFrom(journalUrlSetting(get, env), describeSetting("journalUrl"));
+    if (journal.kind === "unusable") problems.push(journal.problem);
     const cancellation = read("cancellationType");
     if (cancellation !== undefined && !(CANCELLATION_TYPES as readonly string[]).includes(cancellation)) {
         problems.push(`${describeSetting("cancellationType")} must be "Immediate" or "End of Billing Period", got "${cancellation}"`);

@@ -102,11 +102,9 @@ export function settleWhenRecorded(key: pulumi.Input<unknown> | undefined, kind:
         if (typeof k !== "string" || typeof made !== "number") return;
         try {
             const { OrderJournal, settleRecorded, journalStoreAt } = require("../provider/journal") as typeof import("../provider/journal");
-            const { describeSetting, journalUrlSetting } = require("../provider/config") as typeof import("../provider/config");
-            const { journalLocationFrom } = require("../provider/journal/location") as typeof import("../provider/journal/location");
-            const config = new pulumi.Config("edis");
-            // The provider's own reading of the same settings (provider/config.ts), so both find the same journal.
-            const location = journalLocationFrom(journalUrlSetting((key) => config.get(key)), describeSetting("journalUrl"));
+            const { resolveConfig } = require("../provider/config") as typeof import("../provider/config");
+            // The provider's own reading of the settings (provider/config.ts), so both find the same journal.
+            const location = resolveConfig((key) => pulumi.runtime.getConfig(`edis:${key}`)).journal;
             if (location.kind === "unusable") return;
             // The program stays alive until the entry is settled (a journal in S3 is a request away), 10 s at most;
             // the provider settles it at the next diff or read if this fails.

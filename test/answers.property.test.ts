@@ -245,8 +245,11 @@ const listing = (withKvm: boolean) =>
         data: withKvm ? { [KVM]: { api_host: "kvm1003.api.example.com", kvm_id: KVM, valid_until: 1999999999, signature: "s".repeat(50), suspended: "n", description: "web1.example.com" } } : [],
     });
 /** A lookup's answer: a success naming the id, or any generated failure. */
+/** A lookup's bare "no" in EDIS's form: what must take a server that is not listed out of state. */
+const BARE_NO: Reply = { status: 404, text: JSON.stringify({ status: "error", message: "Service not found" }) };
 const lookupAnswer = fc.oneof(
     fc.constant<Reply>({ status: 200, text: JSON.stringify({ status: "success", kvmid: KVM, serviceid: 1003 }) }),
+    fc.constant(BARE_NO),
     answerCase.map((c): Reply => ({ status: c.status, text: c.text })),
 );
 
@@ -304,6 +307,8 @@ test("no answer alone drops a billed server: a cancel or a refresh leaves state 
             const read = await readServer(contextFor(), "1003", props);
             if (read.id === "") expect(showsGone).toBe(true);
             if (!showsGone && !listed) expect(read.props).toMatchObject({ notListed: true, serviceId: 1003 });
+            // And the other way: a refresh takes a server out of state when it is not listed and both lookups answer a bare "no".
+            if (!listed && byService === BARE_NO && byKvm === BARE_NO) expect(read.id).toBe("");
         }),
         runs(400),
     );

@@ -74,6 +74,15 @@ const TABLE: Row[] = [
     [404, JSON.stringify({ status: "error", message: "not found", detail: "database unavailable, try again later" }), "refused", "unknown", false, true],
     // a 404 that names an id in its fields is not a "no"
     [404, JSON.stringify({ status: "error", message: "suspended", serviceid: 1003 }), "refused", "unknown", false, false],
+    // the fifth review's: only a bare refusal (a failure status and words, nothing else) is a "no"; a known failure word only
+    [404, JSON.stringify({ status: "error", kvm: { id: 4242 } }), "refused", "unknown", false, false],
+    [404, JSON.stringify({ status: "error", id: 4242 }), "refused", "unknown", false, false],
+    [404, JSON.stringify({ status: "error", data: { id: 4242 } }), "refused", "unknown", false, false],
+    [404, JSON.stringify({ status: "error", vps: "4242" }), "refused", "unknown", false, false],
+    [404, JSON.stringify({ status: "error", data: { kvm4242: {} } }), "refused", "unknown", false, false],
+    [404, JSON.stringify({ status: "OK.", message: "not found" }), "refused", "unknown", false, false],
+    [404, JSON.stringify({ status: "completed", message: "not found" }), "refused", "unknown", false, false],
+    [404, JSON.stringify({ status: "failed", message: "Service not found" }), "refused", "unknown", true, false],
     // ---- no usable answer: anything may have happened
     [429, json("error", "Too many requests"), "rate_limited", "unknown", false, true],
     [429, "", "rate_limited", "unknown", false, true],

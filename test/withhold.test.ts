@@ -50,6 +50,16 @@ const held: Array<[string, string]> = [
     ["a zero-width space in the e-mail", EMAIL.replace("@", "\u200b@")],
     ["soft hyphens in the password", [...PASSWORD].join("&shy;")],
     ["an address spelled out", "o'brien (at) example [dot] com"],
+    // the fifth review's: base64 after a long prefix of any kind, lists of any separator, an address in bare words
+    ["base64 after a hex digest", `debug ${"9f".repeat(32)}${Buffer.from(`pw=${PASSWORD}`).toString("base64")}`],
+    ["base64 after other base64", `${Buffer.from("x".repeat(29)).toString("base64").replace(/=/g, "")}${Buffer.from(`pw=${PASSWORD}`).toString("base64")}`],
+    ["hex bytes with 0x and commas", [...Buffer.from(PASSWORD)].map((b) => `0x${b.toString(16)}`).join(", ")],
+    ["hex bytes with commas", [...Buffer.from(PASSWORD)].map((b) => b.toString(16).padStart(2, "0")).join(",")],
+    ["decimal bytes with spaces", `[${[...Buffer.from(PASSWORD)].join(" ")}]`],
+    ["PHP's str_split as JSON", JSON.stringify([...PASSWORD])],
+    ["characters between dashes", [...PASSWORD].join("-")],
+    ["an address in bare words", "o'brien at example dot com"],
+    ["one encoding among many others (past the forms' limit: withheld, fails closed)", `It''s a+b &amp; c =41=42 %41 \n 0x414243444546 65,66,67,68,69,70 café Ａ ${Buffer.from(encodeURIComponent(JSON.stringify({ pw: PASSWORD }))).toString("base64")}`],
 ];
 
 test.each(held)("withheld: %s", (_how, text) => {

@@ -75,8 +75,9 @@ export function nothingHappened(e: EdisApiError): boolean {
 
 /**
  * A lookup failed with a definite "no" in EDIS's own form, what corroborates "gone" beside the listing (the table above):
- * HTTP 404; EDIS's JSON with a failure status word (not empty, "ok" or a success); no service, order, invoice or KVM id
- * in its fields; none of the safer words ("try again", the login, a refused request, a server that is there). Any other
+ * HTTP 404 and a bare refusal, by its shape: one JSON object of a failure status (`error`, `failed`) and words only,
+ * every value a string (a field, a number or a record describes something that is there); no id or KVM in any JSON the
+ * text holds; none of the safer words ("try again", the login, a refused request, a server that is there). Any other
  * words count ("not found", "terminated"). Nothing else corroborates (a 400, a 200 "account suspended", a time-out, a 429).
  */
 export function refusedInEdisForm(e: EdisApiError): boolean {
@@ -90,19 +91,16 @@ export function refusedInEdisForm(e: EdisApiError): boolean {
         return false;
     }
     if (!body || typeof body !== "object" || Array.isArray(body)) return false;
-    const status = (body as Record<string, unknown>).status;
-    if (typeof status !== "string" || !/[a-z]/i.test(status) || /^\s*(ok|okay|succe\w*|done|true|yes|found|active)\s*$/i.test(status)) return false;
-    const { fields } = idsInAnswer(e.rawAnswer);
-    return fields.orderIds.length + fields.serviceIds.length + fields.invoiceIds.length === 0 && !namesKvm(body);
+    if (!Object.entries(body).every(([key, value]) => BARE_REFUSAL_KEYS.test(key) && typeof value === "string")) return false;
+    if (!FAILURE_STATUS.test(String((body as Record<string, unknown>).status))) return false;
+    const { fields, kvms } = idsInAnswer(e.rawAnswer);
+    return fields.orderIds.length + fields.serviceIds.length + fields.invoiceIds.length + kvms.length === 0;
 }
 
-/** Whether a value holds a field about a KVM (`kvmid`, `kvm_id`, `data.kvm`) with a value: it names a server. */
-function namesKvm(value: unknown, depth = 0): boolean {
-    if (depth > 8 || !value || typeof value !== "object") return false;
-    return Object.entries(value as Record<string, unknown>).some(
-        ([k, v]) => (/kvm/i.test(k) && v !== null && v !== "" && v !== undefined && typeof v !== "object") || namesKvm(v, depth + 1),
-    );
-}
+/** The fields of a bare refusal: its status and its words. */
+const BARE_REFUSAL_KEYS = /^(status|message|msg|error|reason)$/i;
+/** The failure status words known of EDIS (`failed` is documented; `error`): another word corroborates nothing. */
+const FAILURE_STATUS = /^\s*(error|failed)\s*$/i;
 
 /** May the same request be sent again later (by the retry policy of an endpoint that may be repeated)? */
 export function mayRetry(e: EdisApiError): boolean {

@@ -45,8 +45,6 @@ export interface EdisApiErrorInit {
     mentioned?: string[];
     /** The answer's text as received, for the endpoint function to read ids from; never printed. */
     rawAnswer?: string;
-    /** A successful listing (get/auth) that did not hold the KVM asked for: not an answer of EDIS's, an observation. */
-    unlisted?: boolean;
 }
 
 const KIND_TEXT: Record<EdisErrorKind, string> = {
@@ -103,8 +101,7 @@ export class EdisApiError extends Error {
 
     /** The same error with more context, e.g. the attempt count the retry loop adds. */
     with(extra: Partial<EdisApiErrorInit>): EdisApiError {
-        // `unlisted` is an observation of the error it was made with, not of one with more context (a session refusal).
-        return new EdisApiError({ ...this, rawAnswer: this.rawAnswer, unlisted: undefined, ...extra });
+        return new EdisApiError({ ...this, rawAnswer: this.rawAnswer, ...extra });
     }
 }
 

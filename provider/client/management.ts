@@ -20,6 +20,16 @@ import { CallbackMethod, KvmSession, PowerState, PowerStatus, TrafficHookRequest
 import { request } from "./request";
 import * as wire from "./schemas";
 
+/**
+ * A successful get/auth that did not hold the KVM asked for: an observation of EDIS's listing, not an answer's words.
+ * Its own class, so that an error made from it with more context (`with`) is an ordinary one again.
+ */
+export class KvmNotListedError extends EdisApiError {
+    constructor(kvmId: string) {
+        super({ endpoint: "get/auth", kind: "refused", detail: `EDIS gave no session for KVM ${kvmId}` });
+    }
+}
+
 /** The vendor's hosts: the session entry's `api_host` and `api_rdns`, over https. */
 export const DEFAULT_MANAGEMENT_URL = "https://{host}";
 
@@ -166,7 +176,7 @@ export class ManagementClient {
             const entry = entries.find((s) => s.kvmId === kvmId);
             if (!entry) {
                 // EDIS's own listing of that KVM is empty: for the Management API's resources (nothing billed), gone.
-                throw new EdisApiError({ endpoint: "get/auth", kind: "refused", unlisted: true, detail: `EDIS gave no session for KVM ${kvmId}` });
+                throw new KvmNotListedError(kvmId);
             }
             return this.hold(entry);
         });

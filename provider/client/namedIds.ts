@@ -21,6 +21,8 @@ export interface IdsInAnswer {
     fields: NamedIds;
     /** "order 5001", "invoice 9002", "service 1003": what the words mention, as written. */
     mentioned: string[];
+    /** Values under a key about a KVM (`kvmid`, `kvm_id`, `data.kvm`): the answer names a server. */
+    kvms: string[];
 }
 
 type Kind = keyof NamedIds;
@@ -78,14 +80,15 @@ function collectRecord(value: unknown, into: number[]): void {
     for (const [k, inner] of Object.entries(value as Record<string, unknown>)) if (/^ids?$/i.test(k)) collect(inner, into);
 }
 
-/** Walks a parsed value at every depth and collects the ids under keys that name them. */
-function walk(value: unknown, ids: NamedIds, depth = 0): void {
+/** Walks a parsed value at every depth and collects the ids under keys that name them (and, given `kvms`, KVM values). */
+function walk(value: unknown, ids: NamedIds, kvms?: string[], depth = 0): void {
     if (depth > 16 || !value || typeof value !== "object") return;
-    if (Array.isArray(value)) return value.forEach((v) => walk(v, ids, depth + 1));
+    if (Array.isArray(value)) return value.forEach((v) => walk(v, ids, kvms, depth + 1));
     for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
         const named = kindOfKey(key);
         if (named) (named.direct ? collect : collectRecord)(v, ids[named.kind]);
-        walk(v, ids, depth + 1);
+        if (kvms && /kvm/i.test(key) && v !== null && v !== undefined && v !== "" && typeof v !== "object") kvms.push(String(v));
+        walk(v, ids, kvms, depth + 1);
     }
 }
 
@@ -175,8 +178,9 @@ export function idsInValue(value: unknown): NamedIds {
 /** Every id an answer's raw text names: in fields (recorded) and in words (named). */
 export function idsInAnswer(raw: string | undefined): IdsInAnswer {
     const fields: NamedIds = { orderIds: [], serviceIds: [], invoiceIds: [] };
-    if (!raw) return { fields, mentioned: [] };
-    for (const value of jsonValuesIn(raw)) walk(value, fields);
+    const kvms: string[] = [];
+    if (!raw) return { fields, mentioned: [], kvms };
+    for (const value of jsonValuesIn(raw)) walk(value, fields, kvms);
     // A form-encoded dump writes the list's commas as %2C.
     for (const text of [raw, raw.replace(/%2C/gi, ",")]) {
         for (const m of text.matchAll(DUMPED)) {
@@ -189,6 +193,7 @@ export function idsInAnswer(raw: string | undefined): IdsInAnswer {
     return {
         fields: { orderIds: unique(fields.orderIds), serviceIds: unique(fields.serviceIds), invoiceIds: unique(fields.invoiceIds) },
         mentioned: unique(mentioned),
+        kvms: unique(kvms),
     };
 }
 

@@ -76,11 +76,15 @@ export function withhold(text: string, origin: TextOrigin = {}): string {
     return `[withheld: this text held the account's e-mail, password or a session secret in some encoding${from ? ` (${from})` : ""}]`;
 }
 
-/** Whether any normal form of the text holds a secret: as foreign text, or with `wholeOnly` as composed text (see above). */
+/**
+ * Whether any normal form of the text holds a secret: as foreign text, or with `wholeOnly` as composed text (see above).
+ * Foreign text whose forms were not all decoded (MAX_FORMS reached) counts as holding one: it fails closed.
+ */
 export function holdsSecret(text: string, wholeOnly = false): boolean {
     if (SECRETS.size === 0 || !text) return false;
-    for (const form of normalForms(text)) if (formHolds(fold(form), wholeOnly)) return true;
-    return false;
+    const { forms, complete } = normalForms(text);
+    if (forms.some((form) => formHolds(fold(form), wholeOnly))) return true;
+    return !complete && !wholeOnly;
 }
 
 function formHolds(form: string, wholeOnly: boolean): boolean {
@@ -103,10 +107,11 @@ const MAX_FORMS = 400;
  * The text and every form the decoders below make of it, chained breadth first; a form seen is not decoded again, and a
  * decoder that finds nothing gives the text back, so a plain message costs one pass of each.
  */
-export function normalForms(text: string): string[] {
+function normalForms(text: string): { forms: string[]; complete: boolean } {
     const seen = new Set<string>([text]);
     let layer = [text];
-    for (let depth = 0; depth < MAX_DEPTH && layer.length && seen.size < MAX_FORMS; depth++) {
+    let complete = true;
+    for (let depth = 0; depth < MAX_DEPTH && layer.length; depth++) {
         const next: string[] = [];
         for (const form of layer) {
             for (const decode of DECODERS) {
@@ -116,7 +121,9 @@ export function normalForms(text: string): string[] {
                 } catch {
                     continue;
                 }
-                if (!seen.has(out) && seen.size < MAX_FORMS) {
+                if (seen.has(out)) continue;
+                if (seen.size >= MAX_FORMS) complete = false;
+                else {
                     seen.add(out);
                     next.push(out);
                 }
@@ -124,7 +131,7 @@ export function normalForms(text: string): string[] {
         }
         layer = next;
     }
-    return [...seen];
+    return { forms: [...seen], complete };
 }
 
 /** `\'`, `\"`, `\\`, `\/`, `\n`, `\t`, `\xNN`, `\uNNNN` (and surrogate pairs), `\u{N}`, octal `\NNN`, and `\` before anything else. */
@@ -201,18 +208,18 @@ function mostlyText({ text, latin1 }: { text: string; latin1: boolean }): boolea
 }
 
 /**
- * Runs of base64 (standard or URL-safe) that decode to text, read from each of the run's first 32 characters and
- * after each `/`, `_` or `-` in it: a run glued to a prefix (`tokenSHVu...`, `token_`, a path) starts anywhere. A
- * reading that is mostly not text is dropped, so that ordinary words do not fill the forms with noise.
+ * Runs of base64 (standard or URL-safe), decoded at each of the four alignments of the whole run: a run glued to a
+ * prefix (`tokenSHVu...`, `debug <digest><base64>`, a path) decodes right from the alignment where its encoding
+ * starts, whatever precedes it. The readings are the printable stretches of the bytes (as UTF-8 and as Latin-1), so a
+ * garbage prefix costs nothing; a run with no stretch of four is left as it is.
  */
 function base64Runs(s: string): string {
     return s.replace(/[A-Za-z0-9+/_-]{8,}={0,2}/g, (run) => {
         const plain = run.replace(/-/g, "+").replace(/_/g, "/").replace(/=+$/, "");
-        const starts = new Set([...Array(Math.min(32, plain.length)).keys(), ...[...run.matchAll(/[/_-]/g)].slice(0, 16).flatMap((m) => [0, 1, 2, 3].map((k) => m.index! + 1 + k))]);
         const readings: string[] = [];
-        for (const at of [...starts].filter((at) => plain.length - at >= 8)) {
-            const reading = bytesAsText(Buffer.from(plain.slice(at), "base64"));
-            if (mostlyText(reading)) readings.push(reading.text.replace(/[\x00-\x1f\x7f]/g, " "));
+        for (let at = 0; at < 4 && plain.length - at >= 8; at++) {
+            const stretches = printable(Buffer.from(plain.slice(at), "base64"));
+            if (stretches) readings.push(stretches);
         }
         return readings.length > 0 ? readings.join(" ") : run;
     });
@@ -233,14 +240,36 @@ function hexRuns(s: string): string {
     });
 }
 
-/** Lists of byte values (Node's Buffer as JSON, SQL's CHAR(84,114,...)): six or more numbers up to 255. */
-function byteLists(s: string): string {
-    return s.replace(/\b(?:\d{1,3}\s*,\s*){5,}\d{1,3}\b/g, (list) => {
-        const bytes = list.split(/\s*,\s*/).map(Number);
-        if (bytes.some((b) => b > 255)) return list;
-        const reading = bytesAsText(Buffer.from(bytes));
-        return mostlyText(reading) ? reading.text : list;
-    });
+/**
+ * Lists of six or more short tokens with one kind of separator (`,` `;` `:` `|` `.` `-` `_` or spaces), quoted or
+ * with `0x`: byte values (Node's Buffer as JSON, SQL's CHAR(84,114,...), `[84 114 48]`), hex bytes (`0x54, 0x72`,
+ * `54,72,30`), or single characters (PHP's str_split as JSON `["T","r"]`); and any characters one separator apart
+ * (`T-r-0-u`, `P.a.'.s`). Each reading that the tokens allow is added, so that one list decoder serves every shape.
+ */
+function tokenLists(s: string): string {
+    return s.replace(new RegExp(`(?:${TOKEN}(?:\\s*[,;:|]\\s*|\\s+|[.\\-_])){5,}${TOKEN}`, "g"), (list) => {
+        const tokens = [...list.matchAll(new RegExp(TOKEN, "g"))].map((m) => m[0].replace(/^["']([\s\S]*)["']$/, "$1").replace(/^0x/i, ""));
+        const readings: string[] = [];
+        if (tokens.every((t) => t.length === 1)) readings.push(tokens.join(""));
+        if (tokens.every((t) => /^\d{1,3}$/.test(t) && Number(t) <= 255)) readings.push(printable(Buffer.from(tokens.map(Number))));
+        if (tokens.every((t) => /^[0-9a-f]{2}$/i.test(t))) readings.push(printable(Buffer.from(tokens.join(""), "hex")));
+        return readings.some((r) => r !== "") ? `${list} ${readings.join(" ")}` : list;
+    }).replace(/\S([-._,;:| ])\S(?:\1\S){4,}/gu, (spaced) => `${spaced} ${Array.from(spaced).filter((_, i) => i % 2 === 0).join("")}`);
+}
+/** One token of such a list: quoted (any one to three characters), or one to three letters and digits, maybe after `0x`. */
+const TOKEN = String.raw`(?:"[^"\s]{1,3}"|'[^'\s]{1,3}'|(?:0x)?[0-9A-Za-z]{1,3})`;
+
+/**
+ * Bytes as text: the whole reading when it is mostly text (a short secret encoded alone), else its stretches of eight or
+ * more printable characters (a secret after a garbage prefix: eight is the window a secret is matched by). Latin-1's
+ * stretches are ASCII only, so that random bytes seldom make one.
+ */
+function printable(bytes: Buffer): string {
+    const reading = bytesAsText(bytes);
+    if (mostlyText(reading)) return reading.text.replace(/[\x00-\x1f\x7f]/g, " ");
+    const utf8 = bytes.toString("utf8").replace(/\x00/g, "").split(/[\x00-\x1f\x7f-\x9f\ufffd]+/);
+    const ascii = bytes.toString("latin1").replace(/\x00/g, "").split(/[^\x20-\x7e]+/);
+    return [...utf8, ...ascii].filter((stretch) => stretch.length >= WINDOW).join(" ");
 }
 
 /** NFKC (a decomposed ü, full-width letters), without invisible characters a page may put in a word (zero-width, soft hyphen). */
@@ -248,9 +277,9 @@ function unicodeForms(s: string): string {
     return s.normalize("NFKC").replace(/[\u00ad\u200b-\u200f\u2060\ufeff]/g, "");
 }
 
-/** An e-mail address written against scrapers: `alice (at) example [dot] org`. */
+/** An e-mail address written against scrapers: `alice (at) example [dot] org`, `alice at example dot org`. */
 function spelledOutAddress(s: string): string {
-    return s.replace(/\s*[([{<]\s*at\s*[)\]}>]\s*/gi, "@").replace(/\s*[([{<]\s*dot\s*[)\]}>]\s*/gi, ".");
+    return s.replace(/\s*[([{<]\s*at\s*[)\]}>]\s*|\s+at\s+/gi, "@").replace(/\s*[([{<]\s*dot\s*[)\]}>]\s*|\s+dot\s+/gi, ".");
 }
 
 /** White space removed: a server that wraps long lines, or pads characters. */
@@ -268,7 +297,7 @@ const DECODERS: Array<(s: string) => string> = [
     quotedPrintable,
     base64Runs,
     hexRuns,
-    byteLists,
+    tokenLists,
     unicodeForms,
     spelledOutAddress,
     noWhiteSpace,
