@@ -45,14 +45,15 @@ EOF
 chmod +x "$stage/pulumi-resource-edis"
 
 rm -rf "$out" && mkdir -p "$out"
-for platform in "${platforms[@]}"; do
-    launcher=(pulumi-resource-edis)
+# The POSIX platforms' archives are one archive (the same launcher and tree), compressed once and copied.
+tar -czf "$first" -C "$stage" pulumi-resource-edis node_modules
+for platform in "${platforms[@]:1}"; do
     if [[ "$platform" == windows-* ]]; then
         printf '@node "%%~dp0node_modules\\pulumi-edis\\dist\\provider\\plugin\\main.js" %%*\r\n' > "$stage/pulumi-resource-edis.cmd"
-        launcher=(pulumi-resource-edis.cmd)
+        tar -czf "$out/pulumi-resource-edis-v$version-$platform.tar.gz" -C "$stage" pulumi-resource-edis.cmd node_modules
+    else
+        cp "$first" "$out/pulumi-resource-edis-v$version-$platform.tar.gz"
     fi
-    tar -czf "$out/pulumi-resource-edis-v$version-$platform.tar.gz" -C "$stage" "${launcher[@]}" node_modules
-    rm -f "$stage/pulumi-resource-edis.cmd"
 done
 echo "plugin-archives: ${#platforms[@]} archives of $(du -sh "$first" | cut -f1) each in $out after $((SECONDS - started)) s" >&2
 echo "$out"

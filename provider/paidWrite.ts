@@ -16,7 +16,9 @@
  * a second write, and the answer must reach the engine.
  */
 import { nothingHappened } from "./client/answers";
+import { ENDPOINTS } from "./client/client";
 import { EdisApiError, isEdisApiError } from "./client/errors";
+import { MANAGEMENT_ENDPOINTS } from "./client/management";
 import { HookEntry, OrderEntry, OrderJournal, UpgradeEntry } from "./journal";
 
 type WriteEntry = OrderEntry | UpgradeEntry | HookEntry;
@@ -42,8 +44,8 @@ export interface PaidWrite<E extends WriteEntry, R> {
     entry?: E;
     /** Instead of `entry`: the entries of one write for several resources (a batched order), claimed already; `made`/`madeDespite` get each index. */
     claimed?: E[];
-    /** The write's endpoint: a failure of another call before it (a session, a lookup) means it was never sent. */
-    endpoint: string;
+    /** The write's endpoint, as its client names it: a failure of another call before it (a session, a lookup) means it was never sent. */
+    endpoint: typeof ENDPOINTS.order.path | typeof ENDPOINTS.upgrade.path | typeof MANAGEMENT_ENDPOINTS.hookSet.path;
     send(): Promise<R>;
     /** The entry that records an answer. */
     made(sending: E, result: R, index: number): E;

@@ -5,6 +5,7 @@
  * A create needs the entry of one new KVM: the creates in flight share one listing (a Gathering, flights.ts), so when EDIS
  * provisions at once, N creates at the engine's parallelism P cost about N / P listings, whatever the machine's speed.
  */
+import { stopsWaiting } from "./client/answers";
 import { SingleFlightCache } from "./cache";
 import { Clock, systemClock } from "./clock";
 import { EdisClient } from "./client/client";
@@ -61,7 +62,7 @@ export class SessionDirectory {
             return (await this.client.getAuth(kvmId)).find((s) => s.kvmId === kvmId);
         } catch (e) {
             // Not listed (yet): any refusal that is not about the login. The callers wait or keep the server for it.
-            if (isEdisApiError(e) && e.kind === "refused" && !e.saferReadings.credentials) return undefined;
+            if (isEdisApiError(e) && e.kind === "refused" && !stopsWaiting(e)) return undefined;
             throw e;
         }
     }

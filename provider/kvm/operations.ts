@@ -1,6 +1,7 @@
 /**
  * What a KvmServer does after it exists: read its live state, change plan or billing cycle in place, cancel.
  */
+import { ENDPOINTS } from "../client/client";
 import type { ReadResult } from "@pulumi/pulumi/dynamic";
 import { refusedInEdisForm } from "../client/answers";
 import { isEdisApiError } from "../client/errors";
@@ -222,7 +223,7 @@ export async function upgradeServer(ctx: Context, olds: KvmServerOutputs, news: 
         const outcome = await sendOnce<UpgradeEntry, UpgradeResult>({
             journal: ctx.journal,
             entry,
-            endpoint: "add/upgrade",
+            endpoint: ENDPOINTS.upgrade.path,
             log: ctx.log,
             send: () => ctx.client.addUpgrade({ kvmId: olds.kvmId!, newPid: news.planId, newBillingCycle: news.billingCycle, newPaymentMethod: paymentMethod }),
             made: (sending) => ({ ...sending, state: "done" }),

@@ -17,7 +17,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { Clock } from "../clock";
-import { EdisClient } from "../client/client";
+import { ENDPOINTS, EdisClient } from "../client/client";
 import { EdisApiError } from "../client/errors";
 import { OrderItem, OrderRequest, OrderResult } from "../client/model";
 import { Flights, Gathering } from "../flights";
@@ -119,7 +119,7 @@ export class OrderBatcher {
             outcome = await sendOnce<OrderEntry, OrderResult>({
                 journal: this.journal,
                 claimed: entries,
-                endpoint: "add/order",
+                endpoint: ENDPOINTS.order.path,
                 log: this.log,
                 send: () => this.client.addOrder({ ...claimed[0].terms, items: claimed.map((m) => m.item) }),
                 made: (sending, order) => orderedAt(sending, order, indexOfEntry.get(sending)!, claimed.length),

@@ -12,6 +12,7 @@
  * the next `pulumi up` calls update on the failed resource, which lands here instead of ordering again. A
  * create whose result never reached the engine (killed host or engine) is resumed from the journal.
  */
+import { ENDPOINTS } from "../client/client";
 import { refusedInEdisForm, stopsWaiting } from "../client/answers";
 import { isEdisApiError } from "../client/errors";
 import { KvmSession, OrderItem, OrderRequest, OrderResult } from "../client/model";
@@ -170,7 +171,7 @@ function orderAlone(
     return sendOnce<OrderEntry, OrderResult>({
         journal: ctx.journal,
         entry,
-        endpoint: "add/order",
+        endpoint: ENDPOINTS.order.path,
         log: ctx.log,
         send: () => ctx.client.addOrder(request),
         made: (sending, order) => orderedAt(sending, order, 0, 1),

@@ -9,6 +9,7 @@
  *
  * Every input replaces: EDIS has no call to change a hook. The callback password is never an output (secretDigest.ts).
  */
+import { MANAGEMENT_ENDPOINTS } from "../client/management";
 import type * as pulumi from "@pulumi/pulumi";
 import { refusedInEdisForm } from "../client/answers";
 import { isEdisApiError } from "../client/errors";
@@ -114,7 +115,7 @@ export const trafficAlert = {
         const outcome = await sendOnce<HookEntry, number>({
             journal: c.journal,
             entry,
-            endpoint: "hooks/set",
+            endpoint: MANAGEMENT_ENDPOINTS.hookSet.path,
             log: c.log,
             send: () => c.management.setTrafficHook(kvmId, hookOf(inputs)),
             made: (sending, hookId) => ({ ...sending, state: "done", hookId }),

@@ -4,10 +4,11 @@
  * credential in the state, the export or any output.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PACKAGE_ROOT } from "../harness/workspace";
+import { docBlock } from "../support/docs";
 import { pulumiBinDir } from "./pulumi";
 import { cliStacksPerTest, expectNoCredentials, failed, ok, opsOf, paidWrites } from "./support";
 
@@ -113,10 +114,9 @@ test("examples/day-two: power, VNC and a traffic alert; a quiet preview; power s
 });
 
 test("the README's Quick start as written: up orders one server, preview is quiet, a suspension shows in a plain preview, destroy cancels it", async () => {
-    const readme = readFileSync(join(PACKAGE_ROOT, "README.md"), "utf8");
-    const quickStart = [...readme.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((m) => m[1]).find((b) => b.includes('new edis.KvmServer("web"'))!;
-    // The project file, with what the README says to add to it.
-    const addition = [...readme.matchAll(/^```yaml\n([\s\S]*?)^```$/gm)].map((m) => m[1]).find((b) => b.includes("refresh: always"))!;
+    // The README comes first among the documents docBlock reads. The project file gets what the README says to add to it.
+    const quickStart = docBlock("ts", 'new edis.KvmServer("web"');
+    const addition = docBlock("yaml", "refresh: always");
     const dir = mkdtempSync(join(tmpdir(), "edis-quickstart-"));
     writeFileSync(join(dir, "Pulumi.yaml"), `name: quickstart\nruntime: nodejs\n${addition}`);
     writeFileSync(join(dir, "index.ts"), quickStart);
@@ -169,6 +169,17 @@ test("credentials set in plain text stop the program before anything is ordered,
     }
     expect(paidWrites(sim)).toEqual([]);
     expect(await stack.exportText()).not.toContain(email);
+});
+
+test("the retired edis:journalDir stops preview and up before anything is ordered, naming the key and what to set instead", async () => {
+    const f = await open(join(EXAMPLES, "basic"));
+    await f.stack.setConfig({ "edis:journalDir": "/shared/journal" });
+    for (const r of [await f.stack.preview(), await f.stack.up()]) {
+        failed(r);
+        expect(r.output).toContain("config `edis:journalDir` is not read");
+        expect(r.output).toContain("file://<dir> in edis:journalUrl");
+    }
+    expect(paidWrites(f.sim)).toEqual([]);
 });
 
 test("npm run demo takes the Pulumi CLI path when pulumi is on the PATH, and its record ends with one order and one cancellation", () => {

@@ -21,9 +21,6 @@ const open = cliStacksPerTest();
 const work = mkdtempSync(join(tmpdir(), "edis-first-hour-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-/** The documentation's code block of `lang` that contains `marker` (the README, or the guide that holds it). */
-const readmeBlock = docBlock;
-
 function npm(args: string[], cwd: string): void {
     execFileSync("npm", [...args, "--no-audit", "--no-fund", "--prefer-offline"], { cwd, stdio: ["ignore", "ignore", "pipe"] });
 }
@@ -46,7 +43,7 @@ test("pulumi new from examples/basic outside the repository, npm install of the 
     const project = join(work, "my-servers");
     const home = join(work, "pulumi-home");
     mkdirSync(home);
-    const printed = readmeBlock("sh", "pulumi new").split("\n").find((l) => l.startsWith("pulumi new "))!.replace(/\s+#.*$/, "");
+    const printed = docBlock("sh", "pulumi new").split("\n").find((l) => l.startsWith("pulumi new "))!.replace(/\s+#.*$/, "");
     expect(printed).toBe('pulumi new "$PWD/examples/basic" --dir ../my-servers --generate-only');
     const created = spawnSync("bash", ["-c", `${printed.replace("../my-servers", JSON.stringify(project))} --yes --force --name my-servers`], {
         cwd: PACKAGE_ROOT,
@@ -65,7 +62,7 @@ test("pulumi new from examples/basic outside the repository, npm install of the 
     expect(generated.dependencies["pulumi-edis"]).toBe(`^${manifest.version}`);
 
     npm(["install", tarball], project);
-    npm(["install", "-D", ...readmeBlock("sh", "ts-jest@29").trim().split(/\s+/).slice(3)], project);
+    npm(["install", "-D", ...docBlock("sh", "ts-jest@29").trim().split(/\s+/).slice(3)], project);
     const modules = join(project, "node_modules");
     const installed = (name: string) => JSON.parse(readFileSync(join(modules, name, "package.json"), "utf8")).version as string;
     expect(installed("pulumi-edis")).toBe(manifest.version);
@@ -75,15 +72,15 @@ test("pulumi new from examples/basic outside the repository, npm install of the 
     // The template's own program, then the Quick start as index.ts, its unit test and jest config from the README.
     const typescripts = [join(PACKAGE_ROOT, "node_modules", "typescript"), join(PACKAGE_ROOT, "node_modules", "typescript-6"), join(modules, "typescript")];
     const template = typescripts.map((t) => tsc(t, project));
-    writeFileSync(join(project, "index.ts"), readmeBlock("ts", 'new edis.KvmServer("web"'));
-    writeFileSync(join(project, "index.test.ts"), readmeBlock("ts", "edisTesting.startTestAccount()"));
-    writeFileSync(join(project, "jest.config.js"), readmeBlock("js", '"ts-jest"'));
+    writeFileSync(join(project, "index.ts"), docBlock("ts", 'new edis.KvmServer("web"'));
+    writeFileSync(join(project, "index.test.ts"), docBlock("ts", "edisTesting.startTestAccount()"));
+    writeFileSync(join(project, "jest.config.js"), docBlock("js", '"ts-jest"'));
     const quickStart = typescripts.map((t) => tsc(t, project));
     for (const run of [...template, ...quickStart]) expect(run).toEqual({ version: expect.any(String), output: "", status: 0 });
     expect(quickStart.map((r) => r.version)).toEqual([expect.stringMatching(/^5\.9\./), expect.stringMatching(/^6\.0\./), expect.stringMatching(/^6\./)]);
 
     // The unit test as the README runs it, and once more with a test that awaits nothing: both end with exit 0.
-    const readmeTest = readmeBlock("ts", "edisTesting.startTestAccount()");
+    const readmeTest = docBlock("ts", "edisTesting.startTestAccount()");
     const unawaited = readmeTest.replace(/test\("[^"]*", async \(\) => \{[\s\S]*\}\);\s*$/, 'test("imports the program only", async () => {\n    await import("./index.js");\n});\n');
     expect(unawaited).not.toBe(readmeTest);
     expect(unawaited).not.toContain("valueOf(infra");

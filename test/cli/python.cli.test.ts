@@ -5,7 +5,8 @@
  * PyPI (installed by .ci/install-pulumi.sh, reached through a .pth file) and the SDK is pip-installed offline.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PACKAGE_ROOT } from "../harness/workspace";
 import { CliStack, pulumiBinDir } from "./pulumi";
@@ -18,8 +19,10 @@ const open = cliStacksPerTest();
 function pythonWheel(): string {
     const dist = join(PACKAGE_ROOT, "sdks", "python", "dist");
     const stamp = join(PACKAGE_ROOT, "sdks", ".built-from");
-    if (!existsSync(stamp) || statSync(stamp).mtimeMs < statSync(join(PACKAGE_ROOT, "schema.json")).mtimeMs || !existsSync(dist)) {
-        throw new Error("sdks/ is missing or older than schema.json: run `npm run sdks` (`npm run test:cli` does) before this test");
+    // build-sdks.sh's own freshness rule: its stamp starts with the digest of the schema.json it built from.
+    const schemaDigest = createHash("sha256").update(readFileSync(join(PACKAGE_ROOT, "schema.json"))).digest("hex");
+    if (!existsSync(stamp) || !readFileSync(stamp, "utf8").startsWith(`${schemaDigest} `) || !existsSync(dist)) {
+        throw new Error("sdks/ is missing or built from another schema.json: run `npm run sdks` (`npm run test:cli` does) before this test");
     }
     const wheel = readdirSync(dist).find((f) => f.endsWith(".whl"));
     if (!wheel) throw new Error(`no wheel in ${dist}: run \`npm run sdks\``);
@@ -41,7 +44,7 @@ test("a Python program orders, refreshes and cancels a server through the plugin
     const f = await open(PYTHON);
     const { sim, stack } = f;
     // The plugin installed from its release archive (no PATH, no ambient plugins), the SDK from its wheel.
-    expect(await installPlugin(stack)).toContain("edis  resource");
+    await installPlugin(stack);
     virtualenv(stack);
 
     const up = ok(await stack.up());

@@ -131,10 +131,9 @@ let installedOnce: string | undefined;
  * The provider plugin as a Pulumi user installs it: `pulumi plugin install resource edis <version> --file <archive>`
  * (the archive .ci/plugin-archives.sh builds, before the tests), with ambient plugins ignored and no
  * pulumi-resource-edis on the PATH. It is installed once per test file, into a PULUMI_HOME of its own; each stack's
- * PULUMI_HOME gets the installed plugin (an 80 MB tree) as hard links, and `pulumi plugin ls` there lists it. Returns
- * what `pulumi plugin ls` printed for the stack.
+ * PULUMI_HOME gets the installed plugin (an 80 MB tree) as hard links, and `pulumi plugin ls` there must list it.
  */
-export async function installPlugin(stack: CliStack): Promise<string> {
+export async function installPlugin(stack: CliStack): Promise<CliStack> {
     const archive = join(PACKAGE_ROOT, "plugins", `pulumi-resource-edis-v${PLUGIN_VERSION}-linux-amd64.tar.gz`);
     if (!existsSync(archive)) throw new Error(`${archive} is missing: run \`npm run plugins\` (\`npm run test:cli\` does) before this test`);
     const path = (process.env.PATH ?? "").split(":").filter((dir) => !dir.includes("node_modules/.bin") && !existsSync(join(dir, "pulumi-resource-edis")));
@@ -152,5 +151,7 @@ export async function installPlugin(stack: CliStack): Promise<string> {
     mkdirSync(join(stack.home, "plugins"), { recursive: true });
     // Hard links (the engine passes over a plugin directory that is a symbolic link).
     for (const entry of readdirSync(installedOnce).filter((e) => e.startsWith(name))) execFileSync("cp", ["-al", join(installedOnce, entry), join(stack.home, "plugins", entry)]);
-    return ok(await stack.run(["plugin", "ls"])).output;
+    const listed = ok(await stack.run(["plugin", "ls"])).output;
+    if (!new RegExp(`^edis\\s+resource\\s+${PLUGIN_VERSION.replace(/\./g, "\\.")}\\s`, "m").test(listed)) throw new Error(`pulumi plugin ls does not list edis ${PLUGIN_VERSION}:\n${listed}`);
+    return stack;
 }
