@@ -172,7 +172,7 @@ test("credentials set in plain text stop the program before anything is ordered,
 });
 
 test("the retired edis:journalDir stops preview and up before anything is ordered, naming the key and what to set instead", async () => {
-    const f = await open(join(EXAMPLES, "basic"));
+    const f = await open(join(PACKAGE_ROOT, "test", "programs", "servers"), { config: { "edis-servers:servers": JSON.stringify({ web: { planId: 101, osId: 1012, hostname: "web1.example.com" } }) } });
     await f.stack.setConfig({ "edis:journalDir": "/shared/journal" });
     for (const r of [await f.stack.preview(), await f.stack.up()]) {
         failed(r);
