@@ -4,10 +4,11 @@
  * absent, a later write replaces only the version it saw, and a failure names the store.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { FileJournalStore, JournalClaimError, JournalConflictError, JournalStore, JournalStoreError, OrderEntry, OrderJournal, parseJournalUrl } from "../provider/journal";
+import { FileJournalStore, JournalClaimError, entryFor, JournalConflictError, JournalStore, JournalStoreError, OrderEntry, OrderJournal, parseJournalUrl } from "../provider/journal";
+import { runOrdersCli } from "../provider/cli";
 import { journalLocationFrom } from "../provider/journal/location";
 import { S3JournalStore } from "../provider/journal/s3Store";
 import { S3Server, startS3Server } from "./support/s3Server";
@@ -149,6 +150,36 @@ describe.each(stores)("the journal in %s", (_title, open) => {
     });
 });
 
+test("in a directory, a lock left by a process killed mid-write delays a write, never refuses it: `orders forget` right after a killed deployment succeeds; a live writer's lock is waited for, and its change then seen", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "edis-journal-"));
+    dirs.push(dir);
+    const store = new FileJournalStore(join(dir, "journal"));
+    const key = urn("ci");
+    await new OrderJournal(store).claim(order(key, { state: "unknown" }));
+    const [name] = await store.list("");
+    // The deployment was killed between taking the lock and releasing it: the lock is 9.8 s old, stale at 10 s.
+    const lock = join(store.dir, `${name}.lock`);
+    writeFileSync(lock, "");
+    utimesSync(lock, new Date(), new Date(Date.now() - 9_800));
+    const out: string[] = [];
+    expect(await runOrdersCli(["orders", "forget", key, "--dir", store.dir], (l) => out.push(l))).toBe(0);
+    expect(out.join("\n")).toContain("forgot: ");
+    expect(await new OrderJournal(store).read(key, "order")).toBeUndefined();
+    expect(existsSync(lock)).toBe(false);
+
+    // A live writer holds the lock while it changes the entry: the write waits for it, then finds the entry changed.
+    const mine = new OrderJournal(store);
+    await mine.claim(order(key));
+    const version = (await store.get(name))!.version;
+    writeFileSync(lock, "");
+    setTimeout(() => {
+        writeFileSync(join(store.dir, name), JSON.stringify(order(key, { state: "unknown", problem: "the other's" })));
+        rmSync(lock);
+    }, 300);
+    await expect(store.replace(name, "mine", version)).rejects.toThrow(/was changed by another process/);
+    expect(await new OrderJournal(store).read(key, "order")).toMatchObject({ problem: "the other's" });
+});
+
 describe("what the journal never guesses", () => {
     test("a read that fails in a listing is an error, never taken for no entry (which would order, or cancel, on a guess)", async () => {
         const dir = mkdtempSync(join(tmpdir(), "edis-journal-"));
@@ -172,7 +203,6 @@ describe("what the journal never guesses", () => {
         const sender = new OrderJournal(dir);
         await sender.claim(order(urn("dev")));
         const before = await new FileJournalStore(dir).list("");
-        const { entryFor } = await import("../provider/journal");
         const found = entryFor(new OrderJournal(dir), { key: urn("prod"), aliases: [], account: "0123456789abcdef" }, "order", () => undefined);
         await expect(found).rejects.toThrow(/the order journal holds an unfinished order for urn:pulumi:dev::.*orders move [0-9a-f]{16} urn64:[A-Za-z0-9_-]+ --dir/);
         // The sender's answer is recorded at the version it claimed.
@@ -186,13 +216,11 @@ describe("what the journal never guesses", () => {
         const dir = mkdtempSync(join(tmpdir(), "edis-journal-"));
         dirs.push(dir);
         await new OrderJournal(dir).write(order(urn("old"), { state: "unknown" }));
-        const { entryFor } = await import("../provider/journal");
         const error = await entryFor(new OrderJournal(dir), { key: urn("new"), aliases: [], account: "0123456789abcdef" }, "order", () => undefined).then(
             () => "",
             (e: Error) => e.message,
         );
         const [, from, target] = /orders move ([0-9a-f]{16}) (urn64:[A-Za-z0-9_-]+) --dir/.exec(error)!;
-        const { runOrdersCli } = await import("../provider/cli");
         const run = async (...args: string[]) => {
             const out: string[] = [];
             return { code: await runOrdersCli(["orders", "move", ...args, "--dir", dir], (l) => out.push(l)), out: out.join("\n") };
@@ -211,7 +239,6 @@ describe("what the journal never guesses", () => {
     test("an entry filed aside by a run for another account is its own account's again; an unparsable entry of another stack stops the write", async () => {
         const dir = mkdtempSync(join(tmpdir(), "edis-journal-"));
         dirs.push(dir);
-        const { entryFor } = await import("../provider/journal");
         await new OrderJournal(dir).write(order(urn("ci"), { state: "unknown", account: "aaaaaaaaaaaaaaaa" }));
         const asB = await entryFor(new OrderJournal(dir), { key: urn("ci"), aliases: [], account: "bbbbbbbbbbbbbbbb" }, "order", () => undefined);
         expect(asB).toBeUndefined();

@@ -52,7 +52,7 @@ export function shellQuote(word: string): string {
     return `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
-/** A replace holds its lock for the moment of one read and one rename: an older lock was left by a dead process. */
+/** A write holds its lock for the moment of one read and one rename: an older lock was left by a process killed mid-write. */
 const LOCK_STALE_MS = 10_000;
 
 /**
@@ -112,16 +112,16 @@ export class FileJournalStore implements JournalStore {
     }
 
     async removeAt(name: string, version: string): Promise<void> {
-        this.atVersion(name, version, (target) => {
+        await this.atVersion(name, version, (target) => {
             rmSync(target);
             this.syncDir();
         });
     }
 
-    /** Runs `change` on the entry while it is at `version`, under its lock, with no await in between. */
-    private atVersion<T>(name: string, version: string, change: (target: string) => T): T {
+    /** Runs `change` on the entry while it is at `version`, under its lock, with no await between the read and the change. */
+    private async atVersion<T>(name: string, version: string, change: (target: string) => T): Promise<T> {
         const target = join(this.dir, name);
-        const lock = this.lock(name);
+        const lock = await this.lock(name);
         try {
             let now: string | undefined;
             try {
@@ -139,24 +139,30 @@ export class FileJournalStore implements JournalStore {
         }
     }
 
-    /** `<name>.lock`, created exclusively; one older than LOCK_STALE_MS is taken over, a newer one is another process's write (a conflict). */
-    private lock(name: string): { fd: number; path: string } {
+    /**
+     * `<name>.lock`, created exclusively. A lock that exists is waited for: another process's write holds it for a moment,
+     * and one older than LOCK_STALE_MS was left by a process killed mid-write and is taken over. Failing at once instead
+     * would refuse every write of the entry, `orders forget` included, for the seconds after a killed deployment.
+     */
+    private async lock(name: string): Promise<{ fd: number; path: string }> {
         mkdirSync(this.dir, { recursive: true, mode: 0o700 });
         const path = join(this.dir, `${name}.lock`);
-        for (let attempt = 0; ; attempt++) {
+        const giveUpAt = Date.now() + 2 * LOCK_STALE_MS;
+        for (;;) {
             try {
                 return { fd: openSync(path, "wx", 0o600), path };
             } catch (e) {
                 if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw new JournalStoreError(`the order journal entry ${path} cannot be locked (${(e as Error).message})`);
-                let stale = false;
-                try {
-                    stale = Date.now() - statSync(path).mtimeMs > LOCK_STALE_MS;
-                } catch {
-                    stale = true; // released meanwhile
-                }
-                if (!stale || attempt > 0) throw new JournalConflictError(`${path} is held by another process writing the entry`);
-                rmSync(path, { force: true });
             }
+            let age: number;
+            try {
+                age = Date.now() - statSync(path).mtimeMs;
+            } catch {
+                continue; // released meanwhile
+            }
+            if (age > LOCK_STALE_MS) rmSync(path, { force: true });
+            else if (Date.now() > giveUpAt) throw new JournalConflictError(`${path} is held by other processes writing the entry`);
+            else await new Promise((r) => setTimeout(r, 25));
         }
     }
 
