@@ -28,27 +28,17 @@ test("8 runs of seed 14: nothing ordered or hooked twice, nothing billed outside
     expect(Math.min(summary.meaningFaults, summary.paidAnswerFaults, summary.renames, summary.componentRuns)).toBeGreaterThan(0);
 }, 600_000);
 
-test("6 runs of seed 14 with edis:batchOrders: the same invariants when each run's servers are ordered together", async () => {
+test("6 runs of seed 14 with edis:batchOrders on fresh runners with the journal in S3: each run's servers ordered together, every recovery run and the destroy on a new directory, the same invariants", async () => {
     const started = Date.now();
-    const reports = await runCampaign({ runs: 6, seed: SEED, parallel: 2, batch: true });
+    const reports = await runCampaign({ runs: 6, seed: SEED, parallel: 2, batch: true, runners: "shared" });
     const summary = summarize(reports, SEED, Date.now() - started);
-    console.log(`chaos (batched orders): ${JSON.stringify(summary)}`);
+    console.log(`chaos (batched orders, fresh runners, shared journal): ${JSON.stringify(summary)}`);
     expect(reports.flatMap((r) => r.violations.map((v) => `run ${r.index}: ${v}`))).toEqual([]);
     expect(summary.runs).toBe(6);
     expect(summary.faultsInjected).toBeGreaterThanOrEqual(10);
-    // Fewer orders than servers: a run's servers share orders.
-    expect(summary.orders).toBeLessThan(summary.servers);
-}, 600_000);
-
-test("6 runs of seed 14 on fresh runners with the journal in S3: every recovery run and the destroy on a new directory, the same invariants", async () => {
-    const started = Date.now();
-    const reports = await runCampaign({ runs: 6, seed: SEED, parallel: 2, runners: "shared" });
-    const summary = summarize(reports, SEED, Date.now() - started);
-    console.log(`chaos (fresh runners, shared journal): ${JSON.stringify(summary)}`);
-    expect(reports.flatMap((r) => r.violations.map((v) => `run ${r.index}: ${v}`))).toEqual([]);
-    expect(summary.runs).toBe(6);
     expect(summary.engineKills + summary.hostKills).toBeGreaterThanOrEqual(2);
-    expect(summary.orders).toBe(summary.servers);
+    // Fewer orders than servers: a run's servers share orders (and none was ordered twice: invariant 1).
+    expect(summary.orders).toBeLessThan(summary.servers);
     // Not vacuous: a killed run's order was taken from the shared store by a runner that never saw the first one's disk.
     expect(summary.resumedFromJournal).toBeGreaterThan(0);
 }, 600_000);

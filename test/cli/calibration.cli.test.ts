@@ -125,12 +125,15 @@ function serviceOf(sim: EdisSimulator, id: string): string {
 }
 
 /** Runs one scenario through both and compares after every command. */
-async function calibrate(scenario: (r: Runner, step: (label: string, o: Observed) => void) => Promise<void>): Promise<void> {
+async function calibrate(scenario: (r: Runner, step: (label: string, o: Observed) => Observed) => Promise<void>): Promise<void> {
     const seen: Record<"cli" | "harness", Array<[string, Observed]>> = { cli: [], harness: [] };
     for (const [name, make] of [["cli", cliRunner], ["harness", harnessRunner]] as const) {
         const runner = await make();
         try {
-            await scenario(runner, (label, o) => seen[name].push([label, o]));
+            await scenario(runner, (label, o) => {
+                seen[name].push([label, o]);
+                return o;
+            });
         } finally {
             await runner.dispose();
         }
@@ -165,15 +168,25 @@ test("calibration: up, no-change up, an in-place upgrade, a replacement (and rep
         await new Promise((res) => setTimeout(res, 400));
         step("up (resumes)", await r.run("up"));
         step("up (nothing changed)", await r.run("up"));
+        // Both ways must also show the engine's facts. replaceOnChanges applies only to keys the provider's Diff
+        // reports, and the dynamic host reports none: the plan change is an in-place upgrade, no second order.
         await r.declare({ a: { ...a, planId: 102 }, b }, { a: { replaceOnChanges: ["planId"] } });
-        step("preview (replaceOnChanges)", await r.run("preview"));
-        step("up (replaceOnChanges: an upgrade)", await r.run("up"));
+        const inPlace = step("preview (replaceOnChanges)", await r.run("preview"));
+        expect(inPlace.steps.a).toEqual(["update"]);
+        const upgraded = step("up (replaceOnChanges: an upgrade)", await r.run("up"));
+        expect(upgraded.paid).toEqual(["add/order", "add/order", "add/upgrade"]);
+        // The input the provider's Diff honours: a new server at the new plan's location, then the old one cancelled.
         await r.declare({ a: { ...a, planId: 201, replaceOnPlanChange: true }, b });
-        step("preview (replaceOnPlanChange)", await r.run("preview"));
+        const planned = step("preview (replaceOnPlanChange)", await r.run("preview"));
+        expect(planned).toMatchObject({ steps: { a: ["replace", "delete"] }, paid: upgraded.paid });
         step("up (replaceOnPlanChange, unpaid)", await r.run("up"));
         payAll(r.sim);
         await new Promise((res) => setTimeout(res, 400));
-        step("up (replacement resumes)", await r.run("up"));
+        const replaced = step("up (replacement resumes)", await r.run("up"));
+        const [old, now] = r.sim.account.state.services.filter((s) => s.hostname === a.hostname);
+        expect(r.sim.calls("cancel/product").map((c) => c.fields.serviceid)).toEqual([String(old.serviceId)]);
+        expect(replaced.state.a.service).toBe(`${a.hostname}@${now.pid}`);
+        expect(now.pid).toBe(201);
         await r.declare({ a: { ...a, planId: 201, replaceOnPlanChange: true } });
         step("preview (b dropped)", await r.run("preview"));
         step("up (b dropped)", await r.run("up"));

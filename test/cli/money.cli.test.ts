@@ -1,8 +1,8 @@
 /**
  * The money cases that the real engine decides, through the real `pulumi` CLI against the simulator: a create
  * that stops on an unpaid invoice (with and without `options.refresh: always`), the CLI killed with SIGKILL
- * after add/order answered, a lost add/order answer, replacement, and what `pulumi import` and
- * `--import-pending-creates` do. The simulator's record of paid writes is the witness every time.
+ * after add/order answered, a lost add/order answer, and what `pulumi import` and `--import-pending-creates` do
+ * (replacement: calibration.cli.test.ts). The simulator's record of paid writes is the witness every time.
  */
 import { join } from "node:path";
 import { PACKAGE_ROOT } from "../harness/workspace";
@@ -149,34 +149,6 @@ test("a lost add/order answer, no server at EDIS: the printed forget command, ru
     runNamedCommand(lost.output, "forget", stack.project.dir);
     ok(await stack.up());
     expect(sim.account.state.orders).toHaveLength(1);
-    ok(await stack.destroy());
-});
-
-test("replacement: `replaceOnChanges: [\"planId\"]` does nothing for a dynamic resource (an in-place upgrade); `replaceOnPlanChange: true` replaces", async () => {
-    const f = await open(SERVERS);
-    const { sim, stack } = f;
-    await declare(stack, { web }, { web: { replaceOnChanges: ["planId"] } });
-    ok(await stack.up());
-
-    // The engine's fact: the option applies only to keys the provider's Diff reports, and the dynamic host reports none.
-    await declare(stack, { web: { ...web, planId: 102 } }, { web: { replaceOnChanges: ["planId"] } });
-    expect(opsOf(ok(await stack.preview())).web).toEqual(["update"]);
-    ok(await stack.up());
-    expect(paidWrites(sim)).toEqual(["add/order", "add/upgrade"]);
-
-    // The input the provider's Diff honours: a new server at the new plan's location, then the old one cancelled.
-    sim.clearLog();
-    await declare(stack, { web: { ...web, planId: 201, replaceOnPlanChange: true } });
-    const preview = ok(await stack.preview());
-    expect(opsOf(preview).web).toEqual(["create-replacement", "replace", "delete-replaced"]);
-    expect(paidWrites(sim)).toEqual([]);
-    const replaced = ok(await stack.up());
-    expect(opsOf(replaced).web).toEqual(["create-replacement", "replace", "delete-replaced"]);
-    expect(paidWrites(sim)).toEqual(["add/order", "cancel/product"]);
-    const [old, now] = sim.account.state.services;
-    expect(sim.calls("cancel/product")[0].fields.serviceid).toBe(String(old.serviceId));
-    expect((await stack.resources()).web.outputs).toMatchObject({ serviceId: now.serviceId, planId: 201, locationId: 2 });
-    ok(await stack.preview(["--expect-no-changes"]));
     ok(await stack.destroy());
 });
 
