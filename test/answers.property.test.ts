@@ -10,7 +10,7 @@
  *   4. no normal form of a credential survives into an error, a log line or the journal
  *
  * Seeded, so that a failure is repeatable; `FC_SEED` tries others and `FC_RUNS` multiplies the counts (.ci/run runs
- * a fifth of them on Node 22 and 24: the logic is the same on every Node line, and all of them run once).
+ * all of them on Node 22 and a fifth on Node 24: the logic is the same on every Node line).
  */
 import fc from "fast-check";
 import { createServer, Server } from "node:http";

@@ -3,8 +3,8 @@
  * examples/basic `npm install <the tarball>`, as the README says, with one copy of @pulumi/pulumi. The installed project then runs
  * through the engine path as it is: its own node_modules, its own @pulumi/pulumi and dynamic-provider host.
  *
- * .ci/run runs it on Node 22 and 24, the Node lines users install with; `npm test` leaves it out, because on the
- * machine's Node test/cli/firstHour.cli.test.ts does all of it, and more, through the real CLI.
+ * .ci/run runs it on Node 24; `npm test` leaves it out, because test/cli/firstHour.cli.test.ts does all of it, and more,
+ * through the real CLI (on Node 22 in .ci/run).
  */
 import { execFileSync } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
