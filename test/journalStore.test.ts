@@ -4,13 +4,14 @@
  * absent, a later write replaces only the version it saw, and a failure names the store.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdtempSync, readdirSync, renameSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { FileJournalStore, JournalClaimError, entryFor, JournalConflictError, JournalStore, JournalStoreError, OrderEntry, OrderJournal, parseJournalUrl } from "../provider/journal";
 import { runOrdersCli } from "../provider/cli";
 import { journalLocationFrom } from "../provider/journal/location";
 import { S3JournalStore } from "../provider/journal/s3Store";
+import { takeOver } from "../provider/journal/store";
 import { S3Server, startS3Server } from "./support/s3Server";
 
 let s3: S3Server;
@@ -150,7 +151,7 @@ describe.each(stores)("the journal in %s", (_title, open) => {
     });
 });
 
-test("in a directory, a lock left by a process killed mid-write delays a write, never refuses it: `orders forget` right after a killed deployment succeeds; a live writer's lock is waited for, and its change then seen", async () => {
+test("in a directory, a lock left by a process killed mid-write delays a write until it is stale, never refuses it: `orders forget` right after a killed deployment succeeds; a live writer's lock is waited for, and its change then seen; a takeover removes only the stale lock", async () => {
     const dir = mkdtempSync(join(tmpdir(), "edis-journal-"));
     dirs.push(dir);
     const store = new FileJournalStore(join(dir, "journal"));
@@ -178,6 +179,20 @@ test("in a directory, a lock left by a process killed mid-write delays a write, 
     }, 300);
     await expect(store.replace(name, "mine", version)).rejects.toThrow(/was changed by another process/);
     expect(await new OrderJournal(store).read(key, "order")).toMatchObject({ problem: "the other's" });
+
+    // Two processes found the same stale lock; the first took it over and holds a new one when the second acts: the
+    // second's takeover leaves the first's lock in place (and nothing aside).
+    writeFileSync(lock, "");
+    const stale = lstatSync(lock).ino;
+    writeFileSync(`${lock}.new`, "");
+    renameSync(`${lock}.new`, lock);
+    const fresh = lstatSync(lock).ino;
+    expect(fresh).not.toBe(stale);
+    takeOver(lock, stale);
+    expect(lstatSync(lock).ino).toBe(fresh);
+    takeOver(lock, fresh);
+    expect(existsSync(lock)).toBe(false);
+    expect(readdirSync(store.dir).filter((n) => !n.endsWith(".json"))).toEqual([]);
 });
 
 describe("what the journal never guesses", () => {

@@ -10,7 +10,7 @@
  * A version is what the store says an object is now (S3's ETag; a digest of the file's bytes on disk).
  */
 import { createHash } from "node:crypto";
-import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
+import { closeSync, fstatSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
 
 export interface StoredObject {
@@ -134,8 +134,13 @@ export class FileJournalStore implements JournalStore {
             }
             return change(target);
         } finally {
+            // Only this process's lock is removed: one taken over meanwhile (held past LOCK_STALE_MS) is another's now.
+            try {
+                if (lstatSync(lock.path).ino === fstatSync(lock.fd).ino) rmSync(lock.path);
+            } catch {
+                // gone already
+            }
             closeSync(lock.fd);
-            rmSync(lock.path, { force: true });
         }
     }
 
@@ -154,13 +159,14 @@ export class FileJournalStore implements JournalStore {
             } catch (e) {
                 if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw new JournalStoreError(`the order journal entry ${path} cannot be locked (${(e as Error).message})`);
             }
-            let age: number;
+            let held;
             try {
-                age = Date.now() - statSync(path).mtimeMs;
-            } catch {
-                continue; // released meanwhile
+                held = lstatSync(path);
+            } catch (e) {
+                if ((e as NodeJS.ErrnoException).code === "ENOENT") continue; // released meanwhile
+                throw new JournalStoreError(`the order journal entry ${path} cannot be locked (${(e as Error).message})`);
             }
-            if (age > LOCK_STALE_MS) rmSync(path, { force: true });
+            if (Date.now() - held.mtimeMs > LOCK_STALE_MS) takeOver(path, held.ino);
             else if (Date.now() > giveUpAt) throw new JournalConflictError(`${path} is held by other processes writing the entry`);
             else await new Promise((r) => setTimeout(r, 25));
         }
@@ -193,6 +199,28 @@ export class FileJournalStore implements JournalStore {
         } finally {
             closeSync(dirFd);
         }
+    }
+}
+
+/**
+ * Removes the stale lock `ino`, and only it: two processes may find the same stale lock, and the second must not remove
+ * the lock the first has made since. The lock is moved aside (atomic) and put back when it is not the stale one.
+ */
+export function takeOver(path: string, ino: number): void {
+    const aside = `${path}.${process.pid}.${Date.now()}.stale`;
+    try {
+        renameSync(path, aside);
+    } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === "ENOENT") return; // another process took it over first
+        throw new JournalStoreError(`the order journal entry ${path} cannot be locked (${(e as Error).message})`);
+    }
+    try {
+        if (lstatSync(aside).ino !== ino) linkSync(aside, path);
+    } catch (e) {
+        // EEXIST: a third process locked it meanwhile; the lock moved aside is its holder's still (it removes only its own).
+        if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw new JournalStoreError(`the order journal entry ${path} cannot be locked (${(e as Error).message})`);
+    } finally {
+        rmSync(aside, { force: true });
     }
 }
 
