@@ -174,7 +174,7 @@ test("calibration: up, no-change up, an in-place upgrade, a replacement (and rep
         const inPlace = step("preview (replaceOnChanges)", await r.run("preview"));
         expect(inPlace.steps.a).toEqual(["update"]);
         const upgraded = step("up (replaceOnChanges: an upgrade)", await r.run("up"));
-        expect(upgraded.paid).toEqual(["add/order", "add/order", "add/upgrade"]);
+        expect(upgraded).toMatchObject({ ok: true, paid: ["add/order", "add/order", "add/upgrade"] });
         // The input the provider's Diff honours: a new server at the new plan's location, then the old one cancelled.
         await r.declare({ a: { ...a, planId: 201, replaceOnPlanChange: true }, b });
         const planned = step("preview (replaceOnPlanChange)", await r.run("preview"));
@@ -183,10 +183,15 @@ test("calibration: up, no-change up, an in-place upgrade, a replacement (and rep
         payAll(r.sim);
         await new Promise((res) => setTimeout(res, 400));
         const replaced = step("up (replacement resumes)", await r.run("up"));
-        const [old, now] = r.sim.account.state.services.filter((s) => s.hostname === a.hostname);
-        expect(r.sim.calls("cancel/product").map((c) => c.fields.serviceid)).toEqual([String(old.serviceId)]);
-        expect(replaced.state.a.service).toBe(`${a.hostname}@${now.pid}`);
-        expect(now.pid).toBe(201);
+        // One new order, and the cancel of the old server, not the new one.
+        expect(replaced).toMatchObject({ ok: true, paid: [...upgraded.paid, "add/order", "cancel/product"] });
+        const services = r.sim.account.state.services.filter((s) => s.hostname === a.hostname);
+        expect(services.map((s) => s.pid)).toEqual([102, 201]);
+        expect(r.sim.calls("cancel/product").map((c) => c.fields.serviceid)).toEqual([String(services[0].serviceId)]);
+        expect(replaced.state.a.service).toBe(`${a.hostname}@201`);
+        const settled = step("preview (replaced)", await r.run("preview"));
+        expect(settled.ok).toBe(true);
+        expect(Object.values(settled.steps).flat().filter((op) => op !== "same")).toEqual([]);
         await r.declare({ a: { ...a, planId: 201, replaceOnPlanChange: true } });
         step("preview (b dropped)", await r.run("preview"));
         step("up (b dropped)", await r.run("up"));
