@@ -4,7 +4,7 @@
  * recovery as a user would do it and a destroy; no run may break an invariant. `npm run chaos -- --runs 500`
  * runs the long campaign.
  */
-import { runCampaign, summarize } from "../bench/chaos";
+import { RunReport, runCampaign, summarize } from "../bench/chaos";
 
 // Seed 14 draws, among its first 8 runs, killed deployments and hosts, lost answers of the paid writes, answers read
 // for their meaning ("temporarily unavailable (backend not found)", a minimum contract term, echoes of the
@@ -12,12 +12,19 @@ import { runCampaign, summarize } from "../bench/chaos";
 // with an alias, and two components that each hold a server named "server".
 const SEED = 14;
 
+/** Each run's violations, also printed first and short: CI shows a failure's diff cut in the middle. */
+function violationsOf(reports: RunReport[]): string[] {
+    const violations = reports.flatMap((r) => r.violations.map((v) => `run ${r.index}: ${v}`));
+    if (violations.length) console.log(`chaos violations:\n${violations.map((v) => v.slice(0, 800)).join("\n")}`);
+    return violations;
+}
+
 test("8 runs of seed 14: nothing ordered or hooked twice, nothing billed outside state, nothing left running, no secret seen", async () => {
     const started = Date.now();
     const reports = await runCampaign({ runs: 8, seed: SEED, parallel: 2 });
     const summary = summarize(reports, SEED, Date.now() - started);
     console.log(`chaos: ${JSON.stringify(summary)}`);
-    expect(reports.flatMap((r) => r.violations.map((v) => `run ${r.index}: ${v}`))).toEqual([]);
+    expect(violationsOf(reports)).toEqual([]);
     expect(summary.runs).toBe(8);
     expect(summary.engineKills + summary.hostKills).toBeGreaterThanOrEqual(3);
     expect(summary.faultsInjected).toBeGreaterThanOrEqual(15);
@@ -33,7 +40,7 @@ test("6 runs of seed 14 with edis:batchOrders on fresh runners with the journal 
     const reports = await runCampaign({ runs: 6, seed: SEED, parallel: 2, batch: true, runners: "shared" });
     const summary = summarize(reports, SEED, Date.now() - started);
     console.log(`chaos (batched orders, fresh runners, shared journal): ${JSON.stringify(summary)}`);
-    expect(reports.flatMap((r) => r.violations.map((v) => `run ${r.index}: ${v}`))).toEqual([]);
+    expect(violationsOf(reports)).toEqual([]);
     expect(summary.runs).toBe(6);
     expect(summary.faultsInjected).toBeGreaterThanOrEqual(10);
     expect(summary.engineKills + summary.hostKills).toBeGreaterThanOrEqual(2);
