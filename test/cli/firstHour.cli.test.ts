@@ -70,6 +70,7 @@ test("pulumi new from examples/basic outside the repository, npm install of the 
     // (npm 11 exits 0 with nothing listed, older npm 1: the listing is what is judged.)
     const copies = (name: string) => spawnSync("npm", ["ls", name, "--all", "--parseable"], { cwd: project, encoding: "utf8" }).stdout.trim().split("\n").filter(Boolean);
     expect(copies("@pulumi/pulumi")).toEqual([join(modules, "@pulumi", "pulumi")]);
+    expect(copies("pulumi-edis")).toEqual([join(modules, "pulumi-edis")]);
     expect(copies("@aws-sdk/client-s3")).toEqual([]);
 
     // The Quick start as index.ts, its unit test and jest config from the README; the template's own program stays
