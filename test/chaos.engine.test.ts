@@ -35,6 +35,18 @@ test("8 runs of seed 14: nothing ordered or hooked twice, nothing billed outside
     expect(Math.min(summary.meaningFaults, summary.paidAnswerFaults, summary.renames, summary.componentRuns)).toBeGreaterThan(0);
 }, 600_000);
 
+test("4 runs of seed 14 with edis:batchOrders on one runner, the journal on its disk: batched orders under host kills at random moments, the same invariants", async () => {
+    const started = Date.now();
+    const reports = await runCampaign({ runs: 4, seed: SEED, parallel: 2, batch: true });
+    const summary = summarize(reports, SEED, Date.now() - started);
+    console.log(`chaos (batched orders, one runner): ${JSON.stringify(summary)}`);
+    expect(violationsOf(reports)).toEqual([]);
+    expect(summary.runs).toBe(4);
+    expect(summary.hostKills + summary.engineKills).toBeGreaterThanOrEqual(2);
+    // Fewer orders than servers: a run's servers share orders (and none was ordered twice: invariant 1).
+    expect(summary.orders).toBeLessThan(summary.servers);
+}, 600_000);
+
 test("6 runs of seed 14 with edis:batchOrders on fresh runners with the journal in S3: each run's servers ordered together, every recovery run and the destroy on a new directory, the same invariants", async () => {
     const started = Date.now();
     const reports = await runCampaign({ runs: 6, seed: SEED, parallel: 2, batch: true, runners: "shared" });
