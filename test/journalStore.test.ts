@@ -3,8 +3,8 @@
  * (MinIO, test/support/s3Server.ts) on 127.0.0.1. Each store keeps the same promises: a claim is created only if
  * absent, a later write replaces only the version it saw, and a failure names the store.
  */
-import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, lstatSync, mkdtempSync, readdirSync, renameSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { execFile, execFileSync, spawnSync } from "node:child_process";
+import { existsSync, lstatSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { FileJournalStore, JournalClaimError, entryFor, JournalConflictError, JournalStore, JournalStoreError, OrderEntry, OrderJournal, parseJournalUrl } from "../provider/journal";
@@ -13,6 +13,7 @@ import { journalLocationFrom } from "../provider/journal/location";
 import { S3JournalStore } from "../provider/journal/s3Store";
 import { takeOver } from "../provider/journal/store";
 import { S3Server, startS3Server } from "./support/s3Server";
+import { PACKAGE_ROOT } from "./harness/workspace";
 
 let s3: S3Server;
 const dirs: string[] = [];
@@ -180,19 +181,42 @@ test("in a directory, a lock left by a process killed mid-write delays a write u
     await expect(store.replace(name, "mine", version)).rejects.toThrow(/was changed by another process/);
     expect(await new OrderJournal(store).read(key, "order")).toMatchObject({ problem: "the other's" });
 
-    // Two processes found the same stale lock; the first took it over and holds a new one when the second acts: the
-    // second's takeover leaves the first's lock in place (and nothing aside).
+    // Two processes saw the same stale lock; the first removed it and made its own (which may reuse the inode number):
+    // the second's takeover leaves that lock in place.
     writeFileSync(lock, "");
-    const stale = lstatSync(lock).ino;
-    writeFileSync(`${lock}.new`, "");
-    renameSync(`${lock}.new`, lock);
-    const fresh = lstatSync(lock).ino;
-    expect(fresh).not.toBe(stale);
+    utimesSync(lock, new Date(), new Date(Date.now() - 60_000));
+    const stale = lstatSync(lock);
+    rmSync(lock);
+    writeFileSync(lock, "");
     takeOver(lock, stale);
-    expect(lstatSync(lock).ino).toBe(fresh);
-    takeOver(lock, fresh);
+    expect(existsSync(lock)).toBe(true);
+    // A takeover under way elsewhere (its `.break` file): this one does nothing, and the lock stays for it.
+    utimesSync(lock, new Date(), new Date(Date.now() - 60_000));
+    writeFileSync(`${lock}.break`, "");
+    takeOver(lock, lstatSync(lock));
+    expect(existsSync(lock)).toBe(true);
+    rmSync(`${lock}.break`);
+    // The lock still the one seen stale: removed.
+    takeOver(lock, lstatSync(lock));
     expect(existsSync(lock)).toBe(false);
     expect(readdirSync(store.dir).filter((n) => !n.endsWith(".json"))).toEqual([]);
+});
+
+test("six processes that find one stale lock on an entry each change it at the version they read: exactly one change is made", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "edis-journal-"));
+    dirs.push(dir);
+    const store = new FileJournalStore(dir);
+    const version = await store.create("e.json", "the entry as every process read it");
+    writeFileSync(join(dir, "e.json.lock"), "");
+    utimesSync(join(dir, "e.json.lock"), new Date(), new Date(Date.now() - 9_900));
+    const child = `const { FileJournalStore } = require(${JSON.stringify(join(PACKAGE_ROOT, "dist", "provider", "journal", "store.js"))});
+        new FileJournalStore(${JSON.stringify(dir)}).replace("e.json", "written by " + process.pid, ${JSON.stringify(version)})
+            .then(() => console.log("changed"), (e) => console.log(e.name));`;
+    const runs = await Promise.all(
+        Array.from({ length: 6 }, () => new Promise<string>((resolve) => execFile(process.execPath, ["-e", child], (_e, out) => resolve(out.trim())))),
+    );
+    expect(runs.sort()).toEqual(["JournalConflictError", "JournalConflictError", "JournalConflictError", "JournalConflictError", "JournalConflictError", "changed"]);
+    expect(readdirSync(dir).sort()).toEqual(["e.json"]);
 });
 
 describe("what the journal never guesses", () => {

@@ -132,14 +132,12 @@ export class FileJournalStore implements JournalStore {
             if (now === undefined || digest(now) !== version) {
                 throw new JournalConflictError(`${target} ${now !== undefined ? "was changed" : "was removed"} by another process`);
             }
+            // A write stalled past LOCK_STALE_MS (a frozen runner) has lost its lock to a takeover: it changes nothing.
+            if (!holds(lock)) throw new JournalConflictError(`${lock.path} was taken over while this process held it`);
             return change(target);
         } finally {
             // Only this process's lock is removed: one taken over meanwhile (held past LOCK_STALE_MS) is another's now.
-            try {
-                if (lstatSync(lock.path).ino === fstatSync(lock.fd).ino) rmSync(lock.path);
-            } catch {
-                // gone already
-            }
+            if (holds(lock)) rmSync(lock.path, { force: true });
             closeSync(lock.fd);
         }
     }
@@ -166,7 +164,7 @@ export class FileJournalStore implements JournalStore {
                 if ((e as NodeJS.ErrnoException).code === "ENOENT") continue; // released meanwhile
                 throw new JournalStoreError(`the order journal entry ${path} cannot be locked (${(e as Error).message})`);
             }
-            if (Date.now() - held.mtimeMs > LOCK_STALE_MS) takeOver(path, held.ino);
+            if (Date.now() - held.mtimeMs > LOCK_STALE_MS) takeOver(path, held);
             else if (Date.now() > giveUpAt) throw new JournalConflictError(`${path} is held by other processes writing the entry`);
             else await new Promise((r) => setTimeout(r, 25));
         }
@@ -202,25 +200,46 @@ export class FileJournalStore implements JournalStore {
     }
 }
 
-/**
- * Removes the stale lock `ino`, and only it: two processes may find the same stale lock, and the second must not remove
- * the lock the first has made since. The lock is moved aside (atomic) and put back when it is not the stale one.
- */
-export function takeOver(path: string, ino: number): void {
-    const aside = `${path}.${process.pid}.${Date.now()}.stale`;
+/** Whether the lock file at the path is still the one this process created (not taken over since). */
+function holds(lock: { fd: number; path: string }): boolean {
     try {
-        renameSync(path, aside);
+        return lstatSync(lock.path).ino === fstatSync(lock.fd).ino;
+    } catch {
+        return false;
+    }
+}
+
+/** A takeover holds `<lock>.break` for one look and one unlink: an older one was left by a process killed in between. */
+const BREAK_STALE_MS = 1_000;
+
+/**
+ * Removes a lock found stale, one takeover at a time: under `<lock>.break` (created exclusively) the lock is looked at again
+ * and removed only if it is still the file seen stale (inode and time) and still stale. While that file is linked its inode
+ * is no other lock's, and a new lock can be made only once it is gone; so of two processes that saw the same stale lock,
+ * the second never removes the lock the first has made since.
+ */
+export function takeOver(path: string, seen: { ino: number; mtimeMs: number }): void {
+    const breaker = `${path}.break`;
+    let fd: number;
+    try {
+        fd = openSync(breaker, "wx", 0o600);
     } catch (e) {
-        if ((e as NodeJS.ErrnoException).code === "ENOENT") return; // another process took it over first
-        throw new JournalStoreError(`the order journal entry ${path} cannot be locked (${(e as Error).message})`);
+        if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw new JournalStoreError(`the order journal entry ${path} cannot be locked (${(e as Error).message})`);
+        try {
+            if (Date.now() - lstatSync(breaker).mtimeMs > BREAK_STALE_MS) rmSync(breaker, { force: true });
+        } catch {
+            // another takeover finished meanwhile
+        }
+        return;
     }
     try {
-        if (lstatSync(aside).ino !== ino) linkSync(aside, path);
+        const now = lstatSync(path);
+        if (now.ino === seen.ino && now.mtimeMs === seen.mtimeMs && Date.now() - now.mtimeMs > LOCK_STALE_MS) rmSync(path);
     } catch (e) {
-        // EEXIST: a third process locked it meanwhile; the lock moved aside is its holder's still (it removes only its own).
-        if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw new JournalStoreError(`the order journal entry ${path} cannot be locked (${(e as Error).message})`);
+        if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw new JournalStoreError(`the order journal entry ${path} cannot be locked (${(e as Error).message})`);
     } finally {
-        rmSync(aside, { force: true });
+        closeSync(fd);
+        rmSync(breaker, { force: true });
     }
 }
 
