@@ -164,9 +164,10 @@ export class FileJournalStore implements JournalStore {
                 if ((e as NodeJS.ErrnoException).code === "ENOENT") continue; // released meanwhile
                 throw new JournalStoreError(`the order journal entry ${path} cannot be locked (${(e as Error).message})`);
             }
+            // A takeover that did not remove it (another one under way) is waited for like a live lock: no spin.
             if (Date.now() - held.mtimeMs > LOCK_STALE_MS) takeOver(path, held);
             else if (Date.now() > giveUpAt) throw new JournalConflictError(`${path} is held by other processes writing the entry`);
-            else await new Promise((r) => setTimeout(r, 25));
+            await new Promise((r) => setTimeout(r, 25));
         }
     }
 
@@ -209,8 +210,8 @@ function holds(lock: { fd: number; path: string }): boolean {
     }
 }
 
-/** A takeover holds `<lock>.break` for one look and one unlink: an older one was left by a process killed in between. */
-const BREAK_STALE_MS = 1_000;
+/** A takeover holds `<lock>.break` for one look and one unlink: one as old as a stale lock was left by a process killed in between. */
+const BREAK_STALE_MS = LOCK_STALE_MS;
 
 /**
  * Removes a lock found stale, one takeover at a time: under `<lock>.break` (created exclusively) the lock is looked at again
