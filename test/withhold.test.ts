@@ -59,6 +59,9 @@ const held: Array<[string, string]> = [
     ["PHP's str_split as JSON", JSON.stringify([...PASSWORD])],
     ["characters between dashes", [...PASSWORD].join("-")],
     ["an address in bare words", "o'brien at example dot com"],
+    // the sixth review's: a list after a label glued to it
+    ["decimal bytes after a label", `password: ${[...Buffer.from(PASSWORD)].join(",")}`],
+    ["a single-character list after a label", `pw=${[...PASSWORD].map((c) => JSON.stringify(c)).join(",")}`],
     ["one encoding among many others (past the forms' limit: withheld, fails closed)", `It''s a+b &amp; c =41=42 %41 \n 0x414243444546 65,66,67,68,69,70 café Ａ ${Buffer.from(encodeURIComponent(JSON.stringify({ pw: PASSWORD }))).toString("base64")}`],
 ];
 
@@ -84,6 +87,14 @@ test("an error quoting EDIS withholds the quote and keeps its own frame; the jou
         "EDIS add/order: server error (HTTP 500); server said: [withheld: this text held the account's e-mail, password or a session secret in some encoding (HTTP 500, 120 bytes)]",
     );
     expect(e.message).not.toMatch(/brien/);
+});
+
+test("a secret shorter than the window, base64-encoded after a prefix glued to it, is found", () => {
+    addSecret("s3cr3t!");
+    for (const text of [`token${Buffer.from("s3cr3t!").toString("base64")}`, `rejected /kvm/v2/get/auth/${Buffer.from("s3cr3t!").toString("base64")}`]) {
+        expect(holdsSecret(text)).toBe(true);
+    }
+    expect(holdsSecret(`token${Buffer.from("s3cr3").toString("base64")}`)).toBe(false);
 });
 
 test("every session signature is a secret from the moment it is added", () => {

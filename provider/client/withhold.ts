@@ -110,7 +110,6 @@ const MAX_FORMS = 400;
 function normalForms(text: string): { forms: string[]; complete: boolean } {
     const seen = new Set<string>([text]);
     let layer = [text];
-    let complete = true;
     for (let depth = 0; depth < MAX_DEPTH && layer.length; depth++) {
         const next: string[] = [];
         for (const form of layer) {
@@ -122,16 +121,15 @@ function normalForms(text: string): { forms: string[]; complete: boolean } {
                     continue;
                 }
                 if (seen.has(out)) continue;
-                if (seen.size >= MAX_FORMS) complete = false;
-                else {
-                    seen.add(out);
-                    next.push(out);
-                }
+                // Full: the caller fails closed on foreign text, so decoding further would change nothing.
+                if (seen.size >= MAX_FORMS) return { forms: [...seen], complete: false };
+                seen.add(out);
+                next.push(out);
             }
         }
         layer = next;
     }
-    return { forms: [...seen], complete };
+    return { forms: [...seen], complete: true };
 }
 
 /** `\'`, `\"`, `\\`, `\/`, `\n`, `\t`, `\xNN`, `\uNNNN` (and surrogate pairs), `\u{N}`, octal `\NNN`, and `\` before anything else. */
@@ -211,7 +209,7 @@ function mostlyText({ text, latin1 }: { text: string; latin1: boolean }): boolea
  * Runs of base64 (standard or URL-safe), decoded at each of the four alignments of the whole run: a run glued to a
  * prefix (`tokenSHVu...`, `debug <digest><base64>`, a path) decodes right from the alignment where its encoding
  * starts, whatever precedes it. The readings are the printable stretches of the bytes (as UTF-8 and as Latin-1), so a
- * garbage prefix costs nothing; a run with no stretch of four is left as it is.
+ * garbage prefix costs nothing; a run with no such stretch is left as it is.
  */
 function base64Runs(s: string): string {
     return s.replace(/[A-Za-z0-9+/_-]{8,}={0,2}/g, (run) => {
@@ -249,27 +247,39 @@ function hexRuns(s: string): string {
 function tokenLists(s: string): string {
     return s.replace(new RegExp(`(?:${TOKEN}(?:\\s*[,;:|]\\s*|\\s+|[.\\-_])){5,}${TOKEN}`, "g"), (list) => {
         const tokens = [...list.matchAll(new RegExp(TOKEN, "g"))].map((m) => m[0].replace(/^["']([\s\S]*)["']$/, "$1").replace(/^0x/i, ""));
-        const readings: string[] = [];
-        if (tokens.every((t) => t.length === 1)) readings.push(tokens.join(""));
-        if (tokens.every((t) => /^\d{1,3}$/.test(t) && Number(t) <= 255)) readings.push(printable(Buffer.from(tokens.map(Number))));
-        if (tokens.every((t) => /^[0-9a-f]{2}$/i.test(t))) readings.push(printable(Buffer.from(tokens.join(""), "hex")));
-        return readings.some((r) => r !== "") ? `${list} ${readings.join(" ")}` : list;
+        // Each run of six or more tokens of one kind, wherever it starts: a label glued in front (`password: 84,114,...`)
+        // is a token of another kind.
+        const runsOf = (kind: (t: string) => boolean): string[][] => {
+            const runs: string[][] = [[]];
+            for (const t of tokens) {
+                if (kind(t)) runs[runs.length - 1].push(t);
+                else runs.push([]);
+            }
+            return runs.filter((run) => run.length >= 6);
+        };
+        const readings = [
+            ...runsOf((t) => t.length === 1).map((run) => run.join("")),
+            ...runsOf((t) => /^\d{1,3}$/.test(t) && Number(t) <= 255).map((run) => printable(Buffer.from(run.map(Number)))),
+            ...runsOf((t) => /^[0-9a-f]{2}$/i.test(t)).map((run) => printable(Buffer.from(run.join(""), "hex"))),
+        ].filter((r) => r !== "");
+        return readings.length > 0 ? `${list} ${readings.join(" ")}` : list;
     }).replace(/\S([-._,;:| ])\S(?:\1\S){4,}/gu, (spaced) => `${spaced} ${Array.from(spaced).filter((_, i) => i % 2 === 0).join("")}`);
 }
 /** One token of such a list: quoted (any one to three characters), or one to three letters and digits, maybe after `0x`. */
 const TOKEN = String.raw`(?:"[^"\s]{1,3}"|'[^'\s]{1,3}'|(?:0x)?[0-9A-Za-z]{1,3})`;
 
 /**
- * Bytes as text: the whole reading when it is mostly text (a short secret encoded alone), else its stretches of eight or
- * more printable characters (a secret after a garbage prefix: eight is the window a secret is matched by). Latin-1's
- * stretches are ASCII only, so that random bytes seldom make one.
+ * Bytes as text: the whole reading when it is mostly text (a short secret encoded alone), else its printable stretches
+ * as long as the window a secret is matched by, or the shortest secret if that is shorter (a secret after a garbage
+ * prefix). Latin-1's stretches are ASCII only, so that random bytes seldom make one.
  */
 function printable(bytes: Buffer): string {
     const reading = bytesAsText(bytes);
     if (mostlyText(reading)) return reading.text.replace(/[\x00-\x1f\x7f]/g, " ");
+    const least = Math.min(WINDOW, ...[...SECRETS].map((secret) => secret.length));
     const utf8 = bytes.toString("utf8").replace(/\x00/g, "").split(/[\x00-\x1f\x7f-\x9f\ufffd]+/);
     const ascii = bytes.toString("latin1").replace(/\x00/g, "").split(/[^\x20-\x7e]+/);
-    return [...utf8, ...ascii].filter((stretch) => stretch.length >= WINDOW).join(" ");
+    return [...utf8, ...ascii].filter((stretch) => stretch.length >= least).join(" ");
 }
 
 /** NFKC (a decomposed ü, full-width letters), without invisible characters a page may put in a word (zero-width, soft hyphen). */
