@@ -16,9 +16,9 @@
  * a second write, and the answer must reach the engine.
  */
 import { nothingHappened } from "./client/answers";
-import { ENDPOINTS } from "./client/client";
+import type { ENDPOINTS } from "./client/client";
 import { EdisApiError, isEdisApiError } from "./client/errors";
-import { MANAGEMENT_ENDPOINTS } from "./client/management";
+import type { MANAGEMENT_ENDPOINTS } from "./client/management";
 import { HookEntry, OrderEntry, OrderJournal, UpgradeEntry } from "./journal";
 
 type WriteEntry = OrderEntry | UpgradeEntry | HookEntry;

@@ -12,7 +12,7 @@
  * into request bodies, and are never returned to callers, logged or put into errors.
  */
 import { z } from "zod";
-import { EdisClient } from "./client";
+import { ENDPOINTS, EdisClient } from "./client";
 import { refusesSession } from "./answers";
 import { addSecret } from "./withhold";
 import { EdisApiError, isEdisApiError } from "./errors";
@@ -26,7 +26,7 @@ import * as wire from "./schemas";
  */
 export class KvmNotListedError extends EdisApiError {
     constructor(kvmId: string) {
-        super({ endpoint: "get/auth", kind: "refused", detail: `EDIS gave no session for KVM ${kvmId}` });
+        super({ endpoint: ENDPOINTS.auth.path, kind: "refused", detail: `EDIS gave no session for KVM ${kvmId}` });
     }
 }
 

@@ -1,10 +1,10 @@
 /**
  * What a KvmServer does after it exists: read its live state, change plan or billing cycle in place, cancel.
  */
-import { ENDPOINTS } from "../client/client";
 import type { ReadResult } from "@pulumi/pulumi/dynamic";
 import { refusedInEdisForm } from "../client/answers";
 import { isEdisApiError } from "../client/errors";
+import { ENDPOINTS } from "../client/client";
 import { CancellationType, UpgradeResult } from "../client/model";
 import { DEFAULT_CANCELLATION_TYPE } from "../config";
 import { Context } from "../context";

@@ -12,9 +12,9 @@
  * the next `pulumi up` calls update on the failed resource, which lands here instead of ordering again. A
  * create whose result never reached the engine (killed host or engine) is resumed from the journal.
  */
-import { ENDPOINTS } from "../client/client";
 import { refusedInEdisForm, stopsWaiting } from "../client/answers";
 import { isEdisApiError } from "../client/errors";
+import { ENDPOINTS } from "../client/client";
 import { KvmSession, OrderItem, OrderRequest, OrderResult } from "../client/model";
 import { DEFAULT_PROVISIONING_TIMEOUT_SECONDS } from "../config";
 import { Identity, JournalPlace, OrderBatchInfo, OrderEntry, RESOURCE_KEY, entryFor, forgetOrderCommand, resolveCommand } from "../journal";

@@ -4,6 +4,7 @@
  */
 import { refusedInEdisForm } from "../client/answers";
 import { isEdisApiError } from "../client/errors";
+import { ENDPOINTS } from "../client/client";
 import { KvmNotListedError } from "../client/management";
 import { CheckFailure, FieldRule, checkFields } from "../fields";
 import { kvmId } from "../kvm/inputs";
@@ -14,7 +15,7 @@ export const KVM_ID_RULE: FieldRule = { required: true, validate: kvmId };
 
 /** EDIS has no session for the KVM (not listed, or refused in EDIS's own form): a resource on it (nothing billed) is gone too. */
 export function serverGone(e: unknown): boolean {
-    return e instanceof KvmNotListedError || (isEdisApiError(e) && e.endpoint === "get/auth" && refusedInEdisForm(e));
+    return e instanceof KvmNotListedError || (isEdisApiError(e) && e.endpoint === ENDPOINTS.auth.path && refusedInEdisForm(e));
 }
 
 /** The host gave no definite answer now (down, slow, unreadable, "try again", a refused session): a read keeps state rather than fail the refresh. */

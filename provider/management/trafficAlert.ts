@@ -9,10 +9,10 @@
  *
  * Every input replaces: EDIS has no call to change a hook. The callback password is never an output (secretDigest.ts).
  */
-import { MANAGEMENT_ENDPOINTS } from "../client/management";
 import type * as pulumi from "@pulumi/pulumi";
 import { refusedInEdisForm } from "../client/answers";
 import { isEdisApiError } from "../client/errors";
+import { MANAGEMENT_ENDPOINTS } from "../client/management";
 import { CallbackMethod, TrafficHookRequest } from "../client/model";
 import { FieldRule, UNKNOWN, compact, show } from "../fields";
 import { maskUserInfo } from "../config";
@@ -149,7 +149,7 @@ export const trafficAlert = {
             // A server EDIS no longer lists, or a hook it answers 404 for in its own form (deleted in the portal): gone.
             // Any other refusal ("hook is locked") keeps it, whatever the words: it would still call the URL.
             if (serverGone(e)) return;
-            if (isEdisApiError(e) && e.endpoint === "hooks/del" && e.status === 404 && refusedInEdisForm(e)) {
+            if (isEdisApiError(e) && e.endpoint === MANAGEMENT_ENDPOINTS.hookDelete.path && refusedInEdisForm(e)) {
                 ctx().log(`traffic hook ${String(props.hookId ?? id)} on ${String(props.kvmId)} was not deleted (${e.message}); removed from the stack's state. If it still exists, remove it in the KVM portal.`);
                 return;
             }
