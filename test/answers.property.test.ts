@@ -244,9 +244,9 @@ const listing = (withKvm: boolean) =>
         status: "success",
         data: withKvm ? { [KVM]: { api_host: "kvm1003.api.example.com", kvm_id: KVM, valid_until: 1999999999, signature: "s".repeat(50), suspended: "n", description: "web1.example.com" } } : [],
     });
-/** A lookup's answer: a success naming the id, or any generated failure. */
 /** A lookup's bare "no" in EDIS's form: what must take a server that is not listed out of state. */
 const BARE_NO: Reply = { status: 404, text: JSON.stringify({ status: "error", message: "Service not found" }) };
+/** A lookup's answer: a success naming the id, or any generated failure. */
 const lookupAnswer = fc.oneof(
     fc.constant<Reply>({ status: 200, text: JSON.stringify({ status: "success", kvmid: KVM, serviceid: 1003 }) }),
     fc.constant(BARE_NO),

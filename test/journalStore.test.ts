@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { FileJournalStore, JournalClaimError, entryFor, JournalConflictError, JournalStore, JournalStoreError, OrderEntry, OrderJournal, parseJournalUrl } from "../provider/journal";
 import { runOrdersCli } from "../provider/cli";
+import { resolveConfig } from "../provider/config";
 import { journalLocationFrom } from "../provider/journal/location";
 import { S3JournalStore } from "../provider/journal/s3Store";
 import { takeOver } from "../provider/journal/store";
@@ -293,13 +294,12 @@ describe("what the journal never guesses", () => {
     });
 
     test("the retired edis:journalDir is refused, never ignored: a stack that set it would move to an empty journal", () => {
-        const { resolveConfig } = require("../provider/config") as typeof import("../provider/config");
         const creds = { email: "a@example.com", password: "pw-123456" } as Record<string, string>;
         expect(resolveConfig((k) => ({ ...creds, journalDir: "/shared/j" })[k], {}).problems).toEqual([expect.stringContaining("config `edis:journalDir` is not read")]);
         for (const value of ["/shared/j", ""]) {
             expect(resolveConfig((k) => creds[k], { EDIS_JOURNAL_DIR: value }).problems).toEqual([expect.stringContaining("EDIS_JOURNAL_DIR is not read")]);
         }
-        const cli = spawnSync(process.execPath, [join(__dirname, "..", "dist", "provider", "cli.js"), "orders", "list"], { encoding: "utf8", env: { ...process.env, EDIS_JOURNAL_DIR: "/shared/j" } });
+        const cli = spawnSync(process.execPath, [join(PACKAGE_ROOT, "dist", "provider", "cli.js"), "orders", "list"], { encoding: "utf8", env: { ...process.env, EDIS_JOURNAL_DIR: "/shared/j" } });
         expect([cli.status, cli.stdout + cli.stderr]).toEqual([2, expect.stringContaining("EDIS_JOURNAL_DIR is not read")]);
     });
 

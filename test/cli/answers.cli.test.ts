@@ -1,7 +1,7 @@
 /**
  * Words only ever make an outcome safer (DESIGN.md section 4), through the real CLI and both doors: the dynamic
  * provider (a TypeScript program) and the plugin (a Pulumi YAML program). The five cases of the third review and the
- * held-out check, each as EDIS could really answer: what EDIS did and what it said are set apart in the simulator
+ * held-out check, and the fifth review's sixth, each as EDIS could really answer: what EDIS did and what it said are set apart in the simulator
  * (`processed`: the request is handled, then answered with other words or another shape).
  *
  *   1. an order EDIS made, answered "Your order must be reviewed by our team": blocked, never sent again
@@ -10,6 +10,7 @@
  *   3. credentials echoed by an SQL error, escaped as PHP's addslashes and as SQL does: in no output, state or journal
  *   4. an order answered with a PHP notice before the JSON and `"serviceids":{"0":1003}`: the service reaches state
  *   5. a server cancelled behind Pulumi's back whose get/kvmid answers 404 "service terminated": refresh drops it
+ *   6. a server missing from the listing that EDIS does not confirm gone: it stays in state (notListed)
  */
 import { readFileSync, readdirSync, existsSync } from "node:fs";
 import { join } from "node:path";
@@ -150,4 +151,3 @@ describe.each(DOORS)("through $name", (door) => {
         expect(paidWrites(f.sim)).toEqual(["add/order"]);
     });
 });
-

@@ -22,7 +22,7 @@ interface Observed {
     steps: Record<string, string[]>;
     paid: string[];
     /** Each resource's service, named by what EDIS holds for its id (host name and plan: ids depend on the order of parallel creates). */
-    state: Record<string, { service: string; kvmId: boolean; initErrors: boolean }>;
+    state: Record<string, { service: string; kvmId: boolean; initErrors: boolean; planId?: unknown; locationId?: unknown }>;
     pendingCreates: number;
 }
 
@@ -68,7 +68,7 @@ async function cliRunner(): Promise<Runner> {
                 steps: cliSteps(r),
                 paid: paidWrites(sim),
                 state: Object.fromEntries(
-                    resources.map((x) => [nameOf(x.urn), { service: serviceOf(sim, x.id!), kvmId: typeof x.outputs?.kvmId === "string", initErrors: (x.initErrors ?? []).length > 0 }]),
+                    resources.map((x) => [nameOf(x.urn), { service: serviceOf(sim, x.id!), kvmId: typeof x.outputs?.kvmId === "string", initErrors: (x.initErrors ?? []).length > 0, planId: x.outputs?.planId, locationId: x.outputs?.locationId }]),
                 ),
                 pendingCreates: (d.pending_operations ?? []).length,
             };
@@ -93,7 +93,7 @@ async function harnessRunner(): Promise<Runner> {
                 steps: harnessSteps(r),
                 paid: paidWrites(sim),
                 state: Object.fromEntries(
-                    state.resources.filter((x) => !x.pendingDelete).map((x) => [x.name, { service: serviceOf(sim, x.id), kvmId: typeof x.outputs.kvmId === "string", initErrors: (x.initErrors ?? []).length > 0 }]),
+                    state.resources.filter((x) => !x.pendingDelete).map((x) => [x.name, { service: serviceOf(sim, x.id), kvmId: typeof x.outputs.kvmId === "string", initErrors: (x.initErrors ?? []).length > 0, planId: x.outputs.planId, locationId: x.outputs.locationId }]),
                 ),
                 pendingCreates: state.pendingCreates.length,
             };
@@ -188,7 +188,10 @@ test("calibration: up, no-change up, an in-place upgrade, a replacement (and rep
         const services = r.sim.account.state.services.filter((s) => s.hostname === a.hostname);
         expect(services.map((s) => s.pid)).toEqual([102, 201]);
         expect(r.sim.calls("cancel/product").map((c) => c.fields.serviceid)).toEqual([String(services[0].serviceId)]);
-        expect(replaced.state.a.service).toBe(`${a.hostname}@201`);
+        expect(replaced.state.a).toMatchObject({ service: `${a.hostname}@201`, planId: 201, locationId: 2 });
+        // The engine's fact: the replacement's new half, stopped by its unpaid invoice, is finished by an update; then the
+        // old half, kept until now, is deleted.
+        expect(replaced.steps.a).toEqual(["update", "delete"]);
         const settled = step("preview (replaced)", await r.run("preview"));
         expect(settled.ok).toBe(true);
         expect(Object.values(settled.steps).flat().filter((op) => op !== "same")).toEqual([]);

@@ -66,12 +66,15 @@ test("pulumi new from examples/basic outside the repository, npm install of the 
     const modules = join(project, "node_modules");
     const installed = (name: string) => JSON.parse(readFileSync(join(modules, name, "package.json"), "utf8")).version as string;
     expect(installed("pulumi-edis")).toBe(manifest.version);
-    // One @pulumi/pulumi (npm ls fails on a second, conflicting copy), and no AWS SDK: an optional peer, for a journal in S3 only.
-    // (npm 11 exits 0 with nothing listed, older npm 1: the listing is what is judged.)
-    const copies = (name: string) => spawnSync("npm", ["ls", name, "--all", "--parseable"], { cwd: project, encoding: "utf8" }).stdout.trim().split("\n").filter(Boolean);
-    expect(copies("@pulumi/pulumi")).toEqual([join(modules, "@pulumi", "pulumi")]);
-    expect(copies("pulumi-edis")).toEqual([join(modules, "pulumi-edis")]);
-    expect(copies("@aws-sdk/client-s3")).toEqual([]);
+    // One @pulumi/pulumi and one pulumi-edis, and npm ls content with the tree (it fails on a conflicting copy or a
+    // missing peer); no AWS SDK, an optional peer for a journal in S3 only (npm 11 exits 0 listing nothing, older npm 1).
+    const ls = (name: string) => {
+        const run = spawnSync("npm", ["ls", name, "--all", "--parseable"], { cwd: project, encoding: "utf8" });
+        return { name, status: run.status, copies: run.stdout.trim().split("\n").filter(Boolean) };
+    };
+    expect(ls("@pulumi/pulumi")).toEqual({ name: "@pulumi/pulumi", status: 0, copies: [join(modules, "@pulumi", "pulumi")] });
+    expect(ls("pulumi-edis")).toEqual({ name: "pulumi-edis", status: 0, copies: [join(modules, "pulumi-edis")] });
+    expect(ls("@aws-sdk/client-s3").copies).toEqual([]);
 
     // The Quick start as index.ts, its unit test and jest config from the README; the template's own program stays
     // beside them as template.ts, which the template's tsconfig ("*.ts") compiles with them.

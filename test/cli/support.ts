@@ -122,7 +122,7 @@ export async function expectNoCredentials(f: CliFixture): Promise<void> {
 }
 
 /** The package's version: the plugin archives' and the schema's. */
-export const PLUGIN_VERSION: string = JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")).version;
+const PLUGIN_VERSION: string = JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")).version;
 
 /** Where the archive was installed once for this test file (each stack's PULUMI_HOME links to it). */
 let installedOnce: string | undefined;
