@@ -30,10 +30,8 @@ function describe(e: JournalEntry): string {
             ? `order of ${e.hostname}${e.batch ? ` (batch ${e.batch.id}, ${e.batch.index + 1} of ${e.batch.hostnames.length})` : ""}`
             : e.kind === "upgrade"
               ? `plan change of ${e.hostname} to plan ${e.toPlanId}, ${e.billingCycle}`
-                : e.kind === "adoption"
-                ? `adoption of ${e.kvmId} (service ${e.serviceId}) by ${e.hostname}`
                 : e.kind === "extra"
-                ? `service(s) ${e.serviceIds.join(", ")} that order ${e.orderId ?? "?"} named beyond the one ${e.hostname} holds`
+                ? `service(s) ${e.serviceIds.join(", ")} that order ${e.orderIds.join(", ") || "?"} named beyond the one ${e.hostname} holds`
                 : `traffic hook on ${e.kvmId} (${e.callbackUrl} at ${e.triggerPercent}%)${e.hookId !== undefined ? `, hook ${e.hookId}` : ""}`;
     const ids = (e.kind === "order" || e.kind === "upgrade") && e.serviceId !== undefined ? `, service ${e.serviceId}` : "";
     return `${e.key}  ${e.kind}  ${e.state}  ${what}${ids}, sent ${e.sentAt}${e.problem ? ` (${e.problem})` : ""}`;
@@ -58,7 +56,7 @@ export async function runOrdersCli(argv: string[], out: (line: string) => void =
         return 0;
     }
     const [group, verb, keyWord, toWord] = positionals;
-    const kinds = ["order", "upgrade", "hook", "extra", "adoption"];
+    const kinds = ["order", "upgrade", "hook", "extra"];
     if (values.kind !== undefined && !kinds.includes(values.kind)) {
         out(`--kind must be one of ${kinds.join(", ")}, not "${values.kind}"`);
         return 2;
@@ -133,9 +131,7 @@ async function runOn(
     const order = await journal.read(key, "order");
     const upgrade = await journal.read(key, "upgrade");
     if (verb === "forget") {
-        // An adoption is forgotten only when asked for by kind: it is what keeps a removed twin from cancelling the server.
         const candidates: Array<JournalEntry | undefined> = [order, upgrade, await journal.read(key, "hook"), await journal.read(key, "extra")];
-        if (values.kind === "adoption") candidates.push(await journal.read(key, "adoption"));
         const entries = candidates.filter(
             (e): e is JournalEntry => !!e && (values.kind === undefined || e.kind === values.kind),
         );

@@ -28,8 +28,6 @@ export interface Context {
     /** A refresh's power readings: bounded, and within one request time limit for all of them. */
     powerReadings: PowerReadings;
     journal: OrderJournal;
-    /** The account and endpoint the journal's entries are written for (journal.accountTag). */
-    account: string;
     /** The servers being replaced, by resource key, as diff saw them: the new half's order records it, so its errors tell old from new. */
     replacing: Map<string, Replacement>;
     /** Every wait's time (provisioning, power, back-off); tests run them at once. */

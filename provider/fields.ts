@@ -4,7 +4,7 @@
  * values (preview) pass through untouched; unset optional inputs are left out (the provider host cannot send
  * `undefined`), or set to their default so that state shows what was used.
  */
-import { HELD_KVM_IDS, RESOURCE_ALIASES, RESOURCE_KEY } from "./journal";
+import { RESOURCE_ALIASES, RESOURCE_KEY } from "./journal";
 
 /** The engine's placeholder for a value not known during preview (pulumi.runtime.unknownValue). */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
@@ -48,11 +48,9 @@ export function checkFields(
         else inputs[name] = result.value;
     }
     if (typeof news[RESOURCE_KEY] === "string") inputs[RESOURCE_KEY] = news[RESOURCE_KEY];
-    for (const list of [RESOURCE_ALIASES, HELD_KVM_IDS]) {
-        if (Array.isArray(news[list])) inputs[list] = (news[list] as unknown[]).filter((a) => typeof a === "string");
-    }
+    if (Array.isArray(news[RESOURCE_ALIASES])) inputs[RESOURCE_ALIASES] = (news[RESOURCE_ALIASES] as unknown[]).filter((a) => typeof a === "string");
     for (const key of Object.keys(news)) {
-        if (key !== "__provider" && key !== RESOURCE_KEY && key !== RESOURCE_ALIASES && key !== HELD_KVM_IDS && !names.includes(key)) {
+        if (key !== "__provider" && key !== RESOURCE_KEY && key !== RESOURCE_ALIASES && !names.includes(key)) {
             const near = names.find((n) => n.toLowerCase() === key.toLowerCase());
             failures.push({
                 property: key,

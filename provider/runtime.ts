@@ -8,7 +8,7 @@ import { Catalogue } from "./catalogue";
 import { withhold } from "./client/withhold";
 import { ManagementClient } from "./client/management";
 import { ProviderConfig, clientFromConfig, resolveConfig } from "./config";
-import { OrderJournal, accountTag, journalStoreAt, settle } from "./journal";
+import { OrderJournal, journalStoreAt, settle } from "./journal";
 import { Context } from "./context";
 import { PowerReadings } from "./kvm/power";
 import { Clock, systemClock } from "./clock";
@@ -16,6 +16,7 @@ import { Flights } from "./flights";
 import { packageVersion } from "./version";
 import { OrderBatcher } from "./kvm/orderBatch";
 import { SessionDirectory } from "./sessions";
+import { Holders } from "./kvm/holders";
 
 /** The part of pulumi.dynamic.ConfigureRequest the providers use. */
 export interface ConfigureRequest {
@@ -26,6 +27,8 @@ let config: ProviderConfig | undefined;
 /** What diff saw being replaced in this deployment (Context.replacing); diff runs without credentials, so it lives here. */
 const replacing: Context["replacing"] = new Map();
 let context: Context | undefined;
+/** Which resource holds each server in this deployment (holders.ts); kept across configurations, like `replacing`. */
+export const holders = new Holders();
 
 /** Set once the host's stderr is gone (the CLI that read it was killed): lines would only pile up in memory. */
 let stderrGone = false;
@@ -96,7 +99,6 @@ export function createContext(cfg: ProviderConfig, options: { clock?: Clock; log
         batcher: cfg.batchOrders ? new OrderBatcher(client, flights, journal, clock, options.log) : undefined,
         powerReadings: new PowerReadings(management, clock, cfg.requestTimeoutSeconds * 1000, options.log),
         journal,
-        account: accountTag(cfg.email, cfg.baseUrl),
         replacing,
         clock,
         log: options.log,

@@ -8,9 +8,9 @@
 import { stopsWaiting } from "./client/answers";
 import { SingleFlightCache } from "./cache";
 import { Clock, systemClock } from "./clock";
-import { EdisClient } from "./client/client";
+import { EdisClient, listedSession } from "./client/client";
 import { isEdisApiError } from "./client/errors";
-import { KvmSession } from "./client/model";
+import { KvmListing, KvmSession } from "./client/model";
 import { Flights, Gathering } from "./flights";
 
 export const SESSION_LISTING_TTL_MS = 5_000;
@@ -23,10 +23,30 @@ interface Lookup {
     reject: (e: unknown) => void;
 }
 
+/** The account's KVMs as one listing showed them: an entry that could not be read is there, and only its KVM is affected. */
+export class Listing {
+    constructor(private readonly answer: KvmListing) {}
+
+    /** Whether the listing names the KVM, readable or not. */
+    has(kvmId: string): boolean {
+        return this.answer.sessions.some((s) => s.kvmId === kvmId) || this.answer.unreadable.some((u) => u.kvmIds.includes(kvmId));
+    }
+
+    /** The KVM's entry: undefined when the listing lacks it; an error when its entry could not be read. */
+    get(kvmId: string): KvmSession | undefined {
+        return listedSession(this.answer, kvmId);
+    }
+
+    /** The entries that could be read. */
+    values(): KvmSession[] {
+        return this.answer.sessions;
+    }
+}
+
 export class SessionDirectory {
-    private readonly listing = new SingleFlightCache<Map<string, KvmSession>>(SESSION_LISTING_TTL_MS);
+    private readonly listing = new SingleFlightCache<Listing>(SESSION_LISTING_TTL_MS);
     /** The last listing EDIS answered: a new KVM already in it needs no other. */
-    private last?: Map<string, KvmSession>;
+    private last?: Listing;
     private readonly newKvms: Gathering<Lookup>;
 
     constructor(
@@ -38,20 +58,15 @@ export class SessionDirectory {
     }
 
     /** Every KVM of the account, keyed by KVM id. */
-    all(): Promise<Map<string, KvmSession>> {
-        return this.listing.get("all", async () => {
-            const map = new Map((await this.client.getAuth()).map((s) => [s.kvmId, s]));
-            this.last = map;
-            return map;
-        });
+    all(): Promise<Listing> {
+        return this.listing.get("all", async () => (this.last = new Listing(await this.client.getAuth())));
     }
 
     /** A new KVM's entry: from the last listing if it is there, else from the next shared one, else asked for directly. */
     find(kvmId: string): Promise<KvmSession | undefined> {
-        const known = this.last?.get(kvmId);
-        if (known) {
+        if (this.last?.has(kvmId)) {
             this.flights.leave(this.newKvms);
-            return Promise.resolve(known);
+            return Promise.resolve().then(() => this.last!.get(kvmId));
         }
         return new Promise<KvmSession | undefined>((resolve, reject) => this.flights.arrive(this.newKvms, { kvmId, resolve, reject }));
     }
@@ -59,7 +74,7 @@ export class SessionDirectory {
     /** One KVM's entry, asked for directly; undefined when EDIS refuses it (it does not list it, or not yet). */
     async one(kvmId: string): Promise<KvmSession | undefined> {
         try {
-            return (await this.client.getAuth(kvmId)).find((s) => s.kvmId === kvmId);
+            return listedSession(await this.client.getAuth(kvmId), kvmId);
         } catch (e) {
             // Not listed (yet): any refusal that is not about the login. The callers wait or keep the server for it.
             if (isEdisApiError(e) && e.kind === "refused" && !stopsWaiting(e)) return undefined;
@@ -78,9 +93,14 @@ export class SessionDirectory {
         this.all().then(
             (listed) => {
                 for (const l of lookups) {
-                    const session = listed.get(l.kvmId);
-                    if (session) l.resolve(session);
-                    else this.one(l.kvmId).then(l.resolve, l.reject);
+                    if (!listed.has(l.kvmId)) this.one(l.kvmId).then(l.resolve, l.reject);
+                    else {
+                        try {
+                            l.resolve(listed.get(l.kvmId));
+                        } catch (e) {
+                            l.reject(e);
+                        }
+                    }
                 }
             },
             (e) => lookups.forEach((l) => l.reject(e)),

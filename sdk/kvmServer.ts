@@ -71,22 +71,6 @@ export interface KvmServerArgs {
 }
 
 
-/** Every KvmServer the program declares, in order: what an adopting one checks its KVM against. */
-const declared: Array<{ server: KvmServer; adopts: boolean }> = [];
-
-/**
- * The KVM ids the program's other servers hold, for the provider to refuse adopting one of them (a second resource
- * on the same server would cancel it when either is removed). Collected once the program's synchronous declarations
- * are done; an adopting server waits for every server declared before it and for every non-adopting one after it,
- * so two adopting servers never wait for each other.
- */
-function heldBy(index: number): pulumi.Output<string[]> {
-    const others = new Promise<pulumi.Output<string | undefined>[]>((resolve) =>
-        setImmediate(() => resolve(declared.filter((d, i) => i !== index && (i < index || !d.adopts)).map((d) => d.server.kvmId))),
-    );
-    return pulumi.output(others).apply((ids) => pulumi.all(ids)).apply((ids) => ids.filter((id): id is string => typeof id === "string"));
-}
-
 /**
  * A KVM virtual server bought from EDIS Global. Creating it places an order and waits until the server is
  * provisioned; deleting it cancels the service. The resource id is the EDIS service id.
@@ -178,11 +162,7 @@ export class KvmServer extends pulumi.dynamic.Resource {
         Object.assign(props, args ?? {});
         // The order journal's identity (see provider/journal.ts): the provider never sees the URN.
         if (!opts?.id) Object.assign(props, journalIdentity(name, "pulumi-nodejs:dynamic/edis:KvmServer", opts));
-        const adopts = !opts?.id && args?.adoptKvmId !== undefined;
-        const index = declared.length;
-        if (adopts) props.__heldKvmIds = heldBy(index);
         super(kvmServerShim, name, props, registration("KvmServer", opts), "edis", "KvmServer");
-        if (!opts?.id) declared.push({ server: this, adopts });
         settleWhenRecorded(props.__resourceKey as pulumi.Input<unknown> | undefined, "order", this.serviceId as pulumi.Output<number | undefined>);
     }
 

@@ -87,11 +87,11 @@ describe("each endpoint against the simulator", () => {
         const { serviceId, kvmId } = await provisioned();
         expect(kvmId).toMatch(/^kvm_\d+_\d+$/);
         expect(await client.getServiceId(kvmId)).toBe(serviceId);
-        const [one] = await client.getAuth(kvmId);
+        const [one] = (await client.getAuth(kvmId)).sessions;
         expect(one).toMatchObject({ kvmId, suspended: false, lpsIsPremium: false, apiHost: `kvm${serviceId}.api.edis-sim.invalid` });
         expect(one.signature).toHaveLength(50);
         expect(one.validUntil).toBeGreaterThan(Date.now() / 1000);
-        expect((await client.getAuth()).map((s) => s.kvmId).sort()).toEqual(
+        expect((await client.getAuth()).sessions.map((s) => s.kvmId).sort()).toEqual(
             sim.account.state.services.filter((s) => s.kvmId).map((s) => s.kvmId).sort(),
         );
     });
@@ -269,12 +269,12 @@ describe("secrets", () => {
     test("a refusal whose status field echoes the request is withheld", async () => {
         sim.inject({ endpoint: "get/locations", json: { status: `denied: email=${EMAIL}&pw=${encodeURIComponent(PASSWORD).toLowerCase()}` } });
         const e = await failure(client.getLocations());
-        expect(e.message).toMatch(/^EDIS get\/locations: refused \(HTTP 200\); \[withheld: .* \(HTTP 200, \d+ bytes\)\]$/);
+        expect(e.message).toMatch(/^EDIS get\/locations: refused \(HTTP 200\); status "\[withheld: EDIS's text is not quoted, as it is not plainly words or holds a secret\]"$/);
     });
 
     test("a session signature seen in get/auth is withheld from later errors", async () => {
         const { kvmId } = await provisioned();
-        const [session] = await client.getAuth(kvmId);
+        const [session] = (await client.getAuth(kvmId)).sessions;
         sim.inject({ endpoint: "get/kvmid", status: 400, message: `signature ${session.signature} is not valid here` });
         const e = await failure(client.getKvmId(1));
         expect(e.message).not.toContain(session.signature);

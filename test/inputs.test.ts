@@ -7,6 +7,8 @@ import { INPUT_NAMES } from "../provider/kvm/inputs";
 import { entryId, resolveCommand } from "../provider/journal";
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { PACKAGE_ROOT } from "./harness/workspace";
 import { resolveConfig, requireCredentials } from "../provider/config";
 import { billingCycleProblem } from "../provider/kvm/orderCheck";
 import * as wire from "../provider/client/schemas";
@@ -227,8 +229,9 @@ describe("the commands printed for the user to paste", () => {
     ])("%j in %j reaches the CLI as exactly those words, and runs nothing", (key, dir) => {
         const command = resolveCommand("forget", key, dir, "order");
         // bash parses the pasted text; the words after the command name are what the CLI would receive.
-        const words = execFileSync("bash", ["-c", `set -- ${command.replace(/^npx pulumi-edis /, "")}; printf '%s\\0' "$@"`], { encoding: "utf8" }).split("\0").slice(0, -1);
-        expect(words).toEqual(["orders", "forget", entryId(key), "--kind", "order", "--dir", dir]);
+        const words = execFileSync("bash", ["-c", `set -- ${command}; printf '%s\\0' "$@"`], { encoding: "utf8" }).split("\0").slice(0, -1);
+        // The CLI of the code that printed it, by its path: never a name npx would fetch from a registry.
+        expect(words).toEqual(["node", join(PACKAGE_ROOT, "provider", "cli.js"), "orders", "forget", entryId(key), "--kind", "order", "--dir", dir]);
         expect(command).not.toContain("`");
         expect(existsSync("/tmp/edis-pwned")).toBe(false);
     });

@@ -54,7 +54,6 @@ const order = (key: string, extra: Partial<OrderEntry> = {}): OrderEntry => ({
     kind: "order",
     state: "sending",
     key,
-    account: "0123456789abcdef",
     hostname: "web1.example.com",
     sentAt: new Date().toISOString(),
     inputs: { hostname: "web1.example.com" },
@@ -141,7 +140,7 @@ describe.each(stores)("the journal in %s", (_title, open) => {
         await journal.claim(order(urn("prod")));
         await journal.claim(order(urn("staging")));
         await journal.claim(order(urn("prod", "web2")));
-        await journal.write({ kind: "hook", state: "done", key: urn("prod"), account: "0123456789abcdef", hostname: "kvm1", kvmId: "kvm1", sentAt: "now", callbackUrl: "https://x", triggerPercent: 80, hookId: 3 });
+        await journal.write({ kind: "hook", state: "done", key: urn("prod"), hostname: "kvm1", kvmId: "kvm1", sentAt: "now", callbackUrl: "https://x", triggerPercent: 80, hookId: 3 });
         expect((await journal.entriesOf(urn("prod"))).map((e) => e.kind).sort()).toEqual(["hook", "order"]);
         const related = (await journal.related(urn("prod"))).map((e) => `${e.key} ${e.kind}`).sort();
         expect(related).toEqual(expect.arrayContaining([`${urn("prod")} hook`, `${urn("prod")} order`, `${urn("staging")} order`]));
@@ -226,11 +225,11 @@ describe("what the journal never guesses", () => {
         dirs.push(dir);
         const inner = new FileJournalStore(dir);
         await new OrderJournal(inner).claim(order(urn("old-stack")));
-        await new OrderJournal(inner).write({ kind: "adoption", state: "held", key: urn("prod", "web2"), account: "0123456789abcdef", hostname: "h", sentAt: "now", serviceId: 9, kvmId: "kvm9" });
+        await new OrderJournal(inner).write({ kind: "extra", state: "unclaimed", key: urn("prod", "web2"), hostname: "h", sentAt: "now", orderIds: [], serviceIds: [9] });
         const failing: JournalStore = { ...inner, location: inner.location, cliOption: inner.cliOption, list: (p) => inner.list(p), get: async () => { throw new JournalStoreError("the order journal could not be read: SlowDown (HTTP 503)"); }, create: (n, b) => inner.create(n, b), replace: (n, b, v) => inner.replace(n, b, v) };
         const journal = new OrderJournal(failing);
         await expect(journal.related(urn("new-stack"))).rejects.toThrow("SlowDown");
-        await expect(journal.ofKind("adoption")).rejects.toThrow("SlowDown");
+        await expect(journal.ofKind("extra")).rejects.toThrow("SlowDown");
         await expect(journal.entriesOf(urn("old-stack"))).rejects.toThrow("SlowDown");
         // Half of an older version's write is passed over, as before.
         writeFileSync(join(dir, "0123456789abcdef0123456789abcdef01234567.order.json"), "{ half");
@@ -243,7 +242,7 @@ describe("what the journal never guesses", () => {
         const sender = new OrderJournal(dir);
         await sender.claim(order(urn("dev")));
         const before = await new FileJournalStore(dir).list("");
-        const found = entryFor(new OrderJournal(dir), { key: urn("prod"), aliases: [], account: "0123456789abcdef" }, "order", () => undefined);
+        const found = entryFor(new OrderJournal(dir), { key: urn("prod"), aliases: [] }, "order", () => undefined);
         await expect(found).rejects.toThrow(/the order journal holds an unfinished order for urn:pulumi:dev::.*orders move [0-9a-f]{16} urn64:[A-Za-z0-9_-]+ --dir/);
         // The sender's answer is recorded at the version it claimed.
         await sender.write(order(urn("dev"), { state: "ordered", serviceId: 5 }));
@@ -256,7 +255,7 @@ describe("what the journal never guesses", () => {
         const dir = mkdtempSync(join(tmpdir(), "edis-journal-"));
         dirs.push(dir);
         await new OrderJournal(dir).write(order(urn("old"), { state: "unknown" }));
-        const error = await entryFor(new OrderJournal(dir), { key: urn("new"), aliases: [], account: "0123456789abcdef" }, "order", () => undefined).then(
+        const error = await entryFor(new OrderJournal(dir), { key: urn("new"), aliases: [] }, "order", () => undefined).then(
             () => "",
             (e: Error) => e.message,
         );
@@ -276,19 +275,26 @@ describe("what the journal never guesses", () => {
         expect((await new OrderJournal(dir).list()).map((e) => e.key)).toEqual([urn("new")]);
     });
 
-    test("an entry filed aside by a run for another account is its own account's again; an unparsable entry of another stack stops the write", async () => {
+    test("no entry is passed over for a tag: one written for another account or endpoint spelling is this resource's; another stack's blocks only while its outcome is unknown; an unparsable one stops the write", async () => {
         const dir = mkdtempSync(join(tmpdir(), "edis-journal-"));
         dirs.push(dir);
-        await new OrderJournal(dir).write(order(urn("ci"), { state: "unknown", account: "aaaaaaaaaaaaaaaa" }));
-        const asB = await entryFor(new OrderJournal(dir), { key: urn("ci"), aliases: [], account: "bbbbbbbbbbbbbbbb" }, "order", () => undefined);
-        expect(asB).toBeUndefined();
-        const asA = await entryFor(new OrderJournal(dir), { key: urn("ci"), aliases: [], account: "aaaaaaaaaaaaaaaa" }, "order", () => undefined);
-        expect(asA).toMatchObject({ key: urn("ci"), state: "unknown", account: "aaaaaaaaaaaaaaaa" });
+        // An older version's entry, tagged with the account and endpoint it was written for: still this resource's.
+        await new OrderJournal(dir).write({ ...order(urn("ci"), { state: "unknown" }), account: "aaaaaaaaaaaaaaaa" } as OrderEntry);
+        expect(await entryFor(new OrderJournal(dir), { key: urn("ci"), aliases: [] }, "order", () => undefined)).toMatchObject({ key: urn("ci"), state: "unknown" });
+        await new OrderJournal(dir).clear(urn("ci"), "order");
+
+        // The same resource under another stack: "created" (the engine had it) blocks nothing; each unknown outcome blocks.
+        for (const state of ["created", "sending", "unknown", "ordered"] as const) {
+            await new OrderJournal(dir).write(order(urn("dev"), { state, serviceId: 5 }));
+            const other = entryFor(new OrderJournal(dir), { key: urn("prod"), aliases: [] }, "order", () => undefined);
+            if (state === "created") await expect(other).resolves.toBeUndefined();
+            else await expect(other).rejects.toThrow(/If that stack still exists, run `pulumi up` there first.*If this stack was renamed from that one, run `node '[^']+' orders move/);
+        }
 
         // An entry of the same resource under another stack (its name starts with the resource's digest) that is half written.
         const resource = readdirSync(dir).find((f) => f.endsWith(".order.json"))!.split(".")[0];
         writeFileSync(join(dir, `${resource}.${"0".repeat(40)}.order.json`), "{ half");
-        await expect(entryFor(new OrderJournal(dir), { key: urn("other"), aliases: [], account: "aaaaaaaaaaaaaaaa" }, "order", () => undefined)).rejects.toThrow(
+        await expect(entryFor(new OrderJournal(dir), { key: urn("other"), aliases: [] }, "order", () => undefined)).rejects.toThrow(
             /order journal entry [0-9a-f]{16}\.0{40}\.order\.json .* cannot be read/,
         );
     });

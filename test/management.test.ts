@@ -139,7 +139,7 @@ describe("sessions", () => {
         try {
             const rewrittenClient = clientFor(rewritten);
             const ids = await orderProvisioned(rewrittenClient);
-            const [session] = await rewrittenClient.getAuth(ids.kvmId);
+            const [session] = (await rewrittenClient.getAuth(ids.kvmId)).sessions;
             expect(session.validUntil).toBe(expiry);
             rewritten.clearLog();
             // The simulator binds signatures to its own valid_until, so it refuses these; what matters is what was sent.

@@ -11,6 +11,7 @@ import {
     BillingCycle,
     CancelResult,
     CancellationType,
+    KvmListing,
     KvmSession,
     Location,
     OrderRequest,
@@ -127,12 +128,12 @@ export class EdisClient {
 
     /** The KVM id of a service, or undefined while the service is not provisioned yet. */
     getKvmId(serviceId: number): Promise<string | undefined> {
-        return this.call(ENDPOINTS.kvmId, { serviceid: serviceId }, wire.kvmIdAnswer);
+        return this.call(ENDPOINTS.kvmId, { serviceid: serviceId }, wire.kvmIdAnswer, { serviceId });
     }
 
     /** The service id of a KVM, or undefined when the answer carries none. */
     getServiceId(kvmId: string): Promise<number | undefined> {
-        return this.call(ENDPOINTS.serviceId, { kvmid: kvmId }, wire.serviceIdAnswer);
+        return this.call(ENDPOINTS.serviceId, { kvmid: kvmId }, wire.serviceIdAnswer, { kvmId });
     }
 
     cancelProduct(args: { serviceId?: number; kvmId?: string; type: CancellationType }): Promise<CancelResult> {
@@ -140,7 +141,7 @@ export class EdisClient {
         const fields: Record<string, string | number> = { type: args.type };
         if (args.serviceId !== undefined) fields.serviceid = args.serviceId;
         if (args.kvmId) fields.kvmid = args.kvmId;
-        return this.call(ENDPOINTS.cancel, fields, wire.cancelAnswer);
+        return this.call(ENDPOINTS.cancel, fields, wire.cancelAnswer, { serviceId: args.serviceId, kvmId: args.kvmId });
     }
 
     /** Changes plan or billing cycle in place (same location only). Never retried: it creates an invoice. */
@@ -155,6 +156,7 @@ export class EdisClient {
                 newpaymentmethod: req.newPaymentMethod,
             },
             wire.upgradeAnswer,
+            { kvmId: req.kvmId },
             );
         } catch (e) {
             throw withNamedIds(e, "upgrade order");
@@ -162,13 +164,18 @@ export class EdisClient {
     }
 
     /** Session entries: of one KVM, or of every KVM of the account. Signatures are secrets (withhold.ts) from here on. */
-    async getAuth(kvmId?: string): Promise<KvmSession[]> {
-        const sessions = await this.call(ENDPOINTS.auth, kvmId ? { kvm_id: kvmId } : {}, wire.authAnswer);
-        for (const s of sessions) addSecret(s.signature);
-        return sessions;
+    async getAuth(kvmId?: string): Promise<KvmListing> {
+        const listing = await this.call(ENDPOINTS.auth, kvmId ? { kvm_id: kvmId } : {}, wire.authAnswer);
+        for (const signature of [...listing.sessions.map((s) => s.signature), ...listing.unreadable.flatMap((u) => u.signatures)]) addSecret(signature);
+        return listing;
     }
 
-    private call<S extends z.ZodType>(endpoint: Endpoint, fields: Record<string, string | number | boolean>, schema: S): Promise<z.output<S>> {
+    private call<S extends z.ZodType>(
+        endpoint: Endpoint,
+        fields: Record<string, string | number | boolean>,
+        schema: S,
+        about?: { serviceId?: number; kvmId?: string },
+    ): Promise<z.output<S>> {
         return request(this.settings, {
             endpoint: endpoint.path,
             url: `${endpoint.host === "auth" ? this.authUrl : this.baseUrl}/kvm/v2/${endpoint.path}`,
@@ -176,6 +183,7 @@ export class EdisClient {
             retry: endpoint.retry,
             fields: { email: this.email, pw: this.password, ...fields },
             schema,
+            about,
         });
     }
 }
@@ -197,4 +205,13 @@ function withNamedIds(e: unknown, what: string): unknown {
 
 function trimSlash(url: string): string {
     return url.replace(/\/+$/, "");
+}
+
+/** One KVM's entry in a listing: undefined when the listing lacks it; an error when its entry could not be read. */
+export function listedSession(listing: KvmListing, kvmId: string): KvmSession | undefined {
+    const unreadable = listing.unreadable.find((u) => u.kvmIds.includes(kvmId));
+    if (unreadable) {
+        throw new EdisApiError({ endpoint: ENDPOINTS.auth.path, kind: "unexpected_answer", detail: `the account's listing entry of ${kvmId} cannot be read: ${unreadable.problem}` });
+    }
+    return listing.sessions.find((s) => s.kvmId === kvmId);
 }

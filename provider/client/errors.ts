@@ -2,8 +2,8 @@
  * The one error type of the EDIS client. Everything that goes wrong talking to EDIS becomes an `EdisApiError`,
  * thrown through the Pulumi engine (which prints it and, for create and update, stores it).
  *
- * Text from outside (the server's message, details that quote an answer) passes `withhold` (withhold.ts) once, here,
- * whole and before it is cut to length; the error's own frame (endpoint, kind, HTTP status, attempts, hint) is the
+ * EDIS's text passes `withhold` (withhold.ts): the server's message here, quoted only when it is plainly words; a value
+ * a detail quotes where the detail is made (`quoted`). The detail and the error's own frame (endpoint, kind, HTTP status, attempts, hint) is the
  * provider's wording. `kind` is the answer's class, from its form alone (answers.ts: what each means, who may act on it).
  */
 import { SaferReadings } from "./answers";
@@ -82,9 +82,9 @@ export class EdisApiError extends Error {
 
     constructor(init: EdisApiErrorInit) {
         const origin = { status: init.status, bytes: init.answerBytes };
-        const foreign = (text: string | undefined) => (text === undefined ? undefined : cut(withhold(text, origin)));
-        const serverMessage = foreign(init.serverMessage);
-        const detail = foreign(init.detail);
+        // EDIS's words are judged by their shape; a detail is the provider's words, quoting EDIS's values judged already (quoted).
+        const serverMessage = init.serverMessage === undefined ? undefined : withhold(init.serverMessage, origin);
+        const detail = init.detail === undefined ? undefined : withhold(cut(init.detail), { ...origin, scope: "composed" });
         const parts = [`EDIS ${init.endpoint}: ${KIND_TEXT[init.kind]}`];
         if (init.status !== undefined) parts[0] += ` (HTTP ${init.status})`;
         if (serverMessage) parts.push(`server said: ${serverMessage}`);
@@ -115,4 +115,9 @@ export const FOREIGN_TEXT_MAX = 500;
 function cut(text: string): string {
     // A text cut once (by `with`, which builds the error again) is not cut a second time.
     return text.length > FOREIGN_TEXT_MAX + 3 ? `${text.slice(0, FOREIGN_TEXT_MAX)}...` : text;
+}
+
+/** A value of EDIS's answer for a detail: itself when it is plainly words, else the line that says it was withheld. */
+export function quoted(value: string): string {
+    return withhold(value);
 }

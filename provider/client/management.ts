@@ -12,10 +12,10 @@
  * into request bodies, and are never returned to callers, logged or put into errors.
  */
 import { z } from "zod";
-import { ENDPOINTS, EdisClient } from "./client";
+import { ENDPOINTS, EdisClient, listedSession } from "./client";
 import { refusesSession } from "./answers";
 import { addSecret } from "./withhold";
-import { EdisApiError, isEdisApiError } from "./errors";
+import { EdisApiError, isEdisApiError, quoted } from "./errors";
 import { CallbackMethod, KvmSession, PowerState, PowerStatus, TrafficHookRequest, VncStatus } from "./model";
 import { request } from "./request";
 import * as wire from "./schemas";
@@ -172,8 +172,8 @@ export class ManagementClient {
     private async session(kvmId: string, renew = false): Promise<HeldSession> {
         const held = renew ? undefined : await this.sessions.get(kvmId)?.catch(() => undefined);
         if (held && this.fresh(held)) return held;
-        const pending = this.edis.getAuth(kvmId).then((entries) => {
-            const entry = entries.find((s) => s.kvmId === kvmId);
+        const pending = this.edis.getAuth(kvmId).then((listing) => {
+            const entry = listedSession(listing, kvmId);
             if (!entry) {
                 // EDIS's own listing of that KVM is empty: for the Management API's resources (nothing billed), gone.
                 throw new KvmNotListedError(kvmId);
@@ -216,7 +216,7 @@ export class ManagementClient {
             throw new EdisApiError({
                 endpoint: endpoint.path,
                 kind: "not_sent",
-                detail: `the session of ${session.kvmId} names no usable ${endpoint.host === "api" ? "api_host" : "api_rdns"} (got ${JSON.stringify(host ?? null)})`,
+                detail: `the session of ${session.kvmId} names no usable ${endpoint.host === "api" ? "api_host" : "api_rdns"} (got ${quoted(JSON.stringify(host ?? null))})`,
             });
         }
         const base = this.urlTemplate.replace("{host}", host);
@@ -235,6 +235,8 @@ export class ManagementClient {
                 ...fields,
             },
             schema,
+            // Every Management API call is about the session's KVM.
+            about: { kvmId: session.kvmId },
         });
     }
 }

@@ -226,3 +226,19 @@ export interface TrafficHookRequest {
     callbackUser?: string;
     callbackPassword?: string;
 }
+
+/** An account's get/auth listing: the entries that could be read, and those that could not (each affects only its KVM). */
+export interface KvmListing {
+    sessions: KvmSession[];
+    unreadable: UnreadableSession[];
+}
+
+/** A listing entry that could not be read. */
+export interface UnreadableSession {
+    /** The KVM ids it names: its key and its `kvm_id`. */
+    kvmIds: string[];
+    /** What was wrong with it (the schema's words, no values). */
+    problem: string;
+    /** Signatures it holds, withheld like any other. */
+    signatures: string[];
+}

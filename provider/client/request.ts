@@ -3,11 +3,12 @@
  * (schemas.ts), and repeat transient failures of repeatable endpoints as the retry policy says (retry.ts).
  */
 import type { z } from "zod";
-import { EdisApiError } from "./errors";
+import { EdisApiError, quoted } from "./errors";
 import { Clock, systemClock } from "../clock";
 import { RetryPolicy, nextDelayMs } from "./retry";
 import { describeIssues } from "./schemas";
 import { postJson } from "./transport";
+import { idsInAnswer } from "./namedIds";
 
 /** What every call of one client shares. */
 export interface RequestSettings {
@@ -40,6 +41,8 @@ export interface EndpointCall<T> {
     schema: WireSchema<T>;
     /** This call's time limit, when shorter than the client's (a refresh's power reading near its window's end). */
     timeoutMs?: number;
+    /** The service and KVM the call is about: a success that names another is no answer about them (aboutAnother). */
+    about?: { serviceId?: number; kvmId?: string };
 }
 
 export async function request<T>(settings: RequestSettings, call: EndpointCall<T>): Promise<T> {
@@ -51,10 +54,14 @@ export async function request<T>(settings: RequestSettings, call: EndpointCall<T
                 throw new EdisApiError({
                     endpoint: call.endpoint,
                     kind: "unexpected_answer",
-                    detail: `the answer did not have the expected shape: ${describeIssues(parsed.error as z.ZodError)}`,
+                    detail: `the answer did not have the expected shape: ${quoted(describeIssues(parsed.error as z.ZodError))}`,
                     // Kept (not enumerable) for the paid writes, which read any id in any answer.
                     rawAnswer: JSON.stringify(body),
                 });
+            }
+            const another = call.about && aboutAnother(body, call.about);
+            if (another) {
+                throw new EdisApiError({ endpoint: call.endpoint, kind: "unexpected_answer", detail: another, rawAnswer: JSON.stringify(body) });
             }
             return parsed.data;
         } catch (e) {
@@ -67,4 +74,18 @@ export async function request<T>(settings: RequestSettings, call: EndpointCall<T
             await (settings.clock ?? systemClock).sleep(delay);
         }
     }
+}
+
+/**
+ * A success that names another service or KVM than the one asked about (`{"status":"success","serviceid":5001}` to a
+ * cancel of 5002) says nothing true about ours (DESIGN.md section 4): what it names, for the error; else undefined.
+ */
+function aboutAnother(body: unknown, about: { serviceId?: number; kvmId?: string }): string | undefined {
+    const { fields, kvms } = idsInAnswer(JSON.stringify(body));
+    const services = about.serviceId === undefined ? [] : fields.serviceIds.filter((id) => id !== about.serviceId);
+    const others = about.kvmId === undefined ? [] : kvms.filter((k) => k.toLowerCase() !== about.kvmId!.toLowerCase());
+    if (!services.length && !others.length) return undefined;
+    const asked = [about.serviceId !== undefined ? `service ${about.serviceId}` : undefined, about.kvmId].filter(Boolean).join(", ");
+    const named = [...services.map((id) => `service ${id}`), ...others].join(", ");
+    return `the answer is about ${named}, not about ${asked} that was asked about: it is not taken as an answer about this server`;
 }

@@ -16,6 +16,7 @@ import {
     AddonGroups,
     BILLING_CYCLES,
     CancelResult,
+    KvmListing,
     KvmSession,
     Location,
     OrderResult,
@@ -29,6 +30,7 @@ import {
     normalizeBillingCycle,
 } from "./model";
 import { idsInValue } from "./namedIds";
+import { withhold } from "./withhold";
 
 const numericString = z.string().trim().regex(/^\d+$/, "expected a whole number");
 /** An id that arrives as 123 or "123". */
@@ -325,12 +327,28 @@ function unixSeconds(v: string | undefined): number | undefined {
     return Number.isNaN(ms) ? undefined : Math.floor(ms / 1000);
 }
 
-/** get/auth: `data` keyed by KVM id. */
+/**
+ * get/auth: `data` keyed by KVM id, each entry read on its own: one that cannot be read is kept as unreadable, under
+ * the ids it names (its key, which the specification says is its KVM id, and its `kvm_id`), and affects only that KVM.
+ */
 export const authAnswer = z
     // `data` is required (the specification's shape): an answer without it is not a listing that lacks a server.
-    .object({ data: keyedBy(wireSession) })
-    .transform(({ data }): KvmSession[] =>
-        Object.entries(data).map(([key, s]) => ({
+    .object({ data: keyedBy(z.unknown()) })
+    .transform(({ data }): KvmListing => {
+        const listing: KvmListing = { sessions: [], unreadable: [] };
+        for (const [key, raw] of Object.entries(data)) {
+            const read = wireSession.safeParse(raw);
+            if (read.success) listing.sessions.push(sessionOf(key, read.data));
+            else {
+                const field = (name: string) => (raw && typeof raw === "object" && typeof (raw as Record<string, unknown>)[name] === "string" ? [(raw as Record<string, string>)[name]] : []);
+                listing.unreadable.push({ kvmIds: [key, ...field("kvm_id")], problem: withhold(describeIssues(read.error)), signatures: field("signature") });
+            }
+        }
+        return listing;
+    });
+
+function sessionOf(key: string, s: z.output<typeof wireSession>): KvmSession {
+    return {
             kvmId: s.kvm_id ?? key,
             apiHost: s.api_host,
             apiRdns: s.api_rdns ?? undefined,
@@ -342,8 +360,8 @@ export const authAnswer = z
             description: s.description ?? undefined,
             lps: s.lps,
             lpsIsPremium: s.lps_ispremium,
-        })),
-    );
+    };
+}
 
 /** The error text a body carries, under any of the names the API family uses. */
 export function serverMessageOf(body: unknown): string | undefined {

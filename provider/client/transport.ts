@@ -3,7 +3,7 @@
  * `EdisApiError` of the right kind. No retries here (see retry.ts) and no knowledge of endpoints' shapes.
  */
 import fetch from "node-fetch";
-import { EdisApiError, EdisErrorKind } from "./errors";
+import { EdisApiError, EdisErrorKind, quoted } from "./errors";
 import { isSuccessWord, saferReadingsOf } from "./answers";
 import { parseRetryAfter } from "./retry";
 import { serverMessageOf } from "./schemas";
@@ -112,7 +112,7 @@ export async function postJson(req: PostRequest): Promise<Record<string, unknown
     let detail: string | undefined;
     if (body === undefined || parseFailed) detail = describeNonJson(text);
     else if (!edisShaped) detail = ok2xx ? "the answer has no status word" : "the answer was not in EDIS's form";
-    else if (ok2xx) detail = `status "${String(statusWord)}"`;
+    else if (ok2xx) detail = `status "${quoted(String(statusWord))}"`;
     if (status === 404 && !edisShaped) detail += "; is the URL right (config `edis:baseUrl` / `edis:authUrl`)?";
     throw new EdisApiError({
         endpoint: req.endpoint,

@@ -14,11 +14,12 @@
  * name; the SDK's input `__resourceKey`), so two resources of one name under two components never share an entry. A resource
  * renamed with an alias finds its entries under the alias's URN (the SDK's `__resourceAliases`) and takes them over. An entry
  * that names the same project, parents and name under another stack (a renamed stack, or another stack in the same directory)
- * is never taken silently: an unresolved one stops the write with the `orders move` command that claims it. Entries are tied
- * to the account and endpoint they were written for (a digest, never the e-mail); another account's entry is passed over.
+ * is never taken silently: one whose outcome is unknown stops the write, with a command for each case. No entry is ever passed
+ * over because of a computed tag (an account, an endpoint's spelling): what may be this resource's blocks until the user says.
  */
 import { createHash, randomBytes } from "node:crypto";
 import { hostname } from "node:os";
+import { join } from "node:path";
 import { BillingCycle } from "../client/model";
 import { withhold } from "../client/withhold";
 import { FileJournalStore, JournalConflictError, JournalStore, JournalStoreError, shellQuote } from "./store";
@@ -32,10 +33,8 @@ export type { JournalStore } from "./store";
 export const RESOURCE_KEY = "__resourceKey";
 /** The URNs the resource had before (its aliases), for the journal; not an EDIS input, ignored by diff. */
 export const RESOURCE_ALIASES = "__resourceAliases";
-/** The KVM ids the program's other servers hold, passed to an adopting server; ignored by diff, never stored. */
-export const HELD_KVM_IDS = "__heldKvmIds";
 
-export type JournalKind = "order" | "upgrade" | "hook" | "extra" | "adoption";
+export type JournalKind = "order" | "upgrade" | "hook" | "extra";
 
 interface EntryBase {
     key: string;
@@ -44,8 +43,6 @@ interface EntryBase {
     sentAt: string;
     /** What went wrong, for an unknown outcome. */
     problem?: string;
-    /** The account and endpoint the write was sent to (accountTag). */
-    account: string;
     /** Which deployment wrote the entry last (WRITER): named to another deployment that finds it. */
     writer?: string;
     /** A nonce of the write that made this body (see serialize). */
@@ -80,11 +77,11 @@ export interface OrderBatchInfo {
     hostnames: string[];
 }
 
-/** Services an order answer named beyond the one the resource holds: billed, and in no state. Never settled. */
+/** Services order answers named beyond the one the resource holds: billed, and in no state. Never settled; each order adds its own. */
 export interface ExtraEntry extends EntryBase {
     kind: "extra";
     state: "unclaimed";
-    orderId?: number;
+    orderIds: number[];
     serviceIds: number[];
 }
 
@@ -110,23 +107,7 @@ export interface HookEntry extends EntryBase {
     hookId?: number;
 }
 
-/**
- * A server this resource adopted (adoptKvmId), kept while the resource holds it: a delete of any other resource that still
- * names the service (removed in the same `pulumi up` that adopts it under a new name) then leaves it running, not cancelled.
- */
-export interface AdoptionEntry extends EntryBase {
-    kind: "adoption";
-    state: "held";
-    serviceId: number;
-    kvmId: string;
-}
-
-export type JournalEntry = OrderEntry | UpgradeEntry | HookEntry | ExtraEntry | AdoptionEntry;
-
-/** The account and endpoint an entry belongs to, as a digest: the e-mail never reaches the journal. */
-export function accountTag(email: string | undefined, baseUrl: string): string {
-    return createHash("sha256").update(`${baseUrl.replace(/\/+$/, "").toLowerCase()}\n${(email ?? "").trim().toLowerCase()}`).digest("hex").slice(0, 16);
-}
+export type JournalEntry = OrderEntry | UpgradeEntry | HookEntry | ExtraEntry;
 
 /** An entry of the same resource under another stack, that stops a write until the user claims it. */
 export class JournalClaimError extends Error {
@@ -165,6 +146,8 @@ export class OrderJournal {
     private readonly versions = new Map<string, string | null>();
     /** The objects last seen as tombstones (removed entries), by name: a claim replaces them at this version. */
     private readonly removedAt = new Map<string, string>();
+    /** The ids the entry last seen of each object holds, which no write may drop (idsOf). */
+    private readonly held = new Map<string, string[]>();
 
     /** A store, or a directory (the file store). */
     constructor(store: JournalStore | string) {
@@ -176,7 +159,7 @@ export class OrderJournal {
         return this.store.location;
     }
 
-    /** The option of `npx pulumi-edis orders` that names this journal. */
+    /** The option of the orders CLI (ORDERS_CLI) that names this journal. */
     get cliOption(): string {
         return this.store.cliOption;
     }
@@ -185,19 +168,25 @@ export class OrderJournal {
         return (await this.readNamed(this.nameOf(key, kind))) as Extract<JournalEntry, { kind: K }> | undefined;
     }
 
-    /** Writes an entry whole: at the version last seen of it, or over what is there if this journal saw none. */
+    /**
+     * Writes an entry whole: at the version last seen of it, or over what is there if this journal saw none. A write never
+     * drops an id (service, order, hook) that the entry it replaces holds: such a write is refused and the entry stays.
+     */
     async write(entry: JournalEntry): Promise<void> {
         const name = this.nameOf(entry.key, entry.kind);
         const body = serialize(entry);
-        const seen = this.versions.get(name);
-        let version: string;
-        if (typeof seen === "string") version = await this.store.replace(name, body, seen);
-        else if (seen === null) version = await this.store.create(name, body);
-        else {
+        let seen = this.versions.get(name);
+        if (seen === undefined) {
             const now = await this.store.get(name);
-            version = now ? await this.store.replace(name, body, now.version) : await this.store.create(name, body);
+            seen = now ? now.version : null;
+            this.held.set(name, now && !isTombstone(now.body) ? idsOf(JSON.parse(now.body) as JournalEntry) : []);
         }
-        this.seen(name, version, false);
+        const lost = (this.held.get(name) ?? []).filter((id) => !idsOf(entry).includes(id));
+        if (lost.length) {
+            throw new JournalStoreError(`the order journal's ${entry.kind} entry of ${entry.key} holds ${lost.join(", ")}, which a write would drop; it was kept as it is`);
+        }
+        this.seen(name, seen === null ? await this.store.create(name, body) : await this.store.replace(name, body, seen), false);
+        this.held.set(name, idsOf(entry));
     }
 
     /**
@@ -211,18 +200,18 @@ export class OrderJournal {
             let removed = this.removedAt.get(name);
             if (removed === undefined) {
                 try {
-                    return this.seen(name, await this.store.create(name, body), false);
+                    return this.claimed(name, await this.store.create(name, body), entry);
                 } catch (e) {
                     if (!(e instanceof JournalConflictError)) throw e;
                     // Something is there: a tombstone (read now) is no entry, and is claimed at its version; one
                     // removed the moment after is created again, once.
                     if ((await this.readNamed(name)) !== undefined) throw e;
                     removed = this.removedAt.get(name);
-                    if (removed === undefined && this.versions.get(name) === null) return this.seen(name, await this.store.create(name, body), false);
+                    if (removed === undefined && this.versions.get(name) === null) return this.claimed(name, await this.store.create(name, body), entry);
                     if (removed === undefined) throw e;
                 }
             }
-            this.seen(name, await this.store.replace(name, body, removed), false);
+            this.claimed(name, await this.store.replace(name, body, removed), entry);
         } catch (e) {
             if (!(e instanceof JournalConflictError)) throw e;
             const other = await this.readNamed(name).catch(() => undefined);
@@ -233,6 +222,11 @@ export class OrderJournal {
                     `what the other one ${entry.kind === "order" ? "ordered" : "sent"} instead of sending it again.`,
             );
         }
+    }
+
+    private claimed(name: string, version: string, entry: JournalEntry): void {
+        this.seen(name, version, false);
+        this.held.set(name, idsOf(entry));
     }
 
     /**
@@ -254,6 +248,7 @@ export class OrderJournal {
         if (this.store.removeAt) {
             await this.store.removeAt(name, seen);
             this.versions.set(name, null);
+            this.held.set(name, []);
             this.removedAt.delete(name);
         } else this.seen(name, await this.store.replace(name, tombstone(), seen), true);
     }
@@ -261,6 +256,7 @@ export class OrderJournal {
     /** Records what this journal last saw of an object: its version, and whether it is a tombstone. */
     private seen(name: string, version: string, removed: boolean): void {
         this.versions.set(name, version);
+        if (removed) this.held.set(name, []);
         if (removed) this.removedAt.set(name, version);
         else this.removedAt.delete(name);
     }
@@ -288,7 +284,7 @@ export class OrderJournal {
     /** Moves every entry of one resource to another key (an alias, a renamed stack). Returns what moved. */
     async move(from: string, to: string): Promise<JournalEntry[]> {
         const moved: JournalEntry[] = [];
-        for (const kind of ["order", "upgrade", "hook", "extra", "adoption"] as const) {
+        for (const kind of ["order", "upgrade", "hook", "extra"] as const) {
             const entry = await this.read(from, kind);
             if (!entry) continue;
             if (await this.read(to, kind)) throw new Error(`${to} already has a ${kind} entry in ${this.dir}; nothing was moved`);
@@ -308,9 +304,12 @@ export class OrderJournal {
         }
         const removed = isTombstone(found.body);
         this.seen(name, found.version, removed);
+        this.held.set(name, []);
         if (removed) return undefined;
         try {
-            return JSON.parse(found.body) as JournalEntry;
+            const entry = JSON.parse(found.body) as JournalEntry;
+            this.held.set(name, idsOf(entry));
+            return entry;
         } catch (e) {
             throw new UnparsableEntryError(`the order journal entry ${name} in ${this.dir} cannot be read (${(e as Error).message}); nothing was sent`);
         }
@@ -337,6 +336,16 @@ export class OrderJournal {
     }
 }
 
+/** Every service, order and hook id an entry holds. */
+function idsOf(entry: JournalEntry): string[] {
+    const e = entry as { serviceId?: number; serviceIds?: number[]; orderId?: number; orderIds?: number[]; hookId?: number };
+    return [
+        ...[e.serviceId, ...(e.serviceIds ?? [])].filter((id) => id !== undefined).map((id) => `service ${id}`),
+        ...[e.orderId, ...(e.orderIds ?? [])].filter((id) => id !== undefined).map((id) => `order ${id}`),
+        ...(e.hookId !== undefined ? [`hook ${e.hookId}`] : []),
+    ];
+}
+
 /** An entry whose body is not JSON (written by hand, or cut short on a full disk); the CLI's listing passes it over. */
 class UnparsableEntryError extends JournalStoreError {}
 
@@ -346,10 +355,10 @@ function keyDigest(key: string): string {
 
 /**
  * The resource a key names whatever its stack: project, parent types, type and name of a URN; else the key. A key
- * filed aside (`<urn>@<account>`, `<urn>#service-<id>`) names its resource too, so one listing finds it.
+ * filed aside (`<urn>#service-<id>`) names its resource too, so one listing finds it.
  */
 function resourceDigest(key: string): string {
-    const p = urnParts(key.replace(/(@[0-9a-f]{16}|#service-\d+)$/, ""));
+    const p = urnParts(key.replace(/#service-\d+$/, ""));
     return createHash("sha256").update(p ? `${p.project}::${p.typePath}::${p.name}` : key).digest("hex").slice(0, 16);
 }
 
@@ -379,6 +388,13 @@ export function entryId(key: string): string {
     return createHash("sha256").update(key).digest("hex").slice(0, 16);
 }
 
+/**
+ * How a printed command runs the orders CLI: the code this provider was loaded from (the npm package's, or the plugin's
+ * own), by its path. Never `npx pulumi-edis`, which fetches whatever the registry has under that name when the package is
+ * not installed (a YAML, Python or Go user has only the plugin), and runs it with the account's credentials around.
+ */
+export const ORDERS_CLI = `node ${shellQuote(join(__dirname, "..", "cli.js"))} orders`;
+
 /** Where a printed command finds the journal: a directory, or a journal (or store) that names itself. */
 export type JournalPlace = string | { cliOption: string };
 
@@ -388,12 +404,12 @@ function placeOption(where: JournalPlace): string {
 
 /** The command that resolves one entry (of one kind: forgetting an order never forgets a hook or extra services), as the errors print it. */
 export function resolveCommand(verb: "forget" | "confirm", key: string, where: JournalPlace, kind: JournalKind): string {
-    return `npx pulumi-edis orders ${verb} ${entryId(key)} --kind ${kind} ${placeOption(where)}`;
+    return `${ORDERS_CLI} ${verb} ${entryId(key)} --kind ${kind} ${placeOption(where)}`;
 }
 
 /** The command that forgets an order entry whose outcome is unknown: for a batched order, every member's at once. */
 export function forgetOrderCommand(entry: Pick<OrderEntry, "key" | "batch">, where: JournalPlace): string {
-    if (entry.batch) return `npx pulumi-edis orders forget --batch ${entry.batch.id} ${placeOption(where)}`;
+    if (entry.batch) return `${ORDERS_CLI} forget --batch ${entry.batch.id} ${placeOption(where)}`;
     return resolveCommand("forget", entry.key, where, "order");
 }
 
@@ -402,25 +418,24 @@ export function forgetOrderCommand(entry: Pick<OrderEntry, "key" | "batch">, whe
  * they go to, which has no entry yet, by its URN in base64url (`urn64:`), safe to paste whatever its name holds.
  */
 export function moveCommand(from: string, to: string, where: JournalPlace): string {
-    return `npx pulumi-edis orders move ${entryId(from)} ${URN64}${Buffer.from(to).toString("base64url")} ${placeOption(where)}`;
+    return `${ORDERS_CLI} move ${entryId(from)} ${URN64}${Buffer.from(to).toString("base64url")} ${placeOption(where)}`;
 }
 
 /** How a printed command names a URN in base64url. */
 export const URN64 = "urn64:";
 
-/** Who a write is for: the resource's URN, the URNs it had (aliases), and the account it is sent to. */
+/** Who a write is for: the resource's URN, and the URNs it had (aliases). */
 export interface Identity {
     key: string;
     aliases: string[];
-    account: string;
 }
 
 /** The identity of a resource from its inputs or stored outputs; undefined without a key (a `get`, or no SDK). */
-export function identityOf(props: Record<string, unknown>, account: string): Identity | undefined {
+export function identityOf(props: Record<string, unknown>): Identity | undefined {
     const key = props[RESOURCE_KEY];
     if (typeof key !== "string") return undefined;
     const aliases = Array.isArray(props[RESOURCE_ALIASES]) ? (props[RESOURCE_ALIASES] as unknown[]).filter((a): a is string => typeof a === "string" && a !== key) : [];
-    return { key, aliases, account };
+    return { key, aliases };
 }
 
 /** A URN's parts; undefined for a key that is not a URN. */
@@ -447,7 +462,6 @@ export function sameResourceElsewhere(key: string, other: string): boolean {
 export async function unfinishedBeside<K extends "order" | "hook">(
     journal: OrderJournal,
     key: string,
-    account: string,
     kind: K,
 ): Promise<Array<Extract<JournalEntry, { kind: K }>>> {
     const me = urnParts(key);
@@ -455,23 +469,22 @@ export async function unfinishedBeside<K extends "order" | "hook">(
     const type = (t: string) => t.split("$").pop();
     return (await journal.ofKind(kind)).filter((e): e is Extract<JournalEntry, { kind: K }> => {
         const them = urnParts(e.key);
-        return e.kind === kind && e.key !== key && unresolved(e) && e.account === account && !!them && them.stack === me.stack && them.project === me.project && type(them.typePath) === type(me.typePath);
+        return e.kind === kind && e.key !== key && unresolved(e) && !!them && them.stack === me.stack && them.project === me.project && type(them.typePath) === type(me.typePath);
     });
 }
 
 /**
- * Whether an entry may record a write that no stack's state holds. A "created" order counts: the program settles an entry the
- * moment the engine has saved its resource (settleRecorded), so one still here was most likely never saved (an engine that
- * died after the provider answered). A finished plan change and an adoption belong to a resource in state.
+ * Whether an entry records a write that no stack's state may hold: its outcome is unknown ("sending", "unknown"), or an order
+ * answered whose create never returned ("ordered"). One the engine had ("created", "done") blocks no other stack: the next
+ * operation that sees its resource in state clears it (settle), in either door.
  */
 function unresolved(entry: JournalEntry): boolean {
-    if (entry.kind === "adoption") return false;
-    return !(entry.kind === "upgrade" && entry.state === "done");
+    return entry.state === "sending" || entry.state === "unknown" || entry.state === "ordered";
 }
 
 /**
  * The entry of `kind` that belongs to this resource, by its identity (the module comment's rules): its own, else an alias's,
- * taken over; another account's is passed over with a note, and an unresolved one under another stack stops the write.
+ * taken over; an unresolved one of the same resource under another stack stops the write.
  */
 export async function entryFor<K extends JournalKind>(
     journal: OrderJournal,
@@ -479,47 +492,24 @@ export async function entryFor<K extends JournalKind>(
     kind: K,
     log: (line: string) => void,
 ): Promise<Extract<JournalEntry, { kind: K }> | undefined> {
-    const mine = (e: JournalEntry | undefined): e is Extract<JournalEntry, { kind: K }> => {
-        if (!e) return false;
-        if (e.account === id.account) return true;
-        log(`note: the order journal has a ${e.kind} entry for ${e.key} written for another EDIS account or endpoint; it is left alone (kept, not resumed)`);
-        return false;
-    };
-    const own: JournalEntry | undefined = await journal.read(id.key, kind);
-    if (mine(own)) return own;
-    if (own) {
-        // Filed under a key of its own account, so that this resource's write can be claimed; `orders list` shows it.
-        await journal.write({ ...own, key: `${own.key}@${own.account}` });
-        await journal.clear(own.key, own.kind);
-    }
+    const own = await journal.read(id.key, kind);
+    if (own) return own;
     for (const alias of id.aliases) {
-        const old = await journal.read(alias, kind);
-        if (!mine(old)) continue;
+        if (!(await journal.read(alias, kind))) continue;
         await journal.move(alias, id.key);
         log(`the order journal's entries of ${alias} now belong to ${id.key} (its alias)`);
         return journal.read(id.key, kind);
     }
-    const related = await journal.related(id.key);
-    // This account's entry, filed aside by a run for another account (above): it is this resource's again.
-    const filed = related.find((e) => e.kind === kind && e.key === `${id.key}@${id.account}` && e.account === id.account);
-    if (filed) {
-        await journal.write({ ...filed, key: id.key });
-        await journal.clear(filed.key, kind);
-        log(`the order journal's ${kind} entry of ${id.key}, filed aside by a run for another EDIS account, belongs to this resource again`);
-        return journal.read(id.key, kind);
-    }
-    const elsewhere = related.find(
-        (e) => e.kind === kind && unresolved(e) && sameResourceElsewhere(id.key, e.key) && e.account === id.account,
-    );
+    const elsewhere = (await journal.related(id.key)).find((e) => e.kind === kind && unresolved(e) && sameResourceElsewhere(id.key, e.key));
     if (elsewhere) {
         // Nothing is written to the entry found: it may be another deployment's, still sending (see moveCommand).
         const service = "serviceId" in elsewhere && elsewhere.serviceId !== undefined ? ` (service ${elsewhere.serviceId})` : "";
         throw new JournalClaimError(
             `the order journal holds an unfinished ${elsewhere.kind} for ${elsewhere.key}${service}, sent ${elsewhere.sentAt}: the same ` +
                 `resource name in another stack, or in this stack before it was renamed. Nothing was sent, so that it cannot be paid twice. ` +
-                `If this stack was renamed from that one, run \`${moveCommand(elsewhere.key, id.key, journal)}\` and then \`pulumi up\`: ` +
-                `what was sent is resumed, not sent again. If that stack still exists, run \`pulumi up\` there first: it finishes the write ` +
-                `and clears the entry.`,
+                `If that stack still exists, run \`pulumi up\` there first: it finishes the write and clears the entry. If this stack was ` +
+                `renamed from that one, run \`${moveCommand(elsewhere.key, id.key, journal)}\` and then \`pulumi up\`: what was sent is ` +
+                `resumed, not sent again.`,
         );
     }
     return undefined;
@@ -540,13 +530,8 @@ export async function settleRecorded(journal: OrderJournal, key: string, kind: "
 /** A server is cancelled: its entries go with it (another server of the same resource keeps its own). */
 export async function forgetService(journal: OrderJournal, key: string, serviceId: number): Promise<void> {
     for (const e of await journal.entriesOf(key)) {
-        if ((e.kind === "order" || e.kind === "upgrade" || e.kind === "adoption") && e.serviceId === serviceId) await journal.clear(key, e.kind);
+        if ((e.kind === "order" || e.kind === "upgrade") && e.serviceId === serviceId) await journal.clear(key, e.kind);
     }
-}
-
-/** Another resource that adopted this service and holds it (see AdoptionEntry); undefined when none does. */
-export async function adoptedElsewhere(journal: OrderJournal, key: string | undefined, serviceId: number): Promise<AdoptionEntry | undefined> {
-    return (await journal.ofKind("adoption")).find((e): e is AdoptionEntry => e.kind === "adoption" && e.serviceId === serviceId && e.key !== key);
 }
 
 /**
@@ -579,8 +564,9 @@ export async function settle(journal: OrderJournal, props: Record<string, unknow
     const extra = find("extra");
     if (extra) {
         log(
-            `warning: order ${extra.orderId ?? "?"} for ${key} also named service(s) ${extra.serviceIds.join(", ")}, which no resource holds and ` +
-                `which may be billed: adopt each with adoptKvmId on a resource, or cancel it in the EDIS client area; then run ` +
+            `warning: order ${extra.orderIds.join(", ") || "?"} for ${key} also named service(s) ${extra.serviceIds.join(", ")}, which no resource holds and ` +
+                `which may be billed: look each up in the EDIS client area's services (an add-on billed as its own service has no KVM and ` +
+                `cannot be adopted; a server can be adopted with adoptKvmId on a resource), or cancel it there; then run ` +
                 `\`${resolveCommand("forget", key, journal, "extra")}\`.`,
         );
     }

@@ -16,6 +16,11 @@ import { FileJournalStore, JournalStore, JournalStoreError } from "./store";
 
 export const DEFAULT_JOURNAL_DIR = ".pulumi-edis/journal";
 
+/** The journal's directory when no setting names one: in the program's directory. */
+export function defaultJournalDir(baseDir = process.cwd()): string {
+    return resolve(baseDir, DEFAULT_JOURNAL_DIR);
+}
+
 export type JournalLocation = { kind: "file"; dir: string } | S3Location | UnusableLocation;
 
 /** A setting that names no usable store: every use of the journal fails with the problem, so nothing is ordered. */
@@ -155,7 +160,7 @@ export function journalStoreAt(location: JournalLocation): JournalStore {
 
 /** The journal's location from `journalUrl` (`setting` names it for the user), or the default directory when it is unset. */
 export function journalLocationFrom(url: string | undefined, setting: string, baseDir: string = process.cwd()): JournalLocation {
-    if (url === undefined) return { kind: "file", dir: resolve(baseDir, DEFAULT_JOURNAL_DIR) };
+    if (url === undefined) return { kind: "file", dir: defaultJournalDir(baseDir) };
     const parsed = parseJournalUrl(url, setting, baseDir);
     return "problem" in parsed ? { kind: "unusable", problem: parsed.problem } : parsed;
 }

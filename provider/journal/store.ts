@@ -21,7 +21,7 @@ export interface StoredObject {
 export interface JournalStore {
     /** The store as the user names it (a directory, an s3:// URL); never holds a credential. */
     readonly location: string;
-    /** The option of `npx pulumi-edis orders` that names this store, quoted for a shell. */
+    /** The option of the orders CLI that names this store, quoted for a shell. */
     readonly cliOption: string;
     get(name: string): Promise<StoredObject | undefined>;
     /** Writes the object only if none of that name exists; JournalConflictError when one does. Returns its version. */

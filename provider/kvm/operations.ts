@@ -77,7 +77,16 @@ export async function readServer(ctx: Context, id: string, props: Record<string,
         }
         if (!kvmId) return { id, props: compact({ ...props, serviceId }) };
     }
-    const session = (await ctx.sessions.all()).get(kvmId);
+    const listing = await ctx.sessions.all();
+    let session;
+    try {
+        session = listing.get(kvmId);
+    } catch (e) {
+        // Its own entry could not be read: this server is kept as it was, and every other one is read as usual.
+        if (!isEdisApiError(e) || e.kind !== "unexpected_answer") throw e;
+        ctx.log(`warning: ${name} is kept in the stack's state as it was: ${e.message}`);
+        return { id, props: compact({ ...props, serviceId }) };
+    }
     if (session) {
         const live = confirmBatchPlace({ ...props, serviceId, ...sessionOutputs(session), [NOT_LISTED]: undefined });
         const power = managesPower(props) ? await readPowerState(ctx, session, props.hostname) : {};
@@ -209,7 +218,6 @@ export async function upgradeServer(ctx: Context, olds: KvmServerOutputs, news: 
               kind: "upgrade",
               state: "sending",
               key,
-              account: id!.account,
               hostname: olds.hostname,
               sentAt: new Date().toISOString(),
               serviceId: olds.serviceId,

@@ -21,7 +21,7 @@ import { ENDPOINTS, EdisClient } from "../client/client";
 import { EdisApiError } from "../client/errors";
 import { OrderItem, OrderRequest, OrderResult } from "../client/model";
 import { Flights, Gathering } from "../flights";
-import { OrderBatchInfo, OrderEntry, OrderJournal } from "../journal";
+import { ORDERS_CLI, OrderBatchInfo, OrderEntry, OrderJournal } from "../journal";
 import { PaidOutcome, WriteOutcomeUnknownError, sendOnce } from "../paidWrite";
 import { sameHostname } from "./inputs";
 
@@ -181,7 +181,7 @@ export class OrderBatcher {
                     await this.journal.write(entry);
                     next.push({ ...m, entry });
                 } catch (e) {
-                    m.settle({ error: new Error(`nothing was ordered for ${m.item.hostname}: the order journal could not be written (${(e as Error).message}); its entry stays and blocks it until \`npx pulumi-edis orders forget\``) });
+                    m.settle({ error: new Error(`nothing was ordered for ${m.item.hostname}: the order journal could not be written (${(e as Error).message}); its entry stays and blocks it until \`${ORDERS_CLI} forget\``) });
                 }
             }
             claimed = next;

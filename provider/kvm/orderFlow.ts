@@ -49,16 +49,6 @@ async function orderOrResume(ctx: Context, inputs: KvmServerInputs, id?: Identit
             // service stays, and is named on every run until the user deals with it.
             const order = await ctx.journal.read(key, "order");
             if (order && (order.serviceId === undefined || order.serviceId === adopted.outs.serviceId)) await ctx.journal.clear(key, "order");
-            await ctx.journal.write({
-                kind: "adoption",
-                state: "held",
-                key,
-                account: id!.account,
-                hostname: inputs.hostname,
-                sentAt: new Date().toISOString(),
-                serviceId: adopted.outs.serviceId,
-                kvmId: adopted.outs.kvmId!,
-            });
         }
         return { ...adopted, outs: compact({ ...adopted.outs, [RESOURCE_KEY]: key }) };
     }
@@ -80,7 +70,6 @@ async function orderOrResume(ctx: Context, inputs: KvmServerInputs, id?: Identit
               kind: "order",
               state: "sending",
               key,
-              account: id!.account,
               hostname: inputs.hostname,
               sentAt: new Date().toISOString(),
               inputs: { ...inputs },
@@ -180,11 +169,21 @@ function orderAlone(
     });
 }
 
-/** More service ids than items: the first is this resource's, the others are recorded until the user deals with them. */
+/** More service ids than items: the first is this resource's, the others are added to what the journal records until the user deals with them. */
 async function recordExtra(ctx: Context, entry: OrderEntry | undefined, orderId: number | undefined, serviceIds: number[]): Promise<void> {
     if (!entry) return;
     try {
-        await ctx.journal.write({ kind: "extra", state: "unclaimed", key: entry.key, account: entry.account, hostname: entry.hostname, sentAt: entry.sentAt, orderId, serviceIds });
+        const had = await ctx.journal.read(entry.key, "extra");
+        const union = (a: number[], b: number[]) => [...new Set([...a, ...b])];
+        await ctx.journal.write({
+            kind: "extra",
+            state: "unclaimed",
+            key: entry.key,
+            hostname: entry.hostname,
+            sentAt: entry.sentAt,
+            orderIds: union(had?.orderIds ?? [], orderId === undefined ? [] : [orderId]),
+            serviceIds: union(had?.serviceIds ?? [], serviceIds),
+        });
     } catch (e) {
         ctx.log(`warning: the order journal could not record services ${serviceIds.join(", ")}: ${(e as Error).message}`);
     }
@@ -194,7 +193,8 @@ function extraText(extra: number[], ctx: Context, key: string | undefined): stri
     if (!extra.length) return "";
     return (
         ` The order named more services than it had items: service ${extra.join(", ")} belongs to no resource and may be billed. ` +
-        `Adopt each with adoptKvmId on a resource of its own, or cancel it in the EDIS client area` +
+        `Look each up in the EDIS client area's services: an add-on billed as its own service has no KVM and cannot be adopted ` +
+        `(cancel it there if it is not wanted); a server can be adopted with adoptKvmId on a resource of its own once provisioned` +
         (key ? `; then run \`${resolveCommand("forget", key, ctx.journal, "extra")}\` (the journal names them on every \`pulumi up\` until then).` : ".")
     );
 }
@@ -419,9 +419,11 @@ function orderOutcomeUnknown(journal: JournalPlace, hostname: string, problem: s
     return new WriteOutcomeUnknownError(
         `the order for ${hostname}`,
         problem,
-        `Check whether it exists: look in the EDIS client area, or list the account's servers with edis.getKvmSessions() and look ` +
-            `for the description "${hostname}".${notOld}${together} If it exists, set adoptKvmId to its KVM id on this resource and run \`pulumi up\`: ` +
-            `it is adopted, not ordered again. If ${batch && others.length ? "none of them exists (or only those you have adopted)" : "it does not"}, ` +
+        `Look in the EDIS client area's Orders and Invoices for an order of "${hostname}"${entry ? ` placed at ${entry.sentAt}` : ""}: an order ` +
+            `whose invoice is unpaid has no server yet, so edis.getKvmSessions() (provisioned servers only) cannot show that no order ` +
+            `was placed.${notOld}${together} If the order exists, pay it (or cancel it there) and, once its server is provisioned, set ` +
+            `adoptKvmId to its KVM id on this resource and run \`pulumi up\`: it is adopted, not ordered again. Only if the client area ` +
+            `shows no such order${batch && others.length ? " for any of them (or only for those you have adopted)" : ""}, ` +
             (forget ? `run \`${forget}\` and then \`pulumi up\` to order it.` : `run \`pulumi up\` again to order it.`),
     );
 }

@@ -38,7 +38,7 @@ export async function preflight(
     if (!changed || INPUT_NAMES.some((n) => (inputs as unknown as Record<string, unknown>)[n] === UNKNOWN)) return [];
     if (config.problems.length) throw new Error(`pulumi-edis configuration: ${config.problems.join("; ")}`);
     // Read before anything is checked: a journal that cannot be read stops the order, and preview says so already.
-    const identity = identityOf(news, "");
+    const identity = identityOf(news);
     if (identity) {
         for (const key of [identity.key, ...identity.aliases]) {
             if (await journal.read(key, "order").catch(unreadable)) return [];

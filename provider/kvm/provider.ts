@@ -4,12 +4,14 @@
  * the context is built once per host (runtime.ts).
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { ConfigureRequest, configure, ctx, currentConfig, journal, log, logOnce, noteReplacement, settleJournal } from "../runtime";
+import { ConfigureRequest, configure, ctx, currentConfig, holders, journal, log, logOnce, noteReplacement, settleJournal } from "../runtime";
 import { preflight } from "./preflight";
 import { Context, ServerInitError } from "../context";
 import { KvmServerDiff, UNFINISHED, diffKvmServer, needsUpgrade } from "./diff";
 import { checkOrder, isNoExtraAddon, resolvePaymentMethod } from "./orderCheck";
-import { HELD_KVM_IDS, RESOURCE_ALIASES, RESOURCE_KEY, adoptedElsewhere, forgetService, identityOf } from "../journal";
+import { RESOURCE_ALIASES, RESOURCE_KEY, forgetService, identityOf } from "../journal";
+import { heldElsewhereError } from "./holders";
+import { defaultJournalDir } from "../journal/location";
 import { ADDON_INPUTS, INPUT_NAMES, KvmServerOutputs, checkInputs, compact, inputsOf, resourceKeyOf } from "./inputs";
 import { cancelServer, checkLocation, confirmBatchPlaceLive, readServer, recheckListing, recheckSuspension, upgradeServer } from "./operations";
 import { createServer, resumeServer } from "./orderFlow";
@@ -18,7 +20,7 @@ import { MANAGES_POWER, applyPowerState } from "./power";
 /** Outputs that are not inputs (service id, KVM id, session fields), kept across an update. */
 function computedOf(olds: Record<string, unknown>): Record<string, unknown> {
     return Object.fromEntries(
-        Object.entries(olds).filter(([k]) => k !== "__provider" && k !== RESOURCE_KEY && k !== RESOURCE_ALIASES && k !== HELD_KVM_IDS && k !== MANAGES_POWER && !(INPUT_NAMES as readonly string[]).includes(k)),
+        Object.entries(olds).filter(([k]) => k !== "__provider" && k !== RESOURCE_KEY && k !== RESOURCE_ALIASES && k !== MANAGES_POWER && !(INPUT_NAMES as readonly string[]).includes(k)),
     );
 }
 
@@ -33,6 +35,17 @@ function keepProvider(e: unknown, inputs: Record<string, unknown>): unknown {
         (e.properties as Record<string, unknown>)[MANAGES_POWER] = inputs.powerState !== undefined;
     }
     return e;
+}
+
+/** Whether a CI system runs this deployment, by the variables CI systems set. */
+function runsInCi(): boolean {
+    const ci = process.env.CI;
+    return (!!ci && ci !== "false" && ci !== "0") || ["GITHUB_ACTIONS", "GITLAB_CI", "BUILDKITE", "JENKINS_URL", "TF_BUILD", "CIRCLECI"].some((k) => !!process.env[k]);
+}
+
+/** What a resource's state says it holds, for the holders (holders.ts). */
+function holdingOf(key: string | undefined, id: string, props: { kvmId?: unknown }) {
+    return { key, serviceId: Number(id) || undefined, kvmId: typeof props.kvmId === "string" ? props.kvmId : undefined };
 }
 
 /** Records MANAGES_POWER (power.ts says why). */
@@ -76,6 +89,15 @@ export const kvmServer = {
     },
 
     async check(olds: Record<string, unknown>, news: Record<string, unknown>) {
+        const config = currentConfig();
+        if (runsInCi() && config.journal.kind === "file" && config.journal.dir === defaultJournalDir()) {
+            logOnce(
+                `warning: this deployment runs in CI with the order journal on this machine's disk (${config.journal.dir}). A runner that ` +
+                    `is thrown away after the job takes the journal with it: a job killed after an order was placed leaves no record, and ` +
+                    `the next job orders that server again. Set edis:journalUrl to an S3 location that outlives the runner ` +
+                    `(docs/guides/ci-and-the-shared-journal.md).`,
+            );
+        }
         const checked = checkInputs(news, olds);
         if (checked.failures.length) return checked;
         // What up would refuse before ordering, reported by preview already (preflight.ts).
@@ -84,6 +106,7 @@ export const kvmServer = {
     },
 
     async diff(id: string, olds: Record<string, unknown>, news: Record<string, unknown>) {
+        holders.see(holdingOf(resourceKeyOf(news) ?? resourceKeyOf(olds), id, olds), true);
         await settleJournal(olds);
         const { replaces, changed, deleteBeforeReplace } = await withoutNoExtraAddons(olds, diffKvmServer(olds, news), news);
         const changes = changed.length > 0;
@@ -109,14 +132,10 @@ export const kvmServer = {
     async create(inputs: Record<string, unknown>) {
         try {
             const c = ctx();
-            const held = Array.isArray(inputs[HELD_KVM_IDS]) ? (inputs[HELD_KVM_IDS] as string[]) : [];
-            if (typeof inputs.adoptKvmId === "string" && held.includes(inputs.adoptKvmId)) {
-                throw new Error(
-                    `adoptKvmId "${inputs.adoptKvmId}" is a KVM that another KvmServer of this program already manages; nothing was adopted. ` +
-                        `Two resources on one server would cancel it when either is removed: remove adoptKvmId, or the other resource.`,
-                );
-            }
-            const created = await c.flights.run(() => createServer(c, inputsOf(inputs), identityOf(inputs, c.account)));
+            const key = resourceKeyOf(inputs);
+            if (typeof inputs.adoptKvmId === "string") holders.checkAdoption(key, inputs.adoptKvmId);
+            const created = await c.flights.run(() => createServer(c, inputsOf(inputs), identityOf(inputs)));
+            holders.see(holdingOf(key, created.id, created.outs), true);
             return { ...created, outs: markPower(created.outs, inputs) };
         } catch (e) {
             throw keepProvider(e, inputs);
@@ -125,7 +144,10 @@ export const kvmServer = {
 
     async read(id: string, props: Record<string, unknown>) {
         await settleJournal(props);
-        return readServer(ctx(), id, props);
+        const read = await readServer(ctx(), id, props);
+        // An import (no outputs yet, a URN) is a resource the program declares: it may not share a server with another.
+        if (read.id) holders.see(holdingOf(resourceKeyOf(props), read.id, read.props), props.serviceId === undefined);
+        return read;
     },
 
     async update(id: string, olds: Record<string, unknown>, news: Record<string, unknown>) {
@@ -148,7 +170,7 @@ export const kvmServer = {
             }
         }
         // Entries written under the key state recorded (before a stack rename or an alias) are this resource's too.
-        const identity = identityOf({ ...news, [RESOURCE_KEY]: key }, c.account);
+        const identity = identityOf({ ...news, [RESOURCE_KEY]: key });
         if (identity && typeof olds[RESOURCE_KEY] === "string" && olds[RESOURCE_KEY] !== key) identity.aliases.push(olds[RESOURCE_KEY] as string);
         if (needsUpgrade(olds, news)) await upgradeServer(c, { ...(olds as unknown as KvmServerOutputs), kvmId: outs.kvmId }, inputs, identity);
         if (outs.suspended) outs = await recheckSuspension(c, outs);
@@ -156,18 +178,16 @@ export const kvmServer = {
         // Power: switched and reported when the program manages it; otherwise neither switched nor read.
         if (inputs.powerState) outs = await applyPowerState(c, outs, inputs.powerState);
         else outs = compact({ ...outs, powerState: undefined, trafficSuspended: undefined });
+        holders.see(holdingOf(key, id, outs), true);
         return { outs: markPower(outs, news) };
     },
 
     async delete(id: string, props: Record<string, unknown>) {
         const c = ctx();
         const key = resourceKeyOf(props);
-        // No delete cancels a server that another resource adopted and holds.
-        const holder = await adoptedElsewhere(c.journal, key, Number(id));
-        if (holder) {
-            log(`${String(props.hostname ?? "")} (service ${id}) is held by ${holder.key}, which adopted it: removed from this resource's state, not cancelled`);
-            return;
-        }
+        // No delete cancels a server that another resource of the program holds (holders.ts).
+        const holder = holders.otherHolder(holdingOf(key, id, props));
+        if (holder) throw heldElsewhereError(`${String(props.hostname ?? "")} (service ${id})`, key, holder);
         await checkReplacementBeforeCancel(c, key, Number(id));
         await confirmBatchPlaceLive(c, props as Partial<KvmServerOutputs>);
         await cancelServer(c, id, props);

@@ -88,7 +88,7 @@ export const trafficAlert = {
     async create(inputs: Record<string, unknown>) {
         const c = ctx();
         const kvmId = String(inputs.kvmId);
-        const id = identityOf(inputs, c.account);
+        const id = identityOf(inputs);
         const digest = digestSecret(JSON.stringify(hookOf(inputs)));
         const journaled = id ? await entryFor(c.journal, id, "hook", c.log) : undefined;
         // A hook made by a deployment that did not finish is this resource's only if it was made with these inputs.
@@ -103,7 +103,6 @@ export const trafficAlert = {
                   kind: "hook",
                   state: "sending",
                   key: id.key,
-                  account: id.account,
                   hostname: kvmId,
                   kvmId,
                   sentAt: new Date().toISOString(),

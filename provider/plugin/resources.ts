@@ -7,7 +7,7 @@ import { kvmServer } from "../kvm/provider";
 import { vncAccess } from "../management/vncAccess";
 import { reverseDns } from "../management/reverseDns";
 import { trafficAlert } from "../management/trafficAlert";
-import { HELD_KVM_IDS, JournalEntry, RESOURCE_KEY, unfinishedBeside } from "../journal";
+import { JournalEntry, RESOURCE_KEY, unfinishedBeside } from "../journal";
 import { hostname as hostnameRule, sameHostname } from "../kvm/inputs";
 import { ctx } from "../runtime";
 import type { Props } from "./properties";
@@ -28,7 +28,7 @@ export interface ResourceDoor {
     impl: ResourceImpl;
     /** The input properties the schema declares. */
     inputNames: readonly string[];
-    /** Inputs as state keeps them: without what only the provider passes itself (the URN, the held KVMs). */
+    /** Inputs as state keeps them: without what only the provider passes itself (the URN). */
     inputsForState(props: Props): Props;
     /** Outputs as state keeps them (the URN stays: a renamed resource finds its journal entries by it). */
     outputsForState(props: Props): Props;
@@ -36,13 +36,11 @@ export interface ResourceDoor {
     importedInputs(outs: Props): Props;
     /** Outputs that are secrets although no input of the same name was (digests of passwords). */
     secretOutputs: readonly string[];
-    /** What the plugin door checks before a create, where the dynamic door has the SDK's help (see kvmServerBeforeCreate). */
-    beforeCreate?(inputs: Props, urn: string): Promise<void>;
     /** The paid write a create makes (an order, a hook), and whether another resource's journal entry has these inputs' intent (paidWriteOfRenamed). */
     paidWrite?: { kind: "order" | "hook"; sameIntent(entry: JournalEntry, inputs: Props): boolean; describe(entry: JournalEntry): string };
 }
 
-const PASSED_BY_PROVIDER = [RESOURCE_KEY, HELD_KVM_IDS, "__provider"];
+const PASSED_BY_PROVIDER = [RESOURCE_KEY, "__provider"];
 
 function without(props: Props, names: readonly string[]): Props {
     return Object.fromEntries(Object.entries(props).filter(([k]) => !names.includes(k)));
@@ -58,7 +56,7 @@ function door(token: string, impl: ResourceImpl, importedInputs: (outs: Props) =
         impl,
         inputNames: inputNamesOf(token),
         inputsForState: (props) => without(props, PASSED_BY_PROVIDER),
-        outputsForState: (props) => without(props, [HELD_KVM_IDS, "__provider"]),
+        outputsForState: (props) => without(props, ["__provider"]),
         importedInputs,
         secretOutputs: [],
         ...more,
@@ -83,30 +81,6 @@ function importedServer(outs: Props): Props {
     return inputs;
 }
 
-/** KVMs this process's diffs saw each URN hold: the engine diffs a resource before it creates its replacement, in the same plugin process. */
-const heldAtDiff = new Map<string, string>();
-
-/** Called by the plugin's diff: what the resource holds now (its KVM), for the check before a create. */
-export function noteHeld(urn: string, olds: Props): void {
-    if (typeof olds.kvmId === "string") heldAtDiff.set(urn, olds.kvmId);
-}
-
-/**
- * Before a KvmServer's create through the plugin: adopting the KVM its own resource holds (as its diff saw it) is the
- * new half of a replacement the engine forces (`replaceOnChanges` on an input that changes in place, such as an adopted
- * or imported server's first `osId`), whose old half's delete would cancel the one server both halves are: refused.
- * (The dynamic door needs no check: the engine applies replaceOnChanges to nothing a dynamic provider reports.)
- */
-async function kvmServerBeforeCreate(inputs: Props, urn: string): Promise<void> {
-    if (typeof inputs.adoptKvmId === "string" && heldAtDiff.get(urn) === inputs.adoptKvmId) {
-        throw new Error(
-            `${urn} would be replaced by a resource that adopts the KVM it already is (${inputs.adoptKvmId}): the old half's delete ` +
-                `would cancel the one server both halves are. Nothing was adopted or cancelled. Take the input that changed out of ` +
-                `replaceOnChanges for this change: an adopted server's first plan, OS or add-on is recorded in place.`,
-        );
-    }
-}
-
 /**
  * Before any paid write a create makes through the plugin: an unfinished write of the same intent by another
  * resource of this stack and type may be this resource's before a rename with an alias (the engine tells a plugin
@@ -117,7 +91,7 @@ export async function paidWriteOfRenamed(door: ResourceDoor, inputs: Props, urn:
     const write = door.paidWrite;
     if (!write || typeof inputs.adoptKvmId === "string") return;
     const c = ctx();
-    const other = (await unfinishedBeside(c.journal, urn, c.account, write.kind)).find((e) => write.sameIntent(e, inputs));
+    const other = (await unfinishedBeside(c.journal, urn, write.kind)).find((e) => write.sameIntent(e, inputs));
     if (other) {
         throw new Error(
             `the order journal holds an unfinished ${other.kind} for ${other.key} (${write.describe(other)}), sent ${other.sentAt}: the same ` +
@@ -130,7 +104,6 @@ export async function paidWriteOfRenamed(door: ResourceDoor, inputs: Props, urn:
 
 export const RESOURCES: Record<string, ResourceDoor> = {
     "edis:index:KvmServer": door("edis:index:KvmServer", kvmServer as unknown as ResourceImpl, importedServer, {
-        beforeCreate: kvmServerBeforeCreate,
         paidWrite: {
             kind: "order",
             sameIntent: (e, inputs) => e.kind === "order" && typeof inputs.hostname === "string" && sameHostname(e.hostname, inputs.hostname),

@@ -12,7 +12,7 @@ import { RESOURCE_KEY } from "../journal";
 import { ConfigureRequest, setLogSink } from "../runtime";
 import { packageVersion } from "../version";
 import { Props, fromStruct, toStructValue } from "./properties";
-import { RESOURCES, ResourceDoor, noteHeld, paidWriteOfRenamed } from "./resources";
+import { RESOURCES, ResourceDoor, paidWriteOfRenamed } from "./resources";
 import { detailedDiff } from "./detailedDiff";
 import { schemaText } from "./schema";
 
@@ -251,7 +251,6 @@ export class EdisProviderService {
             const req = call.request;
             const door = resourceOf(req.getUrn());
             const olds = fromStruct(req.getOlds()).props;
-            noteHeld(req.getUrn(), olds);
             const news = withKey(fromStruct(req.getNews()).props, req.getUrn());
             const result = await door.impl.diff(req.getId(), olds, news);
             const resp = new provproto.DiffResponse();
@@ -278,7 +277,6 @@ export class EdisProviderService {
         const req = call.request;
         const inputs = fromStruct(req.getProperties());
         writeStep(cb, req.getUrn(), inputs.secrets, async (door, secrets) => {
-            await door.beforeCreate?.(inputs.props, req.getUrn());
             await paidWriteOfRenamed(door, inputs.props, req.getUrn());
             const result = await door.impl.create(withKey(inputs.props, req.getUrn()));
             const resp = new provproto.CreateResponse();

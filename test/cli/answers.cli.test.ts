@@ -71,7 +71,9 @@ describe.each(DOORS)("through $name", (door) => {
         expect(first.output).toContain("may or may not have been made");
         expect(first.output).not.toContain("nothing was ordered");
         // What the user looks for, and the two ways out.
-        expect(first.output).toContain('look for the description "web1.example.com"');
+        // Where to look: an unpaid order has no server yet, so the account's servers cannot show that nothing was ordered.
+        expect(first.output).toContain(`Look in the EDIS client area's Orders and Invoices for an order of "web1.example.com"`);
+        expect(first.output).not.toContain("edis.getKvmSessions() and look");
         const again = failed(await f.stack.up());
         expect(again.output).toContain("may or may not have been made");
         expect(paidWrites(f.sim)).toEqual(["add/order"]);

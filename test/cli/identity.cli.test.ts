@@ -10,7 +10,7 @@ import { runNamedCommand } from "../harness/journalCommand";
 import { CliStack } from "./pulumi";
 import { cliStacksPerTest, failed, ok, opsOf, paidWrites } from "./support";
 import { EdisSimulator } from "../../simulator/server";
-import { OrderJournal, accountTag } from "../../provider/journal";
+import { OrderJournal } from "../../provider/journal";
 
 const SERVERS = join(PACKAGE_ROOT, "test", "programs", "servers");
 const TYPE = "pulumi-nodejs:dynamic/edis:KvmServer";
@@ -105,8 +105,7 @@ test("case 3: a finished up leaves no entry; after `stack rm --force` and `stack
     // What an engine that died between the provider's answer and its checkpoint leaves: a "created" entry, no state.
     const service = sim.account.state.services[0];
     const key = `urn:pulumi:dev::edis-servers::${TYPE}::web`;
-    const account = accountTag(sim.stackConfig()["edis:email"], sim.stackConfig()["edis:baseUrl"]);
-    const leftover = { kind: "order" as const, state: "created" as const, key, account, hostname: web.hostname, sentAt: new Date().toISOString(), inputs: web, serviceId: service.serviceId, kvmId: service.kvmId, invoicePaid: true, orderId: service.orderId };
+    const leftover = { kind: "order" as const, state: "created" as const, key, hostname: web.hostname, sentAt: new Date().toISOString(), inputs: web, serviceId: service.serviceId, kvmId: service.kvmId, invoicePaid: true, orderId: service.orderId };
     await stack.removeAndInitAgain();
     await declare(stack, { web });
     await journal.write(leftover);

@@ -10,6 +10,7 @@
  * What a test reads: the exit code, the output (stdout and stderr, as a CI log shows them), and the engine's
  * own event log (`--event-log`), from which `steps` gives each resource's operation as the engine reported it.
  */
+import { withoutCi } from "../harness/providerHost";
 import { ChildProcess, execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { appendFileSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync } from "node:fs";
@@ -126,7 +127,7 @@ export class CliStack {
 
     /** The environment of every command: offline, this stack's home and backend, the pinned CLI first on the PATH. */
     private environment(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-        const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("PULUMI_") && !k.startsWith("EDIS_")));
+        const base = Object.fromEntries(Object.entries(withoutCi(process.env)).filter(([k]) => !k.startsWith("PULUMI_") && !k.startsWith("EDIS_")));
         return {
             ...base,
             PATH: `${pulumiBinDir()}:${process.env.PATH}`,

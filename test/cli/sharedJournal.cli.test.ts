@@ -7,7 +7,7 @@
 import { join } from "node:path";
 import { PACKAGE_ROOT } from "../harness/workspace";
 import { runNamedCommand } from "../harness/journalCommand";
-import { OrderJournal, accountTag, journalStoreAt, parseJournalUrl } from "../../provider/journal";
+import { OrderJournal, journalStoreAt, parseJournalUrl } from "../../provider/journal";
 import { EdisSimulator } from "../../simulator/server";
 import { stackConfigFor, startSimulator } from "../support/sim";
 import { S3Server, startS3Server } from "../support/s3Server";
@@ -185,7 +185,7 @@ test("a journal that cannot be reached or read stops the order before money: pre
     expect(failed(await typo.preview()).output).toMatch(/config `edis:journalUrl` \(or EDIS_JOURNAL_URL\) has the unknown parameter "endpont"/);
 
     // The orders CLI, by the same URL: an entry left by a deployment is listed and forgotten in the store.
-    await journalAt(url).claim({ kind: "order", state: "sending", key: "urn:pulumi:dev::edis-servers::pulumi-nodejs:dynamic/edis:KvmServer::web", account: accountTag(sim.account.state.email, sim.url), hostname: web.hostname, sentAt: new Date().toISOString(), inputs: web });
+    await journalAt(url).claim({ kind: "order", state: "sending", key: "urn:pulumi:dev::edis-servers::pulumi-nodejs:dynamic/edis:KvmServer::web", hostname: web.hostname, sentAt: new Date().toISOString(), inputs: web });
     const blocked = failed(await (await runner(sim, url)).up());
     expect(blocked.output).toContain("may or may not have been made");
     expect(runNamedCommand(blocked.output, "forget", undefined, s3.env)).toContain("forgot: urn:pulumi:dev::edis-servers::pulumi-nodejs:dynamic/edis:KvmServer::web  order  sending");

@@ -65,7 +65,8 @@ export class ProviderHost {
         // The second argument is the engine's address; this host only requires that it is present.
         const child = spawn(process.execPath, [entry, "127.0.0.1:0"], {
             cwd: options.cwd,
-            env: { ...process.env, ...options.env },
+            // A developer's machine unless a test says otherwise: in CI the provider warns of a journal on the runner's disk.
+            env: { ...withoutCi(process.env), ...options.env },
             stdio: ["ignore", "pipe", "pipe"],
         });
         const host = new ProviderHost(child);
@@ -233,3 +234,10 @@ function decodeInitFailure(err: grpcTypes.ServiceError): InitFailedError | undef
     }
     return undefined;
 }
+
+/** The environment without what tells a provider that it runs in CI (CI, GITHUB_ACTIONS, ...). */
+export function withoutCi(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+    return Object.fromEntries(Object.entries(env).filter(([k]) => !CI_VARIABLES.includes(k)));
+}
+
+export const CI_VARIABLES = ["CI", "GITHUB_ACTIONS", "GITLAB_CI", "BUILDKITE", "JENKINS_URL", "TF_BUILD", "CIRCLECI"];

@@ -208,7 +208,7 @@ describe("the Management API, as the vendor's reference pages show it", () => {
 
 describe("the client reads each shape of the specification", () => {
     test("session entries: every field, suspended from its letter", () => {
-        const [a, b] = wire.authAnswer.parse(fixtures.authAnswer);
+        const [a, b] = wire.authAnswer.parse(fixtures.authAnswer).sessions;
         expect(a).toEqual({
             kvmId: "kvm_123456_789012",
             apiHost: "api-1.example.net",

@@ -1,0 +1,82 @@
+/**
+ * Which resource holds each server, as this provider process has seen it in this deployment: every diff, read, create
+ * and update of a KvmServer says so, in either door. The engine diffs every server of the program before it deletes a
+ * removed one (deletes follow the program's registrations), so a delete sees every server the program still holds,
+ * without a record that could outlive its meaning (a rename, an alias, a stack moved to another backend).
+ *
+ *   two resources holding one server            refused at the second one's diff, create or adoption, naming the first
+ *                                               (either one's delete would cancel the server the other still declares)
+ *   adopting the KVM the resource itself holds  the new half of a replacement: its old half's delete would cancel it
+ *   deleting a server another resource holds    refused before any cancel, with the `pulumi state delete` that lets it go
+ */
+import { shellQuote } from "../journal";
+
+export interface Holding {
+    /** The holder's URN; undefined for a resource without one (a `KvmServer.get`, which only reads). */
+    key?: string;
+    serviceId?: number;
+    kvmId?: string;
+}
+
+export class Holders {
+    private readonly seen: Holding[] = [];
+
+    /** A resource holds this server. `strict` (a diff, create or update: the program declares it): refused when another one does. */
+    see(h: Holding, strict: boolean): void {
+        if (h.serviceId === undefined && !h.kvmId) return;
+        const other = this.otherHolder(h);
+        if (strict && other && h.key !== undefined) throw twoHolders(h, other);
+        if (h.key === undefined) return;
+        const i = this.seen.findIndex((s) => s.key === h.key && sameServer(s, h));
+        if (i >= 0) this.seen[i] = { ...this.seen[i], ...h };
+        else this.seen.push(h);
+    }
+
+    /** Before an adoption: refused when any resource holds the KVM, this one included (the new half of a replacement). */
+    checkAdoption(key: string | undefined, kvmId: string): void {
+        const holder = this.seen.find((s) => sameServer(s, { kvmId }));
+        if (!holder) return;
+        if (holder.key === key) {
+            throw new Error(
+                `${key} would be replaced by a resource that adopts the KVM it already is (${kvmId}): the old half's delete would ` +
+                    `cancel the one server both halves are. Nothing was adopted or cancelled. Make the change without a replacement ` +
+                    `(an adopted server's first plan, OS or add-on is recorded in place), or remove adoptKvmId first.`,
+            );
+        }
+        throw twoHolders({ key, kvmId }, holder);
+    }
+
+    /** Before a cancel: another resource that holds the server, whose server the delete must not cancel. */
+    otherHolder(h: Holding): Holding | undefined {
+        return this.seen.find((s) => s.key !== h.key && sameServer(s, h));
+    }
+}
+
+function sameServer(a: Holding, b: Holding): boolean {
+    return (a.serviceId !== undefined && a.serviceId === b.serviceId) || (!!a.kvmId && !!b.kvmId && a.kvmId.toLowerCase() === b.kvmId.toLowerCase());
+}
+
+function describe(h: Holding): string {
+    return [h.serviceId !== undefined ? `service ${h.serviceId}` : undefined, h.kvmId].filter(Boolean).join(", ");
+}
+
+/** One server declared by two resources: the later one is refused, and nothing is cancelled. */
+function twoHolders(h: Holding, other: Holding): Error {
+    return new Error(
+        `${h.key} and ${other.key} both hold ${describe({ ...other, ...h })}: removing either would cancel the server the other ` +
+            `still declares, so ${h.key} is refused and nothing is cancelled. Keep one: remove adoptKvmId or the resource from the ` +
+            `program, and let a resource that is in the stack's state go without a cancel with \`${stateDelete(h.key)}\`.`,
+    );
+}
+
+function stateDelete(key: string | undefined): string {
+    return key ? `pulumi state delete ${shellQuote(key)}` : "pulumi state delete <urn> (the URN from `pulumi stack --show-urns`)";
+}
+
+/** The refusal of a delete whose server another resource holds: nothing is cancelled, and the way out is named. */
+export function heldElsewhereError(name: string, key: string | undefined, holder: Holding): Error {
+    return new Error(
+        `${name} is also held by ${holder.key}; it was not cancelled. To let this resource go and leave the server to ` +
+            `${holder.key}, run \`${stateDelete(key)}\`. To cancel the server, remove the other resource first.`,
+    );
+}

@@ -1,0 +1,201 @@
+/**
+ * What is whose, through the real CLI and both doors (DESIGN.md section 4):
+ *
+ *   one server, one holder   renames are the engine's (aliases, `pulumi stack rename`); letting a server go without a
+ *                            cancel is `pulumi state delete`; no delete cancels a server another resource of the program
+ *                            holds, and none defers to a holder it has not seen
+ *   nothing ours passed over an unknown order blocks whatever spelling of the endpoint the stack uses next; an order the
+ *                            engine has blocks no other stack of the same directory
+ *   an answer about another   a cancel "success" that names another service cancels nothing here
+ *   one odd item, one effect  a listing entry or a location's catalogue that cannot be read affects only what holds it
+ */
+import { copyFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { PACKAGE_ROOT } from "../harness/workspace";
+import { CliStack, pulumiBinDir } from "./pulumi";
+import { CliFixture, cliStacksPerTest, failed, ok, paidWrites } from "./support";
+
+const open = cliStacksPerTest();
+const web = { planId: 101, osId: 1012, hostname: "web1.example.com" };
+
+interface Door {
+    name: string;
+    programDir: string;
+    /** The URN of a server of this name in stack `stack`. */
+    urn(name: string, stack?: string): string;
+    /** Declares the servers by name, with their aliases (old names). */
+    declare(stack: CliStack, servers: Record<string, object>, aliases?: Record<string, string>): Promise<void>;
+    prepare(stack: CliStack): void;
+}
+
+const DOORS: Door[] = [
+    {
+        name: "the dynamic provider (TypeScript)",
+        programDir: join(PACKAGE_ROOT, "test", "programs", "servers"),
+        urn: (name, stack = "dev") => `urn:pulumi:${stack}::edis-servers::pulumi-nodejs:dynamic/edis:KvmServer::${name}`,
+        declare: (stack, servers, aliases = {}) =>
+            stack.setConfig({
+                "edis-servers:servers": JSON.stringify(servers),
+                "edis-servers:options": JSON.stringify(Object.fromEntries(Object.entries(aliases).map(([n, old]) => [n, { aliases: [{ name: old }] }]))),
+            }),
+        prepare: () => undefined,
+    },
+    {
+        name: "the plugin (YAML)",
+        programDir: join(PACKAGE_ROOT, "test", "programs", "yaml-server"),
+        urn: (name, stack = "dev") => `urn:pulumi:${stack}::edis-yaml-server::edis:index:KvmServer::${name}`,
+        // A YAML program is JSON too: the servers written as the program's resources.
+        async declare(stack, servers, aliases = {}) {
+            const resources = Object.fromEntries(
+                Object.entries(servers).map(([n, properties]) => [
+                    n,
+                    { type: "edis:index:KvmServer", properties, ...(aliases[n] ? { options: { aliases: [this.urn(aliases[n], stack.stack)] } } : {}) },
+                ]),
+            );
+            writeFileSync(join(stack.project.dir, "Pulumi.yaml"), JSON.stringify({ name: "edis-yaml-server", runtime: "yaml", resources }, null, 2));
+        },
+        prepare: (stack) => void (stack.env.PATH = `${join(stack.project.dir, "node_modules", ".bin")}:${pulumiBinDir()}:${process.env.PATH}`),
+    },
+];
+
+async function stackFor(door: Door, servers: Record<string, object>): Promise<CliFixture> {
+    const f = await open(door.programDir);
+    door.prepare(f.stack);
+    await door.declare(f.stack, servers);
+    ok(await f.stack.up());
+    return f;
+}
+
+const cancelled = (f: CliFixture) => f.sim.account.state.cancellations.map((c) => c.serviceId);
+
+describe.each(DOORS)("through $name", (door) => {
+    test("A removed and B adopting A's KVM in one up: A's delete fails before any cancel with the command that lets it go, the next up too; then B holds it and destroy cancels it once", async () => {
+        const f = await stackFor(door, { web });
+        const { serviceId, kvmId } = f.sim.account.state.services[0];
+        await door.declare(f.stack, { twin: { ...web, hostname: "twin.example.com", adoptKvmId: kvmId } });
+        for (let run = 0; run < 2; run++) {
+            const refused = failed(await f.stack.up());
+            expect(refused.output).toContain(`is also held by ${door.urn("twin")}; it was not cancelled`);
+            expect(refused.output).toContain(`pulumi state delete '${door.urn("web")}'`);
+            expect(cancelled(f)).toEqual([]);
+            expect(Object.keys(await f.stack.resources()).sort()).toEqual(["twin", "web"]);
+        }
+        ok(await f.stack.run(["state", "delete", door.urn("web"), "--yes"]));
+        ok(await f.stack.up(["--expect-no-changes"]));
+        ok(await f.stack.destroy());
+        expect(cancelled(f)).toEqual([serviceId]);
+        expect(paidWrites(f.sim)).toEqual(["add/order", "cancel/product"]);
+    });
+
+    test("a KVM the stack holds cannot be adopted a second time: refused, naming the holder; nothing is cancelled", async () => {
+        const f = await stackFor(door, { web });
+        const { serviceId, kvmId } = f.sim.account.state.services[0];
+        await door.declare(f.stack, { web, twin: { ...web, hostname: "twin.example.com", adoptKvmId: kvmId } });
+        const refused = failed(await f.stack.up());
+        // Whichever the engine sees first (the holder's diff, the adopter's create), the adopter is refused, naming the holder.
+        expect(refused.output).toContain(`${door.urn("twin")} and ${door.urn("web")} both hold service ${serviceId}, ${kvmId}`);
+        expect(Object.keys(await f.stack.resources())).toEqual(["web"]);
+        await door.declare(f.stack, { web });
+        ok(await f.stack.up(["--expect-no-changes"]));
+        expect(paidWrites(f.sim)).toEqual(["add/order"]);
+    });
+
+    test("an adopted server, its stack renamed, then its resource renamed with an alias: destroy cancels it once", async () => {
+        const f = await stackFor(door, { web });
+        const { serviceId, kvmId } = f.sim.account.state.services[0];
+        // Let the ordering resource go without a cancel, then adopt the server under another name.
+        ok(await f.stack.run(["state", "delete", door.urn("web"), "--yes"]));
+        await door.declare(f.stack, { twin: { ...web, adoptKvmId: kvmId } });
+        ok(await f.stack.up());
+        await f.stack.renameStack("prod");
+        await door.declare(f.stack, { front: { ...web, adoptKvmId: kvmId } }, { front: "twin" });
+        ok(await f.stack.up());
+        expect(Object.keys(await f.stack.resources())).toEqual(["front"]);
+        const destroyed = ok(await f.stack.destroy());
+        expect(destroyed.output).not.toContain("not cancelled");
+        expect(cancelled(f)).toEqual([serviceId]);
+        expect(await f.stack.resources()).toEqual({});
+    });
+});
+
+describe.each(DOORS)("through $name", (door) => {
+    test("an order EDIS made but answered 500 blocks the next up, and still blocks with the endpoint spelled another way", async () => {
+        const f = await open(door.programDir, { sim: { faults: [{ endpoint: "add/order", processed: true, status: 500, json: { status: "error", message: "Internal error" } }] } });
+        door.prepare(f.stack);
+        await door.declare(f.stack, { web });
+        expect(failed(await f.stack.up()).output).toContain("may or may not have been made");
+        const url = new URL(f.sim.url);
+        for (const spelling of [`http://localhost:${url.port}`, `${f.sim.url}/`]) {
+            await f.stack.setConfig({ "edis:baseUrl": spelling });
+            expect([spelling, failed(await f.stack.up()).output]).toEqual([spelling, expect.stringContaining("may or may not have been made")]);
+        }
+        expect(paidWrites(f.sim)).toEqual(["add/order"]);
+        expect(f.sim.account.state.services).toHaveLength(1);
+    });
+
+    test("in CI with the journal on the runner's disk, preview warns that a thrown-away runner takes it along; with journalUrl set, it does not", async () => {
+        const f = await open(door.programDir);
+        door.prepare(f.stack);
+        await door.declare(f.stack, { web });
+        const warning = "runs in CI with the order journal on this machine's disk";
+        expect(ok(await f.stack.preview([], { env: { CI: "true" } })).output).toContain(warning);
+        expect(ok(await f.stack.preview()).output).not.toContain(warning);
+        await f.stack.setConfig({ "edis:journalUrl": "file://.pulumi-edis/ci-journal" });
+        expect(ok(await f.stack.preview([], { env: { CI: "true" } })).output).not.toContain(warning);
+    });
+
+    test("an order the engine has blocks no other stack of the same directory: dev and prod each order their own server", async () => {
+        const f = await stackFor(door, { web });
+        const dev = f.stack.stack;
+        f.stack.stack = "prod";
+        ok(await f.stack.run(["stack", "init"]));
+        // prod's config is dev's (the same passphrase and account), as a repository with two stack files holds it.
+        copyFileSync(join(f.stack.project.dir, `Pulumi.${dev}.yaml`), join(f.stack.project.dir, "Pulumi.prod.yaml"));
+        const prod = ok(await f.stack.up());
+        expect(prod.output).not.toContain("unfinished order");
+        expect(paidWrites(f.sim)).toEqual(["add/order", "add/order"]);
+        f.stack.stack = dev;
+        ok(await f.stack.preview(["--expect-no-changes"]));
+    });
+
+    test("a cancel answered 'success' about another service cancels nothing here: destroy fails, the server stays in state", async () => {
+        const f = await stackFor(door, { web });
+        const { serviceId } = f.sim.account.state.services[0];
+        f.sim.inject({ endpoint: "cancel/product", json: { status: "success", serviceid: serviceId + 4000 } });
+        const refused = failed(await f.stack.destroy());
+        expect(refused.output).toContain(`the answer is about service ${serviceId + 4000}, not about service ${serviceId}`);
+        expect(refused.output).toContain(`pulumi state delete '${door.urn("web")}'`);
+        expect(Object.keys(await f.stack.resources())).toEqual(["web"]);
+        expect(f.sim.account.state.cancellations).toEqual([]);
+    });
+});
+
+describe.each(DOORS)("through $name", (door) => {
+    test("one KVM of the account with an unreadable listing entry: refresh, preview and a new server's create go on", async () => {
+        const f = await stackFor(door, { web });
+        // A server no stack manages, listed with a field the specification types as a boolean set to null.
+        const odd = { api_host: "odd.example.com", kvm_id: "kvm_999999_1", signature: "sig-odd", valid_until: 1999999999, lps: "x", lps_ispremium: null };
+        f.sim.inject({ endpoint: "get/auth", times: 1000, rewrite: (a) => ({ ...a, data: { ...(a.data as object), kvm_999999_1: odd } }) });
+        ok(await f.stack.refresh());
+        ok(await f.stack.preview(["--refresh", "--expect-no-changes"]));
+        await door.declare(f.stack, { web, web2: { ...web, hostname: "web2.example.com" } });
+        ok(await f.stack.up());
+        expect((await f.stack.resources()).web2.outputs).toMatchObject({ kvmId: expect.stringMatching(/^kvm_/) });
+        expect(paidWrites(f.sim)).toEqual(["add/order", "add/order"]);
+    });
+
+    test("one location whose catalogue cannot be read: a plan elsewhere is ordered; a plan not found is 'cannot tell', naming that location", async () => {
+        const f = await open(door.programDir);
+        door.prepare(f.stack);
+        // Zurich's products (plan ids 4xx) come back as an HTML page, every time.
+        f.sim.inject({ endpoint: "get/products", times: 1000, rewrite: (a) => (JSON.stringify(a).includes('"id":401') ? "<html>Bad gateway</html>" : a) });
+        await door.declare(f.stack, { web });
+        ok(await f.stack.up());
+        await door.declare(f.stack, { web, other: { ...web, planId: 999, hostname: "other.example.com" } });
+        const unsure = failed(await f.stack.preview());
+        expect(unsure.output).toContain("planId 999 is not a product at any location whose catalogue could be read");
+        expect(unsure.output).toContain("Zurich, Switzerland (locationId 4)");
+        expect(unsure.output).not.toContain("not sold");
+        expect(paidWrites(f.sim)).toEqual(["add/order"]);
+    });
+});
