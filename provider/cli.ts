@@ -30,6 +30,8 @@ function describe(e: JournalEntry): string {
             ? `order of ${e.hostname}${e.batch ? ` (batch ${e.batch.id}, ${e.batch.index + 1} of ${e.batch.hostnames.length})` : ""}`
             : e.kind === "upgrade"
               ? `plan change of ${e.hostname} to plan ${e.toPlanId}, ${e.billingCycle}`
+                : e.kind === "adoption"
+                ? `adoption of ${e.kvmId} (service ${e.serviceId}) by ${e.holder}`
                 : e.kind === "extra"
                 ? `service(s) ${e.serviceIds.join(", ")} that order ${e.orderIds.join(", ") || "?"} named beyond the one ${e.hostname} holds`
                 : `traffic hook on ${e.kvmId} (${e.callbackUrl} at ${e.triggerPercent}%)${e.hookId !== undefined ? `, hook ${e.hookId}` : ""}`;
@@ -56,7 +58,7 @@ export async function runOrdersCli(argv: string[], out: (line: string) => void =
         return 0;
     }
     const [group, verb, keyWord, toWord] = positionals;
-    const kinds = ["order", "upgrade", "hook", "extra"];
+    const kinds = ["order", "upgrade", "hook", "extra", "adoption"];
     if (values.kind !== undefined && !kinds.includes(values.kind)) {
         out(`--kind must be one of ${kinds.join(", ")}, not "${values.kind}"`);
         return 2;
@@ -131,7 +133,7 @@ async function runOn(
     const order = await journal.read(key, "order");
     const upgrade = await journal.read(key, "upgrade");
     if (verb === "forget") {
-        const candidates: Array<JournalEntry | undefined> = [order, upgrade, await journal.read(key, "hook"), await journal.read(key, "extra")];
+        const candidates: Array<JournalEntry | undefined> = [order, upgrade, await journal.read(key, "hook"), await journal.read(key, "extra"), await journal.read(key, "adoption")];
         const entries = candidates.filter(
             (e): e is JournalEntry => !!e && (values.kind === undefined || e.kind === values.kind),
         );

@@ -247,7 +247,7 @@ describe("credentials never reach state, logs or error text", () => {
         declare({ web1: { ...web1, provisioningTimeoutSeconds: 1 } });
         const up = await stack.up();
         // The answer held the credentials, so none of its text is shown: its status and size are.
-        expect(up.errors.join("\n")).toContain("EDIS get/kvmid: refused (HTTP 200); [withheld: this text held the account's e-mail, password or a session secret in some encoding (HTTP 200, ");
+        expect(up.errors.join("\n")).toContain(`EDIS get/kvmid: refused (HTTP 200); status "[withheld: EDIS's text is not quoted`);
         expect(stack.resource("web1")!.initErrors!.join("\n")).toContain("[withheld: ");
         for (const text of [stack.stateText(), up.errors.join("\n"), up.hostLog.join("\n")]) {
             expect(text).not.toContain(password);

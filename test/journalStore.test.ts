@@ -242,7 +242,7 @@ describe("what the journal never guesses", () => {
         const sender = new OrderJournal(dir);
         await sender.claim(order(urn("dev")));
         const before = await new FileJournalStore(dir).list("");
-        const found = entryFor(new OrderJournal(dir), { key: urn("prod"), aliases: [] }, "order", () => undefined);
+        const found = entryFor(new OrderJournal(dir), { key: urn("prod"), aliases: [], aliasesKnown: true }, "order", () => undefined);
         await expect(found).rejects.toThrow(/the order journal holds an unfinished order for urn:pulumi:dev::.*orders move [0-9a-f]{16} urn64:[A-Za-z0-9_-]+ --dir/);
         // The sender's answer is recorded at the version it claimed.
         await sender.write(order(urn("dev"), { state: "ordered", serviceId: 5 }));
@@ -251,11 +251,28 @@ describe("what the journal never guesses", () => {
         expect(before).toEqual([expect.stringMatching(/^[0-9a-f]{16}\.[0-9a-f]{40}\.order\.json$/)]);
     });
 
+    test("no write drops an id the entry it replaces holds: it is refused, and the entry stays as it was", async () => {
+        const dir = mkdtempSync(join(tmpdir(), "edis-journal-"));
+        dirs.push(dir);
+        const journal = new OrderJournal(dir);
+        await journal.claim(order(urn("dev")));
+        await journal.write(order(urn("dev"), { state: "ordered", serviceId: 5, orderId: 7 }));
+        for (const dropping of [order(urn("dev"), { state: "created" }), order(urn("dev"), { state: "created", serviceId: 6, orderId: 7 })]) {
+            await expect(journal.write(dropping)).rejects.toThrow(/holds service 5.*which a write would drop/);
+            await expect(new OrderJournal(dir).write(dropping)).rejects.toThrow(/which a write would drop/);
+        }
+        expect(await new OrderJournal(dir).read(urn("dev"), "order")).toMatchObject({ state: "ordered", serviceId: 5, orderId: 7 });
+        // Once removed (the engine has the server), the next order of the resource starts afresh.
+        await journal.clear(urn("dev"), "order");
+        await journal.claim(order(urn("dev")));
+        await journal.write(order(urn("dev"), { state: "ordered", serviceId: 6 }));
+    });
+
     test("orders move refuses a target that is not the entry's resource under another stack: a cut-off or mistyped word moves nothing", async () => {
         const dir = mkdtempSync(join(tmpdir(), "edis-journal-"));
         dirs.push(dir);
         await new OrderJournal(dir).write(order(urn("old"), { state: "unknown" }));
-        const error = await entryFor(new OrderJournal(dir), { key: urn("new"), aliases: [] }, "order", () => undefined).then(
+        const error = await entryFor(new OrderJournal(dir), { key: urn("new"), aliases: [], aliasesKnown: true }, "order", () => undefined).then(
             () => "",
             (e: Error) => e.message,
         );
@@ -280,13 +297,13 @@ describe("what the journal never guesses", () => {
         dirs.push(dir);
         // An older version's entry, tagged with the account and endpoint it was written for: still this resource's.
         await new OrderJournal(dir).write({ ...order(urn("ci"), { state: "unknown" }), account: "aaaaaaaaaaaaaaaa" } as OrderEntry);
-        expect(await entryFor(new OrderJournal(dir), { key: urn("ci"), aliases: [] }, "order", () => undefined)).toMatchObject({ key: urn("ci"), state: "unknown" });
+        expect(await entryFor(new OrderJournal(dir), { key: urn("ci"), aliases: [], aliasesKnown: true }, "order", () => undefined)).toMatchObject({ key: urn("ci"), state: "unknown" });
         await new OrderJournal(dir).clear(urn("ci"), "order");
 
         // The same resource under another stack: "created" (the engine had it) blocks nothing; each unknown outcome blocks.
         for (const state of ["created", "sending", "unknown", "ordered"] as const) {
             await new OrderJournal(dir).write(order(urn("dev"), { state, serviceId: 5 }));
-            const other = entryFor(new OrderJournal(dir), { key: urn("prod"), aliases: [] }, "order", () => undefined);
+            const other = entryFor(new OrderJournal(dir), { key: urn("prod"), aliases: [], aliasesKnown: true }, "order", () => undefined);
             if (state === "created") await expect(other).resolves.toBeUndefined();
             else await expect(other).rejects.toThrow(/If that stack still exists, run `pulumi up` there first.*If this stack was renamed from that one, run `node '[^']+' orders move/);
         }
@@ -294,7 +311,7 @@ describe("what the journal never guesses", () => {
         // An entry of the same resource under another stack (its name starts with the resource's digest) that is half written.
         const resource = readdirSync(dir).find((f) => f.endsWith(".order.json"))!.split(".")[0];
         writeFileSync(join(dir, `${resource}.${"0".repeat(40)}.order.json`), "{ half");
-        await expect(entryFor(new OrderJournal(dir), { key: urn("other"), aliases: [] }, "order", () => undefined)).rejects.toThrow(
+        await expect(entryFor(new OrderJournal(dir), { key: urn("other"), aliases: [], aliasesKnown: true }, "order", () => undefined)).rejects.toThrow(
             /order journal entry [0-9a-f]{16}\.0{40}\.order\.json .* cannot be read/,
         );
     });

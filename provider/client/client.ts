@@ -156,7 +156,7 @@ export class EdisClient {
                 newpaymentmethod: req.newPaymentMethod,
             },
             wire.upgradeAnswer,
-            { kvmId: req.kvmId },
+            { kvmId: req.kvmId, serviceId: req.serviceId },
             );
         } catch (e) {
             throw withNamedIds(e, "upgrade order");

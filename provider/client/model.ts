@@ -149,6 +149,8 @@ export interface CancelResult {
 
 export interface UpgradeRequest {
     kvmId: string;
+    /** The service the KVM is, when known: a success that names another is not about this server. */
+    serviceId?: number;
     newPid: number;
     newBillingCycle: BillingCycle;
     newPaymentMethod: string;

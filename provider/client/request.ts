@@ -86,6 +86,6 @@ function aboutAnother(body: unknown, about: { serviceId?: number; kvmId?: string
     const others = about.kvmId === undefined ? [] : kvms.filter((k) => k.toLowerCase() !== about.kvmId!.toLowerCase());
     if (!services.length && !others.length) return undefined;
     const asked = [about.serviceId !== undefined ? `service ${about.serviceId}` : undefined, about.kvmId].filter(Boolean).join(", ");
-    const named = [...services.map((id) => `service ${id}`), ...others].join(", ");
+    const named = quoted([...services.map((id) => `service ${id}`), ...others].join(", "));
     return `the answer is about ${named}, not about ${asked} that was asked about: it is not taken as an answer about this server`;
 }

@@ -24,6 +24,8 @@
 const SECRETS = new Set<string>();
 /** Every 8-character window of each longer secret, in normal form. */
 const WINDOWS = new Set<string>();
+/** The length of the shortest secret that is not an e-mail, in normal form: what a hex run must be shorter than twice. */
+let shortest = Infinity;
 
 /** The number of consecutive characters of a secret that withhold EDIS's text. */
 export const WINDOW = 8;
@@ -32,8 +34,8 @@ export const WINDOW = 8;
 export const WORDS_MAX = 600;
 
 /**
- * Adds a secret. The e-mail (`wholeOnly`) is matched whole, and by its local part of 6 characters or more (an address a
- * server spells out, "o'brien at example dot com"): its windows are its domain, which a message may name for other reasons.
+ * Adds a secret. The e-mail (`wholeOnly`) is matched whole, and by its local part of 3 characters or more (an address a
+ * server spells out, "bob at example dot com"): its windows are its domain, which a message may name for other reasons.
  */
 export function addSecret(secret: string | undefined, options: { wholeOnly?: boolean } = {}): void {
     const n = normal(secret ?? "");
@@ -41,9 +43,10 @@ export function addSecret(secret: string | undefined, options: { wholeOnly?: boo
     SECRETS.add(n);
     if (options.wholeOnly) {
         const local = normal(secret!.split("@")[0]);
-        if (secret!.includes("@") && local.length >= 6) SECRETS.add(local);
+        if (secret!.includes("@") && local.length >= 3) SECRETS.add(local);
         return;
     }
+    shortest = Math.min(shortest, n.length);
     for (let i = 0; i + WINDOW <= n.length; i++) WINDOWS.add(n.slice(i, i + WINDOW));
 }
 
@@ -51,6 +54,7 @@ export function addSecret(secret: string | undefined, options: { wholeOnly?: boo
 export function forgetSecrets(): void {
     SECRETS.clear();
     WINDOWS.clear();
+    shortest = Infinity;
 }
 
 /** What is known of where a text came from, for the line that replaces it. */
@@ -93,7 +97,6 @@ export function holdsSecret(text: string, wholeOnly = false): boolean {
 const PLAIN_WORD = /^[("'[#]*(?:[\p{L}\p{M}]+(?:['’._-][\p{L}\p{M}\p{N}]+)*|\p{N}+(?:[.,:/-]\p{N}+)*)[)"'\].,;:!?%]*$/u;
 /** A run that could be hex or a byte list of a secret, separators allowed between its characters: 16 characters, fewer for a short secret. */
 function hexRun(text: string): boolean {
-    const shortest = Math.min(...[...SECRETS].map((s) => s.length));
     const length = Math.max(8, Math.min(16, 2 * shortest));
     return new RegExp(`(?:[0-9a-f][\\s:.,_-]?){${length},}`, "i").test(text);
 }

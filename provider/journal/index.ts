@@ -34,7 +34,7 @@ export const RESOURCE_KEY = "__resourceKey";
 /** The URNs the resource had before (its aliases), for the journal; not an EDIS input, ignored by diff. */
 export const RESOURCE_ALIASES = "__resourceAliases";
 
-export type JournalKind = "order" | "upgrade" | "hook" | "extra";
+export type JournalKind = "order" | "upgrade" | "hook" | "extra" | "adoption";
 
 interface EntryBase {
     key: string;
@@ -107,7 +107,27 @@ export interface HookEntry extends EntryBase {
     hookId?: number;
 }
 
-export type JournalEntry = OrderEntry | UpgradeEntry | HookEntry | ExtraEntry;
+/**
+ * The resource that last adopted a server, by the server (key `service:<id>`, adoptionKey): the token it keeps in its
+ * state travels with it through renames, aliases and stack moves, and only the delete that carries it may cancel the
+ * server; a delete of any other resource that names the service fails before cancelling (kvm/holders.ts).
+ */
+export interface AdoptionEntry extends EntryBase {
+    kind: "adoption";
+    state: "held";
+    serviceId: number;
+    kvmId: string;
+    /** The adopter's URN when it adopted, for the error of another resource's delete. */
+    holder: string;
+    token: string;
+}
+
+export type JournalEntry = OrderEntry | UpgradeEntry | HookEntry | ExtraEntry | AdoptionEntry;
+
+/** The key of a server's adoption record. */
+export function adoptionKey(serviceId: number): string {
+    return `service:${serviceId}`;
+}
 
 /** An entry of the same resource under another stack, that stops a write until the user claims it. */
 export class JournalClaimError extends Error {
@@ -284,7 +304,7 @@ export class OrderJournal {
     /** Moves every entry of one resource to another key (an alias, a renamed stack). Returns what moved. */
     async move(from: string, to: string): Promise<JournalEntry[]> {
         const moved: JournalEntry[] = [];
-        for (const kind of ["order", "upgrade", "hook", "extra"] as const) {
+        for (const kind of ["order", "upgrade", "hook", "extra", "adoption"] as const) {
             const entry = await this.read(from, kind);
             if (!entry) continue;
             if (await this.read(to, kind)) throw new Error(`${to} already has a ${kind} entry in ${this.dir}; nothing was moved`);
@@ -424,18 +444,21 @@ export function moveCommand(from: string, to: string, where: JournalPlace): stri
 /** How a printed command names a URN in base64url. */
 export const URN64 = "urn64:";
 
-/** Who a write is for: the resource's URN, and the URNs it had (aliases). */
+/** Who a write is for: the resource's URN, and the URNs it had (aliases), when the door was told them. */
 export interface Identity {
     key: string;
     aliases: string[];
+    /** Whether the door was told the aliases (the dynamic door's SDK passes them; the engine never tells the plugin). */
+    aliasesKnown: boolean;
 }
 
 /** The identity of a resource from its inputs or stored outputs; undefined without a key (a `get`, or no SDK). */
 export function identityOf(props: Record<string, unknown>): Identity | undefined {
     const key = props[RESOURCE_KEY];
     if (typeof key !== "string") return undefined;
-    const aliases = Array.isArray(props[RESOURCE_ALIASES]) ? (props[RESOURCE_ALIASES] as unknown[]).filter((a): a is string => typeof a === "string" && a !== key) : [];
-    return { key, aliases };
+    const known = Array.isArray(props[RESOURCE_ALIASES]);
+    const aliases = known ? (props[RESOURCE_ALIASES] as unknown[]).filter((a): a is string => typeof a === "string" && a !== key) : [];
+    return { key, aliases, aliasesKnown: known };
 }
 
 /** A URN's parts; undefined for a key that is not a URN. */
@@ -479,18 +502,21 @@ export async function unfinishedBeside<K extends "order" | "hook">(
  * operation that sees its resource in state clears it (settle), in either door.
  */
 function unresolved(entry: JournalEntry): boolean {
-    return entry.state === "sending" || entry.state === "unknown" || entry.state === "ordered";
+    return entry.kind !== "adoption" && (entry.state === "sending" || entry.state === "unknown" || entry.state === "ordered");
 }
 
 /**
  * The entry of `kind` that belongs to this resource, by its identity (the module comment's rules): its own, else an alias's,
- * taken over; an unresolved one of the same resource under another stack stops the write.
+ * taken over; an unresolved one of the same resource under another stack stops the write. Where the door was not told the
+ * aliases (the plugin never is), so does one of the same intent (`sameIntent`) left by an earlier deployment under another
+ * name of this stack and type: it may be this resource before a rename.
  */
 export async function entryFor<K extends JournalKind>(
     journal: OrderJournal,
     id: Identity,
     kind: K,
     log: (line: string) => void,
+    sameIntent?: (entry: Extract<JournalEntry, { kind: K }>) => boolean,
 ): Promise<Extract<JournalEntry, { kind: K }> | undefined> {
     const own = await journal.read(id.key, kind);
     if (own) return own;
@@ -512,19 +538,20 @@ export async function entryFor<K extends JournalKind>(
                 `resumed, not sent again.`,
         );
     }
+    if (id.aliasesKnown || !sameIntent || (kind !== "order" && kind !== "hook")) return undefined;
+    const renamed = (await unfinishedBeside(journal, id.key, kind as "order" | "hook")).find(
+        (e) => e.writer !== WRITER && sameIntent(e as Extract<JournalEntry, { kind: K }>),
+    );
+    if (renamed) {
+        const service = "serviceId" in renamed && renamed.serviceId !== undefined ? `, service ${renamed.serviceId}` : "";
+        throw new JournalClaimError(
+            `the order journal holds an unfinished ${renamed.kind} for ${renamed.key} (${renamed.hostname}${service}), sent ${renamed.sentAt}: ` +
+                `the same intent in this stack, perhaps this resource before a rename. Nothing was sent, so that it cannot be paid twice. ` +
+                `If this resource was renamed, run \`pulumi up\` once under the old name (it records what was sent without sending it ` +
+                `again), then rename it with the alias. If it is another resource, run \`pulumi up\` with that one first.`,
+        );
+    }
     return undefined;
-}
-
-/**
- * The program's side of settling (sdk/): the engine answers a registration only after saving the resource in the stack's
- * checkpoint, so once the program holds its id, the entry of the write that made it is redundant and is removed at once,
- * not at the next diff (where another stack in the same directory could meanwhile take it for its own).
- */
-export async function settleRecorded(journal: OrderJournal, key: string, kind: "order" | "hook", id: number): Promise<void> {
-    const entry = await journal.read(key, kind);
-    if (!entry) return;
-    const made = entry.kind === "order" ? entry.serviceId : entry.hookId;
-    if (made === id && (entry.state === "ordered" || entry.state === "created" || entry.state === "done")) await journal.clear(key, kind);
 }
 
 /** A server is cancelled: its entries go with it (another server of the same resource keeps its own). */
@@ -552,7 +579,7 @@ export async function settle(journal: OrderJournal, props: Record<string, unknow
     if (props.serviceId === undefined) return;
     const order = find("order");
     if ((order?.state === "ordered" || order?.state === "created") && order.serviceId === props.serviceId) await journal.clear(key, "order");
-    // A replacement's new half that the engine saved was settled by the program at once: one still here names a server no state holds.
+    // The new half of a replacement that the engine saved is in state; one still here names a server no state holds.
     else if ((order?.state === "ordered" || order?.state === "created") && order.serviceId !== undefined && order.serviceId !== props.serviceId) {
         log(
             `warning: ${key} holds service ${String(props.serviceId)}, but the order journal records service ${order.serviceId} ` +

@@ -111,7 +111,7 @@ export function diffKvmServer(olds: Record<string, unknown>, news: Record<string
     const replacing: readonly string[] = asked ? [...REPLACE_ON_CHANGE, ...REPLACE_WHEN_ASKED] : REPLACE_ON_CHANGE;
     const replaces = changed.filter((name) => replacing.includes(name) && !(name === "locationId" && learnsLocation) && !learnedNow.includes(name));
     // A new half adopting the KVM this resource holds: the old half's delete would cancel the one server. Refused in preview.
-    if (replaces.length && typeof news.adoptKvmId === "string" && news.adoptKvmId === olds.kvmId) {
+    if (replaces.length && typeof news.adoptKvmId === "string" && news.adoptKvmId.toLowerCase() === String(olds.kvmId).toLowerCase()) {
         throw new Error(
             `${String(olds.hostname)} (service ${String(olds.serviceId)}) would be replaced (${replaces.join(", ")} changed), but its ` +
                 `adoptKvmId "${news.adoptKvmId}" is the KVM it already is: the new half would adopt the same server and the old half's ` +

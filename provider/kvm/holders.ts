@@ -8,6 +8,10 @@
  *                                               (either one's delete would cancel the server the other still declares)
  *   adopting the KVM the resource itself holds  the new half of a replacement: its old half's delete would cancel it
  *   deleting a server another resource holds    refused before any cancel, with the `pulumi state delete` that lets it go
+ *
+ * What a deployment does not diff (`--target`, `pulumi destroy`) is covered by the adoption record (journal AdoptionEntry):
+ * an adoption leaves a token in its resource's state and in the journal under the server; a delete whose state lacks
+ * that token fails before cancelling, whichever deployment runs it.
  */
 import { shellQuote } from "../journal";
 
@@ -32,9 +36,9 @@ export class Holders {
         else this.seen.push(h);
     }
 
-    /** Before an adoption: refused when any resource holds the KVM, this one included (the new half of a replacement). */
-    checkAdoption(key: string | undefined, kvmId: string): void {
-        const holder = this.seen.find((s) => sameServer(s, { kvmId }));
+    /** Before an adoption (by KVM) and once it has resolved (by service too): refused when any resource holds the server, this one included (the new half of a replacement). */
+    checkAdoption(key: string | undefined, kvmId: string, serviceId?: number): void {
+        const holder = this.seen.find((s) => sameServer(s, { kvmId, serviceId }));
         if (!holder) return;
         if (holder.key === key) {
             throw new Error(

@@ -233,7 +233,7 @@ export async function upgradeServer(ctx: Context, olds: KvmServerOutputs, news: 
             entry,
             endpoint: ENDPOINTS.upgrade.path,
             log: ctx.log,
-            send: () => ctx.client.addUpgrade({ kvmId: olds.kvmId!, newPid: news.planId, newBillingCycle: news.billingCycle, newPaymentMethod: paymentMethod }),
+            send: () => ctx.client.addUpgrade({ kvmId: olds.kvmId!, serviceId: olds.serviceId, newPid: news.planId, newBillingCycle: news.billingCycle, newPaymentMethod: paymentMethod }),
             made: (sending) => ({ ...sending, state: "done" }),
             // An answer naming an upgrade order or invoice, whatever its status: something was made, perhaps billed, and
             // whether the plan changed is for the user to say; it is never sent again without that.

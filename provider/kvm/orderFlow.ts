@@ -23,7 +23,7 @@ import { observe } from "./operations";
 import { confirmBatchPlace } from "./batchCheck";
 import { orderedAt, orderedDespite } from "./orderBatch";
 import { Context, ServerInitError } from "../context";
-import { KvmServerInputs, KvmServerOutputs, ORDER_BATCH, compact, sessionOutputs } from "./inputs";
+import { KvmServerInputs, KvmServerOutputs, ORDER_BATCH, compact, sameHostname, sessionOutputs } from "./inputs";
 import { checkOrder, resolvePaymentMethod } from "./orderCheck";
 import { applyPowerState } from "./power";
 
@@ -52,7 +52,7 @@ async function orderOrResume(ctx: Context, inputs: KvmServerInputs, id?: Identit
         }
         return { ...adopted, outs: compact({ ...adopted.outs, [RESOURCE_KEY]: key }) };
     }
-    const journaled = id ? await entryFor(ctx.journal, id, "order", ctx.log) : undefined;
+    const journaled = id ? await entryFor(ctx.journal, id, "order", ctx.log, (e) => sameHostname(e.hostname, inputs.hostname)) : undefined;
     if (journaled?.state === "ordered") return resumeJournaledOrder(ctx, journaled, inputs);
     if (journaled?.state === "created") {
         const resumed = await resumeHandedOver(ctx, journaled, inputs);

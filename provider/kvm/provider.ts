@@ -9,7 +9,8 @@ import { preflight } from "./preflight";
 import { Context, ServerInitError } from "../context";
 import { KvmServerDiff, UNFINISHED, diffKvmServer, needsUpgrade } from "./diff";
 import { checkOrder, isNoExtraAddon, resolvePaymentMethod } from "./orderCheck";
-import { RESOURCE_ALIASES, RESOURCE_KEY, forgetService, identityOf } from "../journal";
+import { RESOURCE_ALIASES, RESOURCE_KEY, adoptionKey, forgetService, identityOf } from "../journal";
+import { randomBytes } from "node:crypto";
 import { heldElsewhereError } from "./holders";
 import { defaultJournalDir } from "../journal/location";
 import { ADDON_INPUTS, INPUT_NAMES, KvmServerOutputs, checkInputs, compact, inputsOf, resourceKeyOf } from "./inputs";
@@ -35,6 +36,26 @@ function keepProvider(e: unknown, inputs: Record<string, unknown>): unknown {
         (e.properties as Record<string, unknown>)[MANAGES_POWER] = inputs.powerState !== undefined;
     }
     return e;
+}
+
+/** The output that carries an adoption's token (journal AdoptionEntry); not an input, kept across updates. */
+const ADOPTION_TOKEN = "__adoption";
+
+/** Records that this resource adopted the server, under the server: returns the token its state keeps. */
+async function recordAdoption(c: Context, key: string | undefined, outs: KvmServerOutputs): Promise<string> {
+    const token = randomBytes(8).toString("hex");
+    await c.journal.write({
+        kind: "adoption",
+        state: "held",
+        key: adoptionKey(outs.serviceId),
+        hostname: outs.hostname,
+        sentAt: new Date().toISOString(),
+        serviceId: outs.serviceId,
+        kvmId: outs.kvmId ?? "",
+        holder: key ?? "a KvmServer without a URN",
+        token,
+    });
+    return token;
 }
 
 /** Whether a CI system runs this deployment, by the variables CI systems set. */
@@ -133,10 +154,13 @@ export const kvmServer = {
         try {
             const c = ctx();
             const key = resourceKeyOf(inputs);
-            if (typeof inputs.adoptKvmId === "string") holders.checkAdoption(key, inputs.adoptKvmId);
+            const adopting = typeof inputs.adoptKvmId === "string" ? inputs.adoptKvmId : undefined;
+            if (adopting) holders.checkAdoption(key, adopting);
             const created = await c.flights.run(() => createServer(c, inputsOf(inputs), identityOf(inputs)));
+            if (adopting) holders.checkAdoption(key, created.outs.kvmId ?? adopting, Number(created.id));
             holders.see(holdingOf(key, created.id, created.outs), true);
-            return { ...created, outs: markPower(created.outs, inputs) };
+            const token = adopting ? await recordAdoption(c, key, created.outs) : undefined;
+            return { ...created, outs: { ...markPower(created.outs, inputs), ...(token ? { [ADOPTION_TOKEN]: token } : {}) } };
         } catch (e) {
             throw keepProvider(e, inputs);
         }
@@ -185,12 +209,16 @@ export const kvmServer = {
     async delete(id: string, props: Record<string, unknown>) {
         const c = ctx();
         const key = resourceKeyOf(props);
-        // No delete cancels a server that another resource of the program holds (holders.ts).
+        // No delete cancels a server that another resource of the program holds, or adopted (holders.ts).
+        const name = `${String(props.hostname ?? "")} (service ${id})`;
         const holder = holders.otherHolder(holdingOf(key, id, props));
-        if (holder) throw heldElsewhereError(`${String(props.hostname ?? "")} (service ${id})`, key, holder);
+        if (holder) throw heldElsewhereError(name, key, holder);
+        const adoption = await c.journal.read(adoptionKey(Number(id)), "adoption");
+        if (adoption && adoption.token !== props[ADOPTION_TOKEN]) throw heldElsewhereError(name, key, { key: adoption.holder });
         await checkReplacementBeforeCancel(c, key, Number(id));
         await confirmBatchPlaceLive(c, props as Partial<KvmServerOutputs>);
         await cancelServer(c, id, props);
+        if (adoption) await c.journal.clear(adoptionKey(Number(id)), "adoption").catch((e) => log(`warning: the order journal could not be tidied: ${(e as Error).message}`));
         if (key) {
             // Cancelled: a journal that cannot be tidied now is tidied by a later run; the cancellation stands.
             await forgetService(c.journal, key, Number(id)).catch((e) => log(`warning: the order journal could not be tidied: ${(e as Error).message}`));

@@ -90,7 +90,7 @@ export const trafficAlert = {
         const kvmId = String(inputs.kvmId);
         const id = identityOf(inputs);
         const digest = digestSecret(JSON.stringify(hookOf(inputs)));
-        const journaled = id ? await entryFor(c.journal, id, "hook", c.log) : undefined;
+        const journaled = id ? await entryFor(c.journal, id, "hook", c.log, (e) => e.kvmId === kvmId && e.callbackUrl === inputs.callbackUrl) : undefined;
         // A hook made by a deployment that did not finish is this resource's only if it was made with these inputs.
         if (journaled?.state === "done" && journaled.hookId !== undefined && (!journaled.inputsDigest || matchesDigest(JSON.stringify(hookOf(inputs)), journaled.inputsDigest))) {
             c.log(`traffic hook ${journaled.hookId} on ${kvmId} was created by a deployment that did not finish; it is taken, not created again`);

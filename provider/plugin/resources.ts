@@ -7,9 +7,8 @@ import { kvmServer } from "../kvm/provider";
 import { vncAccess } from "../management/vncAccess";
 import { reverseDns } from "../management/reverseDns";
 import { trafficAlert } from "../management/trafficAlert";
-import { JournalEntry, RESOURCE_KEY, unfinishedBeside } from "../journal";
-import { hostname as hostnameRule, sameHostname } from "../kvm/inputs";
-import { ctx } from "../runtime";
+import { RESOURCE_KEY } from "../journal";
+import { hostname as hostnameRule } from "../kvm/inputs";
 import type { Props } from "./properties";
 import { schemaText } from "./schema";
 
@@ -36,8 +35,6 @@ export interface ResourceDoor {
     importedInputs(outs: Props): Props;
     /** Outputs that are secrets although no input of the same name was (digests of passwords). */
     secretOutputs: readonly string[];
-    /** The paid write a create makes (an order, a hook), and whether another resource's journal entry has these inputs' intent (paidWriteOfRenamed). */
-    paidWrite?: { kind: "order" | "hook"; sameIntent(entry: JournalEntry, inputs: Props): boolean; describe(entry: JournalEntry): string };
 }
 
 const PASSED_BY_PROVIDER = [RESOURCE_KEY, "__provider"];
@@ -81,43 +78,9 @@ function importedServer(outs: Props): Props {
     return inputs;
 }
 
-/**
- * Before any paid write a create makes through the plugin: an unfinished write of the same intent by another
- * resource of this stack and type may be this resource's before a rename with an alias (the engine tells a plugin
- * only the new URN; the dynamic door learns the aliases from the SDK, journal.entryFor). Refused before anything
- * is sent, so that it cannot be paid twice.
- */
-export async function paidWriteOfRenamed(door: ResourceDoor, inputs: Props, urn: string): Promise<void> {
-    const write = door.paidWrite;
-    if (!write || typeof inputs.adoptKvmId === "string") return;
-    const c = ctx();
-    const other = (await unfinishedBeside(c.journal, urn, write.kind)).find((e) => write.sameIntent(e, inputs));
-    if (other) {
-        throw new Error(
-            `the order journal holds an unfinished ${other.kind} for ${other.key} (${write.describe(other)}), sent ${other.sentAt}: the same ` +
-                `${other.kind === "order" ? "host name" : "alert"} in this stack, perhaps this resource before a rename. Nothing was sent, so that ` +
-                `it cannot be paid twice. If this resource was renamed, run \`pulumi up\` once under the old name (it records what was sent ` +
-                `without sending it again), then rename it with the alias. If it is another resource, run \`pulumi up\` with that one first.`,
-        );
-    }
-}
-
 export const RESOURCES: Record<string, ResourceDoor> = {
-    "edis:index:KvmServer": door("edis:index:KvmServer", kvmServer as unknown as ResourceImpl, importedServer, {
-        paidWrite: {
-            kind: "order",
-            sameIntent: (e, inputs) => e.kind === "order" && typeof inputs.hostname === "string" && sameHostname(e.hostname, inputs.hostname),
-            describe: (e) => `${e.hostname}${e.kind === "order" && e.serviceId !== undefined ? `, service ${e.serviceId}` : ""}`,
-        },
-    }),
+    "edis:index:KvmServer": door("edis:index:KvmServer", kvmServer as unknown as ResourceImpl, importedServer),
     "edis:index:VncAccess": door("edis:index:VncAccess", vncAccess as unknown as ResourceImpl, notImportable("VncAccess"), { secretOutputs: ["passwordDigest"] }),
     "edis:index:ReverseDns": door("edis:index:ReverseDns", reverseDns as unknown as ResourceImpl, notImportable("ReverseDns")),
-    "edis:index:TrafficAlert": door("edis:index:TrafficAlert", trafficAlert as unknown as ResourceImpl, notImportable("TrafficAlert"), {
-        secretOutputs: ["callbackPasswordDigest"],
-        paidWrite: {
-            kind: "hook",
-            sameIntent: (e, inputs) => e.kind === "hook" && e.kvmId === inputs.kvmId && e.callbackUrl === inputs.callbackUrl,
-            describe: (e) => (e.kind === "hook" ? `${e.kvmId}, ${e.callbackUrl}` : e.key),
-        },
-    }),
+    "edis:index:TrafficAlert": door("edis:index:TrafficAlert", trafficAlert as unknown as ResourceImpl, notImportable("TrafficAlert"), { secretOutputs: ["callbackPasswordDigest"] }),
 };

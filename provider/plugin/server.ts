@@ -12,7 +12,7 @@ import { RESOURCE_KEY } from "../journal";
 import { ConfigureRequest, setLogSink } from "../runtime";
 import { packageVersion } from "../version";
 import { Props, fromStruct, toStructValue } from "./properties";
-import { RESOURCES, ResourceDoor, paidWriteOfRenamed } from "./resources";
+import { RESOURCES, ResourceDoor } from "./resources";
 import { detailedDiff } from "./detailedDiff";
 import { schemaText } from "./schema";
 
@@ -277,7 +277,6 @@ export class EdisProviderService {
         const req = call.request;
         const inputs = fromStruct(req.getProperties());
         writeStep(cb, req.getUrn(), inputs.secrets, async (door, secrets) => {
-            await paidWriteOfRenamed(door, inputs.props, req.getUrn());
             const result = await door.impl.create(withKey(inputs.props, req.getUrn()));
             const resp = new provproto.CreateResponse();
             resp.setId(result.id);

@@ -80,6 +80,10 @@ describe.each(DOORS)("through $name", (door) => {
             expect(cancelled(f)).toEqual([]);
             expect(Object.keys(await f.stack.resources()).sort()).toEqual(["twin", "web"]);
         }
+        // A deployment that sees only the old resource (no diff of the adopter): its delete still refuses, by the adoption's record.
+        const targeted = failed(await f.stack.destroy(["--target", door.urn("web")]));
+        expect(targeted.output).toContain(`is also held by ${door.urn("twin")}; it was not cancelled`);
+        expect(cancelled(f)).toEqual([]);
         ok(await f.stack.run(["state", "delete", door.urn("web"), "--yes"]));
         ok(await f.stack.up(["--expect-no-changes"]));
         ok(await f.stack.destroy());
@@ -156,6 +160,20 @@ describe.each(DOORS)("through $name", (door) => {
         expect(paidWrites(f.sim)).toEqual(["add/order", "add/order"]);
         f.stack.stack = dev;
         ok(await f.stack.preview(["--expect-no-changes"]));
+    });
+
+    test("two orders of one resource, each naming a service more than it had items: both extra services stay named", async () => {
+        const f = await open(door.programDir);
+        door.prepare(f.stack);
+        await door.declare(f.stack, { web });
+        let extra = 9001;
+        f.sim.inject({ endpoint: "add/order", times: 2, rewrite: (a) => ({ ...a, serviceids: `${String(a.serviceids)},${extra++}` }) });
+        expect(failed(await f.stack.up()).output).toContain("service 9001 belongs to no resource and may be billed");
+        // An osId change replaces the server: a second order, which names another service beyond its item.
+        await door.declare(f.stack, { web: { ...web, osId: 1024 } });
+        expect(failed(await f.stack.up()).output).toContain("service 9002 belongs to no resource and may be billed");
+        expect((await f.stack.preview()).output).toContain("also named service(s) 9001, 9002");
+        expect(paidWrites(f.sim)).toEqual(["add/order", "add/order"]);
     });
 
     test("a cancel answered 'success' about another service cancels nothing here: destroy fails, the server stays in state", async () => {
