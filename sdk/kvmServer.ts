@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { journalIdentity, registration } from "./options";
+import { journalIdentity, registration, settleWhenRecorded } from "./options";
 import { INPUT_NAMES, OUTPUT_ONLY_NAMES } from "../provider/kvm/inputs";
 import kvmServerShim = require("./shim/kvmServer");
 
@@ -163,6 +163,7 @@ export class KvmServer extends pulumi.dynamic.Resource {
         // The order journal's identity (see provider/journal.ts): the provider never sees the URN.
         if (!opts?.id) Object.assign(props, journalIdentity(name, "pulumi-nodejs:dynamic/edis:KvmServer", opts));
         super(kvmServerShim, name, props, registration("KvmServer", opts), "edis", "KvmServer");
+        settleWhenRecorded(props.__resourceKey as pulumi.Input<unknown> | undefined, "order", this.serviceId as pulumi.Output<number | undefined>);
     }
 
     /**

@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import trafficAlertShim = require("./shim/trafficAlert");
-import { journalIdentity, registration } from "./options";
+import { journalIdentity, registration, settleWhenRecorded } from "./options";
 
 /** The arguments of a {@link TrafficAlert}. Every one replaces the alert when changed: EDIS cannot edit a hook. */
 export interface TrafficAlertArgs {
@@ -57,5 +57,6 @@ export class TrafficAlert extends pulumi.dynamic.Resource {
             ...journalIdentity(name, "pulumi-nodejs:dynamic/edis:TrafficAlert", opts),
         };
         super(trafficAlertShim, name, props, registration("TrafficAlert", opts, ["callbackPasswordDigest"]), "edis", "TrafficAlert");
+        settleWhenRecorded(props.__resourceKey as pulumi.Input<unknown>, "hook", this.hookId);
     }
 }

@@ -497,12 +497,13 @@ export async function unfinishedBeside<K extends "order" | "hook">(
 }
 
 /**
- * Whether an entry records a write that no stack's state may hold: its outcome is unknown ("sending", "unknown"), or an order
- * answered whose create never returned ("ordered"). One the engine had ("created", "done") blocks no other stack: the next
- * operation that sees its resource in state clears it (settle), in either door.
+ * Whether an entry may record a write that no stack's state holds: its outcome is unknown ("sending", "unknown"), an order
+ * answered whose create never returned ("ordered"), or one whose create returned ("created") to an engine that may have died
+ * before its checkpoint: the program settles an entry the moment the engine has saved its resource (settleRecorded), and
+ * the plugin's next operation that sees it in state does. A finished plan change and an adoption belong to a resource in state.
  */
 function unresolved(entry: JournalEntry): boolean {
-    return entry.kind !== "adoption" && (entry.state === "sending" || entry.state === "unknown" || entry.state === "ordered");
+    return entry.kind !== "adoption" && entry.state !== "done" && entry.state !== "unclaimed";
 }
 
 /**
@@ -533,7 +534,7 @@ export async function entryFor<K extends JournalKind>(
         throw new JournalClaimError(
             `the order journal holds an unfinished ${elsewhere.kind} for ${elsewhere.key}${service}, sent ${elsewhere.sentAt}: the same ` +
                 `resource name in another stack, or in this stack before it was renamed. Nothing was sent, so that it cannot be paid twice. ` +
-                `If that stack still exists, run \`pulumi up\` there first: it finishes the write and clears the entry. If this stack was ` +
+                `If that stack still exists, run \`pulumi preview\` or \`pulumi up\` there first: it clears the entry, or finishes the write. If this stack was ` +
                 `renamed from that one, run \`${moveCommand(elsewhere.key, id.key, journal)}\` and then \`pulumi up\`: what was sent is ` +
                 `resumed, not sent again.`,
         );
@@ -552,6 +553,18 @@ export async function entryFor<K extends JournalKind>(
         );
     }
     return undefined;
+}
+
+/**
+ * The program's side of settling (sdk/): the engine answers a registration only after saving the resource in the stack's
+ * checkpoint, so once the program holds its id, the entry of the write that made it is redundant and is removed at once,
+ * not at the next diff (where another stack in the same directory could meanwhile take it for its own).
+ */
+export async function settleRecorded(journal: OrderJournal, key: string, kind: "order" | "hook", id: number): Promise<void> {
+    const entry = await journal.read(key, kind);
+    if (!entry) return;
+    const made = entry.kind === "order" ? entry.serviceId : entry.hookId;
+    if (made === id && (entry.state === "ordered" || entry.state === "created" || entry.state === "done")) await journal.clear(key, kind);
 }
 
 /** A server is cancelled: its entries go with it (another server of the same resource keeps its own). */
@@ -579,7 +592,7 @@ export async function settle(journal: OrderJournal, props: Record<string, unknow
     if (props.serviceId === undefined) return;
     const order = find("order");
     if ((order?.state === "ordered" || order?.state === "created") && order.serviceId === props.serviceId) await journal.clear(key, "order");
-    // The new half of a replacement that the engine saved is in state; one still here names a server no state holds.
+    // A replacement's new half that the engine saved was settled by the program at once: one still here names a server no state holds.
     else if ((order?.state === "ordered" || order?.state === "created") && order.serviceId !== undefined && order.serviceId !== props.serviceId) {
         log(
             `warning: ${key} holds service ${String(props.serviceId)}, but the order journal records service ${order.serviceId} ` +

@@ -93,15 +93,13 @@ test("case 2: killed after add/order answered, then the stack renamed: the next 
     expect(paidWrites(sim)).toEqual(["add/order"]);
 });
 
-test("case 3: a finished up leaves no unresolved entry, and the next preview none at all; after `stack rm --force` and `stack init`, a leftover entry of a dead engine takes the server back, or, when EDIS confirms it gone, never stalls", async () => {
+test("case 3: a finished up leaves no entry; after `stack rm --force` and `stack init`, a leftover entry of a dead engine takes the server back, or, when EDIS confirms it gone, never stalls", async () => {
     const f = await open(SERVERS);
     const { sim, stack } = f;
     await declare(stack, { web });
     ok(await stack.up());
-    // The entry says the engine has the server; the next operation that sees it in state removes it.
+    // The program settled the entry as soon as the engine had saved the server.
     const journal = new OrderJournal(join(stack.project.dir, ".pulumi-edis", "journal"));
-    expect((await journal.list()).filter((e) => e.kind === "order").map((e) => e.state)).toEqual(["created"]);
-    ok(await stack.preview());
     expect((await journal.list()).filter((e) => e.kind === "order")).toEqual([]);
 
     // What an engine that died between the provider's answer and its checkpoint leaves: a "created" entry, no state.
@@ -110,7 +108,7 @@ test("case 3: a finished up leaves no unresolved entry, and the next preview non
     const leftover = { kind: "order" as const, state: "created" as const, key, hostname: web.hostname, sentAt: new Date().toISOString(), inputs: web, serviceId: service.serviceId, kvmId: service.kvmId, invoicePaid: true, orderId: service.orderId };
     await stack.removeAndInitAgain();
     await declare(stack, { web });
-    await new OrderJournal(journal.dir).write(leftover);
+    await journal.write(leftover);
     const back = ok(await stack.up());
     expect(back.output).toContain("was created for this resource earlier and is still at EDIS; it is taken back, not ordered again");
     expect(await serverUrns(stack)).toEqual({ [key]: String(service.serviceId) });

@@ -148,13 +148,22 @@ describe.each(DOORS)("through $name", (door) => {
         expect(ok(await f.stack.preview([], { env: { CI: "true" } })).output).not.toContain(warning);
     });
 
-    test("an order the engine has blocks no other stack of the same directory: dev and prod each order their own server", async () => {
+    test("dev and prod of one directory each order their own server; an entry of dev the engine may not have saved names dev first", async () => {
         const f = await stackFor(door, { web });
         const dev = f.stack.stack;
         f.stack.stack = "prod";
         ok(await f.stack.run(["stack", "init"]));
         // prod's config is dev's (the same passphrase and account), as a repository with two stack files holds it.
         copyFileSync(join(f.stack.project.dir, `Pulumi.${dev}.yaml`), join(f.stack.project.dir, "Pulumi.prod.yaml"));
+        if (door.name.includes("plugin")) {
+            // No program code of the provider's runs in a YAML program: dev's entry stays until dev's next operation, and
+            // prod cannot tell it from a renamed dev whose engine died before its checkpoint (which would pay twice).
+            const blocked = failed(await f.stack.up());
+            expect(blocked.output).toContain("If that stack still exists, run `pulumi preview` or `pulumi up` there first");
+            f.stack.stack = dev;
+            ok(await f.stack.preview(["--expect-no-changes"]));
+            f.stack.stack = "prod";
+        }
         const prod = ok(await f.stack.up());
         expect(prod.output).not.toContain("unfinished order");
         expect(paidWrites(f.sim)).toEqual(["add/order", "add/order"]);
