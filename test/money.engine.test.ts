@@ -185,31 +185,6 @@ describe("stock, add-ons, adoption, replacement", () => {
         expect(paidWrites()).toEqual(["add/order"]);
     });
 
-    test("case 12: adopting a KVM that another server of the program holds is refused; nothing is cancelled", async () => {
-        declare({ web1 });
-        await upOk();
-        const kvmId = stack.resource("web1")!.outputs.kvmId as string;
-        declare({ web1, twin: { ...web1, hostname: "twin.example.com", adoptKvmId: kvmId } });
-        const up = await stack.up();
-        expect(up.errors.join("\n")).toContain("KvmServer::twin and urn:pulumi:dev::edis-servers::pulumi-nodejs:dynamic/edis:KvmServer::web1 both hold");
-        declare({ web1 });
-        await upOk();
-        expect(inState()).toEqual([sim.account.state.services[0].serviceId]);
-        expect(paidWrites()).toEqual(["add/order"]);
-    });
-
-    test("case 12: the server adopted under a new name in the same up that removes its old resource: the old one's delete fails before any cancel", async () => {
-        declare({ web1 });
-        await upOk();
-        const { kvmId, serviceId } = sim.account.state.services[0];
-        declare({ twin: { ...web1, adoptKvmId: kvmId } });
-        const up = await stack.up();
-        expect(up.errors.join("\n")).toContain(`(service ${serviceId}) is also held by urn:pulumi:dev::edis-servers::pulumi-nodejs:dynamic/edis:KvmServer::twin; it was not cancelled`);
-        expect(up.errors.join("\n")).toContain("pulumi state delete 'urn:pulumi:dev::edis-servers::pulumi-nodejs:dynamic/edis:KvmServer::web1'");
-        expect(stack.state().resources.map((r) => `${r.name}=${r.id}`).sort()).toEqual([`twin=${serviceId}`, `web1=${serviceId}`]);
-        expect(sim.account.state.cancellations).toEqual([]);
-    });
-
     test("with deleteBeforeReplace, a replacement whose new order the catalogue refutes cancels nothing: the check refuses it before any step", async () => {
         declare({ web1 });
         await upOk();
