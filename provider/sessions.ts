@@ -64,9 +64,10 @@ export class SessionDirectory {
 
     /** A new KVM's entry: from the last listing if it is there, else from the next shared one, else asked for directly. */
     find(kvmId: string): Promise<KvmSession | undefined> {
-        if (this.last?.has(kvmId)) {
+        const last = this.last;
+        if (last?.has(kvmId)) {
             this.flights.leave(this.newKvms);
-            return Promise.resolve().then(() => this.last!.get(kvmId));
+            return Promise.resolve().then(() => last.get(kvmId));
         }
         return new Promise<KvmSession | undefined>((resolve, reject) => this.flights.arrive(this.newKvms, { kvmId, resolve, reject }));
     }

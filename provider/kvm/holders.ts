@@ -73,7 +73,8 @@ function twoHolders(h: Holding, other: Holding): Error {
     );
 }
 
-function stateDelete(key: string | undefined): string {
+/** The command that removes a resource from the stack's state, quoted for a shell. */
+export function stateDelete(key: string | undefined): string {
     return key ? `pulumi state delete ${shellQuote(key)}` : "pulumi state delete <urn> (the URN from `pulumi stack --show-urns`)";
 }
 

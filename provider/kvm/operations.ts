@@ -8,11 +8,12 @@ import { ENDPOINTS } from "../client/client";
 import { CancellationType, UpgradeResult } from "../client/model";
 import { DEFAULT_CANCELLATION_TYPE } from "../config";
 import { Context } from "../context";
-import { Identity, RESOURCE_KEY, UpgradeEntry, entryFor, resolveCommand, shellQuote } from "../journal";
+import { Identity, RESOURCE_KEY, UpgradeEntry, entryFor, resolveCommand } from "../journal";
 import { WriteOutcomeUnknownError, sendOnce } from "../paidWrite";
 import { KvmServerInputs, KvmServerOutputs, NOT_LISTED, ORDER_BATCH, compact, sessionOutputs } from "./inputs";
 import { managesPower, readPowerState } from "./power";
 import { confirmBatchPlace } from "./batchCheck";
+import { stateDelete } from "./holders";
 import { billingCycleProblem, paymentMethodProblem, resolvePaymentMethod } from "./orderCheck";
 
 /** The engine's "gone": a read with an empty id removes the resource from state. */
@@ -112,8 +113,7 @@ function notListedWarning(name: string, why: string, props: Record<string, unkno
 
 /** The command that removes a resource from the stack's state, quoted for a shell (the URN is the journal's key). */
 export function stateDeleteCommand(props: Record<string, unknown>): string {
-    const urn = props[RESOURCE_KEY];
-    return typeof urn === "string" ? `pulumi state delete ${shellQuote(urn)}` : "pulumi state delete <urn> (the URN from `pulumi stack --show-urns`)";
+    return stateDelete(typeof props[RESOURCE_KEY] === "string" ? props[RESOURCE_KEY] : undefined);
 }
 
 /** confirmBatchPlace (batchCheck.ts) on the KVM's live description, before an update or a delete acts on the server. */
