@@ -58,6 +58,8 @@ test("6 runs of seed 14 with edis:batchOrders on fresh runners with the journal 
     expect(summary.engineKills + summary.hostKills).toBeGreaterThanOrEqual(2);
     // Fewer orders than servers: a run's servers share orders (and none was ordered twice: invariant 1).
     expect(summary.orders).toBeLessThan(summary.servers);
-    // Not vacuous: a killed run's order was taken from the shared store by a runner that never saw the first one's disk.
-    expect(summary.resumedFromJournal).toBeGreaterThan(0);
+    // Not vacuous: a killed run's order was found in the shared store by a runner that never saw the first one's disk,
+    // resumed when its answer had been recorded, else blocking until adopted. Which of the two depends on where the kill
+    // lands (the same seed gave 3/3, 2/4, 1/5 and 0/6 on one machine): their sum does not.
+    expect(summary.resumedFromJournal + summary.adopted).toBeGreaterThan(0);
 }, 600_000);
