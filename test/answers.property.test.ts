@@ -21,7 +21,7 @@ import { join } from "node:path";
 import { nothingHappened } from "../provider/client/answers";
 import { EdisClient } from "../provider/client/client";
 import { EdisApiError } from "../provider/client/errors";
-import { addSecret, forgetSecrets, holdsSecret, withhold } from "../provider/client/withhold";
+import { addSecret, forgetSecrets, withhold } from "../provider/client/withhold";
 import { resolveConfig } from "../provider/config";
 import { cancelServer, readServer } from "../provider/kvm/operations";
 import { createContext } from "../provider/runtime";

@@ -6,7 +6,7 @@
 import { join } from "node:path";
 import { TestStack } from "./harness";
 import { EdisSimulator } from "../simulator/server";
-import { declareServers, runNamedCommand, simulatorAndStack } from "./support/sim";
+import { declareServers, simulatorAndStack } from "./support/sim";
 import { OrderJournal } from "../provider/journal";
 
 const PROGRAM = join(__dirname, "programs", "servers");
@@ -70,24 +70,6 @@ test("an answer lost after EDIS made the order: every member stays blocked and n
     expect(up.errors).toEqual([]);
     expect(orders()).toHaveLength(1);
     expect(inState()).toEqual(made);
-});
-
-test("a refused batch is an order whose outcome is unknown (EDIS's words never clear a paid write): every member is blocked until the one printed command says nothing was made", async () => {
-    declare(fleet);
-    sim.inject({ endpoint: "add/order", status: 400, json: { status: "error", message: "Invalid payment method" } });
-    const up = await stack.up();
-    expect(up.errors).toHaveLength(3);
-    for (const e of up.errors) expect(e).toContain("Invalid payment method");
-    expect(sim.account.state.services).toHaveLength(0);
-    const blocked = await stack.up();
-    expect(blocked.errors.length).toBeGreaterThanOrEqual(1);
-    expect(orders()).toHaveLength(1);
-    expect(await unresolved()).toHaveLength(3);
-    runNamedCommand(up.errors.join("\n"), "forget");
-    expect((await stack.up()).errors).toEqual([]);
-    expect(orders()).toHaveLength(2);
-    expect(sim.account.state.invoices).toHaveLength(1);
-    expect(inState()).toEqual(services());
 });
 
 test("members whose create fails after the order (unpaid invoice) reach state with their service ids; paying resumes them without a second order", async () => {

@@ -44,6 +44,7 @@ describe("check", () => {
         [{ sshPublicKey: `${KEY}\n${KEY}` }, "sshPublicKey", "one line"],
         [{ adoptKvmId: "kvm 1" }, "adoptKvmId", "KVM id"],
         [{ cancellationType: "immediate" }, "cancellationType", '"Immediate" or "End of Billing Period"'],
+        [{ hostName: "typo" }, "hostName", "not a KvmServer input (did you mean hostname?)"],
     ])("%j fails on %s", (bad, property, text) => {
         const { failures } = checkInputs({ planId: 101, osId: 1012, hostname: "a.example.com", ...bad });
         expect(failures).toHaveLength(1);

@@ -116,6 +116,9 @@ describe.each(stores)("the journal in %s", (_title, open) => {
             expect(String(l.reason.message)).toMatch(/another deployment is sending the same order for .*: its entry \(sending, sent .* by .* pid \d+\)/);
             expect(String(l.reason.message)).toContain("Nothing was sent");
         }
+        // Keys that differ only in case are two entries, on any file system.
+        await new OrderJournal(store).claim(order(urn("ci", "WEB1")));
+        expect((await new OrderJournal(store).list()).map((e) => e.key).sort()).toEqual([urn("ci", "WEB1"), key]);
     });
 
     test("a transition replaces only what this deployment saw: a change by another deployment meanwhile is not overwritten", async () => {

@@ -41,16 +41,6 @@ test("a payment method from config that the account lacks names the config key",
     expect(await previewError({ web })).toContain('the payment method of config `edis:paymentMethod` (or EDIS_PAYMENT_METHOD) "bitcoin" is not available to this account');
 });
 
-test("a wrong password fails the preview naming the config keys", async () => {
-    stack.setConfig("edis:password", "not-the-password", true);
-    expect(await previewError({ web })).toMatch(/edis:password/);
-});
-
-test("an http URL to a remote host fails the preview naming the config key", async () => {
-    stack.setConfig("edis:baseUrl", "http://order.example.com");
-    expect(await previewError({ web })).toMatch(/config `edis:baseUrl` .*must be .*https/);
-});
-
 test("an endpoint that does not answer (a simulator that is not running) fails the preview naming the config keys", async () => {
     stack.setConfig("edis:baseUrl", "http://127.0.0.1:9");
     stack.setConfig("edis:authUrl", "http://127.0.0.1:9");

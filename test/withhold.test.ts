@@ -36,6 +36,10 @@ const ECHOES: Record<string, (s: string) => string> = {
     "escape()": (s) => escape(s),
     "HTML numeric entities": (s) => [...s].map((c) => `&#${c.codePointAt(0)};`).join(""),
     "HTML hex entities": (s) => [...s].map((c) => `&#x${c.codePointAt(0)!.toString(16)};`).join(""),
+    "HTML named entities, any case": (s) => {
+        const named: Record<string, string> = { "&": "&amp;", "'": "&apos;", '"': "&QUOT;", ä: "&auml;", ß: "&szlig;", "ü": "&UUML;" };
+        return [...s].map((c) => named[c] ?? c).join("");
+    },
     "quoted-printable": (s) => bytes(s).map((b) => (b > 32 && b < 127 && b !== 61 ? String.fromCharCode(b) : `=${b.toString(16).toUpperCase().padStart(2, "0")}`)).join(""),
     base64: (s) => Buffer.from(s).toString("base64"),
     base64url: (s) => Buffer.from(s).toString("base64url"),
@@ -120,6 +124,13 @@ describe("what is quoted", () => {
         ["the provider's own words", "the password was not accepted"],
     ])("composed text names no secret unless it holds one of 8 or more whole: %s", (_how, text) => {
         expect(withhold(text, { scope: "composed" })).toBe(text);
+    });
+
+    test("a short, common password ('server') leaves the provider's own words whole", () => {
+        addSecret("server");
+        for (const text of ["EDIS get/kvmid: server_error (HTTP 503), retry 1 of 3", "web1.example.com (service 5001) is provisioned"]) {
+            expect(withhold(text, { scope: "composed" })).toBe(text);
+        }
     });
 
     test("composed text holding a secret whole, in any separators or escapes, is withheld", () => {

@@ -79,9 +79,12 @@ export function stateDelete(key: string | undefined): string {
 }
 
 /** The refusal of a delete whose server another resource holds: nothing is cancelled, and the way out is named. */
-export function heldElsewhereError(name: string, key: string | undefined, holder: Holding): Error {
+export function heldElsewhereError(name: string, key: string | undefined, holder: Holding, forgetRecord?: string): Error {
     return new Error(
         `${name} is also held by ${holder.key}; it was not cancelled. To let this resource go and leave the server to ` +
-            `${holder.key}, run \`${stateDelete(key)}\`. To cancel the server, remove the other resource first.`,
+            `${holder.key}, run \`${stateDelete(key)}\`. To cancel the server, remove the other resource first` +
+            (forgetRecord
+                ? `; if it is in no stack any more (let go with \`pulumi state delete\`), run \`${forgetRecord}\`, then this again.`
+                : "."),
     );
 }

@@ -9,7 +9,7 @@ import { preflight } from "./preflight";
 import { Context, ServerInitError } from "../context";
 import { KvmServerDiff, UNFINISHED, diffKvmServer, needsUpgrade } from "./diff";
 import { checkOrder, isNoExtraAddon, resolvePaymentMethod } from "./orderCheck";
-import { RESOURCE_ALIASES, RESOURCE_KEY, adoptionKey, forgetService, identityOf } from "../journal";
+import { RESOURCE_ALIASES, RESOURCE_KEY, adoptionKey, forgetService, identityOf, resolveCommand } from "../journal";
 import { randomBytes } from "node:crypto";
 import { heldElsewhereError } from "./holders";
 import { defaultJournalDir } from "../journal/location";
@@ -214,7 +214,10 @@ export const kvmServer = {
         const holder = holders.otherHolder(holdingOf(key, id, props));
         if (holder) throw heldElsewhereError(name, key, holder);
         const adoption = await c.journal.read(adoptionKey(Number(id)), "adoption");
-        if (adoption && adoption.token !== props[ADOPTION_TOKEN]) throw heldElsewhereError(name, key, { key: adoption.holder });
+        if (adoption && adoption.token !== props[ADOPTION_TOKEN]) {
+            const forget = resolveCommand("forget", adoptionKey(Number(id)), c.journal, "adoption");
+            throw heldElsewhereError(name, key, { key: adoption.holder }, forget);
+        }
         await checkReplacementBeforeCancel(c, key, Number(id));
         await confirmBatchPlaceLive(c, props as Partial<KvmServerOutputs>);
         await cancelServer(c, id, props);

@@ -83,6 +83,7 @@ describe.each(DOORS)("through $name", (door) => {
         // A deployment that sees only the old resource (no diff of the adopter): its delete still refuses, by the adoption's record.
         const targeted = failed(await f.stack.destroy(["--target", door.urn("web")]));
         expect(targeted.output).toContain(`is also held by ${door.urn("twin")}; it was not cancelled`);
+        expect(targeted.output).toMatch(/orders forget [0-9a-f]{16} --kind adoption/);
         expect(cancelled(f)).toEqual([]);
         ok(await f.stack.run(["state", "delete", door.urn("web"), "--yes"]));
         ok(await f.stack.up(["--expect-no-changes"]));
