@@ -1,10 +1,7 @@
 /**
- * Builds the plugin's Pulumi package schema (schema.json at the package root) from the TypeScript declarations:
- * the resources' `Args` interfaces and declared outputs (sdk/), the lookups' argument and result types (the core's,
- * provider/lookups/, as the SDK exports them), with every doc comment. One description of each property, read by
- * both doors. `npm run schema` writes the file; test/pluginSchema.test.ts checks that the committed one is fresh.
- *
- *   node dist/.ci/schema.js [--write]     print the schema, or write schema.json
+ * Builds the plugin's Pulumi package schema (schema.json) from the SDK's TypeScript declarations and their doc
+ * comments, so each property has one description. `node dist/.ci/schema.js [--write]` prints it or writes the file
+ * (`npm run schema`); test/pluginSchema.test.ts checks that the committed one is fresh.
  */
 import { existsSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
@@ -136,7 +133,6 @@ export function buildSchema(): Spec {
         return sym.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(sym) : sym;
     };
 
-    /** An output whose value may be absent: declared as Output<T | undefined>. */
     const mayBeAbsent = (p: ts.Symbol): boolean =>
         (p.getDeclarations() ?? []).some((d) => ts.isPropertyDeclaration(d) && /\bundefined\b/.test(d.type?.getText() ?? ""));
 
@@ -201,8 +197,7 @@ export function buildSchema(): Spec {
         license: "Apache-2.0",
         repository: "https://github.com/pulumi-edis/pulumi-edis",
         publisher: "pulumi-edis",
-        // Where `pulumi plugin install resource edis <version>` (and an SDK that needs the plugin) fetches the
-        // release archives .ci/plugin-archives.sh builds: this repository's GitHub releases.
+        // Where `pulumi plugin install` fetches the archives .ci/plugin-archives.sh builds: this repository's releases.
         pluginDownloadURL: "github://api.github.com/pulumi-edis/pulumi-edis",
         config: { variables },
         provider: {
@@ -213,7 +208,6 @@ export function buildSchema(): Spec {
         functions,
         types,
         language: {
-            // One TypeScript package: the npm package itself, whose dynamic resources TypeScript programs use.
             nodejs: { packageName: "pulumi-edis", dependencies: { "@pulumi/pulumi": "^3.248.0" } },
             // respectSchemaVersion: the SDKs carry the schema's version (the plugin's), so a program asks for this plugin.
             python: { packageName: "pulumi_edis", requires: { pulumi: ">=3.0.0,<4.0.0" }, respectSchemaVersion: true },
@@ -222,7 +216,6 @@ export function buildSchema(): Spec {
     };
 }
 
-/** The schema as the file holds it. */
 export function schemaJson(): string {
     return `${JSON.stringify(buildSchema(), null, 2)}\n`;
 }

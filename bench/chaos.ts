@@ -1,24 +1,8 @@
 /**
- * `npm run chaos -- --runs N --seed S [--parallel 2] [--batch] [--shared-journal | --fresh-runners]`: a randomized fault
- * campaign through the engine path (`--batch`: with `edis:batchOrders`, so that each run's servers are ordered
- * together; `--shared-journal`: every recovery run, and the destroy, happens on a fresh runner, a new program
- * directory with nothing on its disk, with the order journal in S3 (MinIO on 127.0.0.1), as CI runners that do not
- * outlive a job; `--fresh-runners`: the same runners with the journal on their disk, the control that shows why).
- *
- * Each run deploys a small fleet (1 to 3 servers, some with a TrafficAlert) of test/programs/servers against a fresh
- * simulator, with random faults on any endpoint of the first `pulumi up` (FAULTS, answers slower than the request time
- * limit, echoed credentials) and, at a random moment, a killed provider host or deployment. Then it recovers as a user
- * would, acting only on what the errors say (adopt a server that exists; remove a hook that may exist in the portal;
- * run the `orders forget` command the error names), runs `pulumi up` until it succeeds, and destroys the stack.
- *
- * Invariants, checked after every run; any violation fails the campaign:
- *   1. no resource was ordered twice (one service per host name at most);
- *   2. after recovery, every service EDIS bills is in the stack's state;
- *   3. after the final destroy, no service runs without a cancellation;
- *   4. no credential (password, e-mail, in plain or encoded form, or a session signature) in state, errors or the
- *      provider's log;
- *   5. after recovery, the hooks at EDIS are exactly the hooks in the stack's state (none made twice, none lost);
- *   6. after the final destroy, no hook is left.
+ * `npm run chaos -- --runs N --seed S [--parallel 2] [--batch] [--shared-journal | --fresh-runners]`: each run deploys
+ * a small fleet with random faults and a killed host or engine, recovers as a user would (acting only on what the
+ * errors say), destroys, and checks the invariants below. `--shared-journal`: recovery on fresh runners (as CI jobs)
+ * with the journal in S3; `--fresh-runners`: the same with the journal on their disk, the control.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -45,14 +29,14 @@ const FAULTS: Array<{ name: string; fault: Omit<InjectedFault, "endpoint" | "tim
     { name: "minimum-term", fault: { json: { status: "error", message: "Service cannot be terminated before the end of its minimum contract term" } } },
     { name: "not-yet-cancelled", fault: { json: { status: "Error", message: "The service is not yet cancelled" } } },
     { name: "page-not-found", fault: { status: 404, json: { error: "Not Found" } } },
-    // Answers of paid writes in shapes the specification does not show: the state change happens, the answer differs.
+    // Paid writes answered in shapes the specification does not show: the state change happens.
     { name: "failed-with-ids", fault: { rewrite: (a) => ({ ...a, status: "failed" }) } },
     { name: "unparsable-field", fault: { rewrite: (a) => ({ ...a, invoicepaid: null, invoiceid: "n/a" }) } },
     { name: "status-case", fault: { rewrite: (a) => ({ ...a, status: "SUCCESS" }) } },
     { name: "extra-service-id", fault: { rewrite: (a) => ({ ...a, serviceids: typeof a.serviceids === "string" ? `${a.serviceids},999${a.orderid ?? 1}` : a.serviceids }) } },
 ];
 const CRASHES = ["none", "none", "host", "engine"] as const;
-/** On fresh runners the crash that matters most is after add/order answered (a cancelled CI job): the next runner has only the shared journal. */
+/** On fresh runners the crash that matters is after add/order answered (a cancelled CI job). */
 const CRASHES_ON_FRESH_RUNNERS = ["none", "host", "engine", "host-after-order", "engine-after-order", "engine-after-order"] as const;
 /** Slower than the request time limit the runs set (edis:requestTimeoutSeconds 1). */
 const SLOW_MS = 1_300;
@@ -62,19 +46,17 @@ export interface RunReport {
     servers: number;
     faults: string[];
     crash: string;
-    /** Operations until the stack was up, and the user's actions on the way. */
     recoveryUps: number;
     adopted: number;
     forgotten: number;
     orders: number;
-    /** Traffic alerts declared, and hooks/set calls EDIS received. */
     alerts: number;
     hookCalls: number;
     violations: string[];
     durationMs: number;
-    /** Whether the run declared two components that each hold a server of the same name. */
+    /** Two components each holding a server of the same name. */
     components: boolean;
-    /** Servers a recovery run took from the journal instead of ordering them (on a fresh runner: from the shared store). */
+    /** Servers a recovery run took from the journal instead of ordering them. */
     resumed: number;
 }
 
@@ -90,15 +72,13 @@ function random(seed: number): () => number {
     };
 }
 
-/** How each run's recovery runs: on the same runner (one directory throughout), or on fresh ones, the journal where. */
 export interface Runners {
-    /** Every recovery up and the destroy on a fresh program directory (TestStack.onFreshRunner). */
+    /** Every recovery up and the destroy on a fresh program directory. */
     fresh: boolean;
     /** The S3 server holding the journal (a bucket per run), or none: the journal on the runner's disk. */
     s3?: S3Server;
 }
 
-/** `batch`: with `edis:batchOrders`, so that a run's servers are ordered together and its faults hit the batched order. */
 export async function chaosRun(seed: number, index: number, batch = false, runners: Runners = { fresh: false }): Promise<RunReport> {
     const started = Date.now();
     const rnd = random(seed * 1_000_003 + index);
@@ -341,7 +321,6 @@ export function summarize(reports: RunReport[], seed: number, wallMs: number) {
         orders: reports.reduce((n, r) => n + r.orders, 0),
         alerts: reports.reduce((n, r) => n + r.alerts, 0),
         hookCalls: reports.reduce((n, r) => n + r.hookCalls, 0),
-        // The second round's classes: answers read for meaning, paid answers in other shapes, renames, equal names.
         meaningFaults: reports.reduce((n, r) => n + r.faults.filter((f) => /^(later-backend|minimum-term|not-yet-cancelled|page-not-found|echo)/.test(f)).length, 0),
         paidAnswerFaults: reports.reduce((n, r) => n + r.faults.filter((f) => /^(failed-with-ids|unparsable-field|status-case|extra-service-id)/.test(f)).length, 0),
         renames: count((r) => r.faults.some((f) => f.startsWith("renamed "))),

@@ -1,8 +1,6 @@
 /**
- * `npm run bench:journal`: what the order journal in S3 costs, against the journal in a directory. The same fleet is
- * deployed, previewed, refreshed and destroyed through the engine path with each journal; MinIO on 127.0.0.1 counts
- * the requests it answered, and each operation's wall time is taken. A store on the network adds its round trip to
- * each request, so the counts are what carries over; the times are this machine's, with the store beside it.
+ * `npm run bench:journal`: the order journal in S3 (MinIO on 127.0.0.1, which counts requests) against one in a
+ * directory. The request counts carry over to a real store; the times do not, as the store here is local.
  */
 import { join } from "node:path";
 import { parseArgs } from "node:util";

@@ -1,10 +1,7 @@
 /**
- * `npm run bench`: a fleet through the engine-path harness against the simulator with 50 ms of latency on
- * every API call, for N = 1, 50, 200 and 1,000 servers, EDIS provisioning at once. For create (up), preview,
- * refresh and destroy it prints wall time, API calls by endpoint and the provider host's peak memory, as one
- * table, once with each server its own order and once with `edis:batchOrders`, and writes the same as JSON
- * under bench/results/. Then it checks the targets (issue 19, `targets` below) and exits non-zero when one is missed.
- * Options: --sizes 1,50,200,1000   --latency-ms 50   --parallelism 16   --no-batch
+ * `npm run bench [--sizes 1,50,200,1000] [--latency-ms 50] [--parallelism 16] [--no-batch]`: fleets of N servers through
+ * the engine path against the simulator; prints wall time, API calls and host memory per operation, with and without
+ * `edis:batchOrders`, writes them under bench/results/, and exits non-zero when a target (`targets`) is missed.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -21,7 +18,6 @@ const CATALOGUE = ["get/locations", "get/products", "get/paymentmethods", "get/b
 type Row = Awaited<ReturnType<typeof measure>>;
 
 function fleet(n: number, extra: Record<string, unknown> = {}): Record<string, Record<string, unknown>> {
-    // Spread over two locations and two plans, as a real fleet would be.
     return Object.fromEntries(
         Array.from({ length: n }, (_, i) => [
             `s${i}`,
@@ -73,7 +69,7 @@ async function benchSize(n: number, latencyMs: number, parallelism: number, batc
             stack.parallelism = Number.MAX_SAFE_INTEGER;
             rows.push(await at("refresh, unbounded parallelism", () => stack.refresh()));
             stack.parallelism = parallelism;
-            // Power managed: one get/power per server, then management hosts that never answer.
+            // Power managed: one get/power per server, then hosts that never answer.
             stack.setConfig("edis:requestTimeoutSeconds", String(SILENT_HOSTS_TIMEOUT_SECONDS));
             stack.setConfig("edis-servers:servers", JSON.stringify(fleet(n, { powerState: "on" })));
             rows.push(await at("up: manage powerState", () => stack.up()));

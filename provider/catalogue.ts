@@ -1,7 +1,4 @@
-/**
- * The catalogue as one process sees it (locations, products per location, billing cycles, payment methods), each fetched
- * once and shared for a few minutes: by the pre-order check, and by the SDK's lookups, so a program run fetches each once.
- */
+/** The catalogue, each part fetched once per process and shared for a few minutes by pre-order checks and lookups. */
 import { SingleFlightCache } from "./cache";
 import { EdisClient } from "./client/client";
 import { isEdisApiError } from "./client/errors";
@@ -9,7 +6,6 @@ import { BillingCycle, Location, PaymentMethod, Product } from "./client/model";
 
 export const CATALOGUE_TTL_MS = 5 * 60_000;
 
-/** A location and its products; `unreadable` says why a location has none that could be read. */
 export interface CatalogueEntry {
     location: Location;
     products: Product[];
@@ -37,11 +33,7 @@ export class Catalogue {
         return this.cached("paymentmethods", () => this.client.getPaymentMethods());
     }
 
-    /**
-     * Every location with its products, fetched in parallel. A location whose catalogue cannot be read (its answer, once
-     * retried) is there with no products and the reason: it affects only what depends on it (findPlan), and is asked
-     * again only after the cache's time, not once per server.
-     */
+    /** A location whose catalogue cannot be read has no products and a reason: it affects only what depends on it. */
     async everything(): Promise<CatalogueEntry[]> {
         const locations = await this.locations();
         const outcomes = await Promise.all(
@@ -51,13 +43,12 @@ export class Catalogue {
         );
         return locations.map((location, i) => {
             const { products, error } = outcomes[i] as { products?: Product[]; error?: unknown };
-            // Refused credentials, or not our error: nothing true can be said of any location.
             if (error !== undefined && (!isEdisApiError(error) || error.kind === "credentials")) throw error;
             return error === undefined ? { location, products: products! } : { location, products: [], unreadable: (error as Error).message };
         });
     }
 
-    /** The plan with this id and its location, or undefined; "cannot tell" (an error) when it is not found while a location could not be read. */
+    /** Throws ("cannot tell") when it is not found while a location could not be read. */
     async findPlan(planId: number): Promise<{ location: Location; plan: Product } | undefined> {
         const all = await this.everything();
         for (const { location, products } of all) {

@@ -1,9 +1,5 @@
 #!/usr/bin/env node
-/**
- * `npx pulumi-edis orders list|forget|confirm|move`: the order journal's side of the conversation with the user, for a paid
- * write whose outcome is unknown (see journal/index.ts). The provider's error names the exact command; USAGE says the rest
- * (the default store: EDIS_JOURNAL_URL, else .pulumi-edis/journal in the current directory).
- */
+/** `npx pulumi-edis orders list|forget|confirm|move`: resolves paid writes whose outcome is unknown (journal/index.ts). */
 import { parseArgs } from "node:util";
 import { DEFAULT_JOURNAL_DIR, JournalEntry, OrderEntry, OrderJournal, URN64, entryId, journalStoreAt, sameResourceElsewhere } from "./journal";
 import { resolve } from "node:path";
@@ -48,7 +44,6 @@ export async function runOrdersCli(argv: string[], out: (line: string) => void =
             allowPositionals: true,
         });
     } catch (e) {
-        // An unknown or incomplete option: say which, and how the command is used (not a stack trace).
         out(`pulumi-edis: ${(e as Error).message}\n${USAGE}`);
         return 2;
     }
@@ -63,7 +58,7 @@ export async function runOrdersCli(argv: string[], out: (line: string) => void =
         out(`--kind must be one of ${kinds.join(", ")}, not "${values.kind}"`);
         return 2;
     }
-    // --batch goes with forget (every member of one batched order) and list (those members only), nothing else.
+    // --batch goes with forget and list only.
     const usable =
         group === "orders" &&
         (verb === "list" ||
@@ -82,7 +77,6 @@ export async function runOrdersCli(argv: string[], out: (line: string) => void =
     try {
         return await runOn(new OrderJournal(journalStoreAt(location)), verb!, keyWord, toWord, values, out);
     } catch (e) {
-        // The store could not be read or written (unreachable, no credentials): say which and why, not a stack trace.
         out(`pulumi-edis: ${(e as Error).message}`);
         return 1;
     }
@@ -96,11 +90,10 @@ async function runOn(
     values: { kind?: string; batch?: string },
     out: (line: string) => void,
 ): Promise<number> {
-    // The errors name entries by id (journal.entryId); a key (URN) typed by hand works too.
+    // Entries by id (journal.entryId) or by key (URN).
     const entries = await journal.list();
     const keyOf = (word: string | undefined): string | undefined => {
-        // A URN as the move command prints the resource the entries go to (journal/index.ts moveCommand); a word
-        // cut short or mistyped decodes to something else, which the move refuses.
+        // A mistyped URN64 word decodes to something else, which the move refuses.
         if (word?.startsWith(URN64)) {
             const payload = word.slice(URN64.length);
             const urn = Buffer.from(payload, "base64url").toString("utf8");
@@ -157,7 +150,7 @@ async function runOn(
     return 0;
 }
 
-/** Forgets a batched order's unresolved entries (the user found none of its servers); members with a known service exist, are tracked, and stay. */
+/** Members with a known service exist, are tracked, and stay. */
 async function forgetBatch(journal: OrderJournal, entries: JournalEntry[], batch: string, out: (line: string) => void): Promise<number> {
     const members = entries.filter((e): e is OrderEntry => e.kind === "order" && e.batch?.id === batch);
     const unresolved = members.filter((e) => e.state === "sending" || e.state === "unknown");
@@ -174,7 +167,6 @@ async function forgetBatch(journal: OrderJournal, entries: JournalEntry[], batch
 
 if (require.main === module) void runOrdersCli(process.argv.slice(2)).then((code) => process.exit(code));
 
-/** The journal that --journal URL or --dir DIR names (one of them), else EDIS_JOURNAL_URL, else the default directory. */
 function storeOption(url: string | undefined, dir: string | undefined): JournalLocation {
     if (url !== undefined && dir !== undefined) return { kind: "unusable", problem: "--journal and --dir are both given: give one (--journal file://<dir> is the same as --dir <dir>)" };
     const retired = url === undefined && dir === undefined ? retiredJournalDir(undefined, process.env.EDIS_JOURNAL_DIR) : undefined;

@@ -1,13 +1,6 @@
-/**
- * Time, as every wait of the provider sees it: the retry policy's back-off, the provisioning and power waits,
- * the session listing's batching window, the refresh's power-reading window. One seam, so that a test can run
- * a wait of minutes at once and assert what the code asked for (the delays it requested), not how long a
- * loaded machine took.
- */
+/** Time, as every wait of the provider sees it: one seam, so that a test can run a wait of minutes at once. */
 export interface Clock {
-    /** Milliseconds since the epoch. */
     now(): number;
-    /** Resolves after `ms` milliseconds. */
     sleep(ms: number): Promise<void>;
 }
 

@@ -1,7 +1,6 @@
 /**
- * Provider configuration: the `edis:*` stack config keys and their environment fallbacks, in one table.
- * The provider host reads them in `configure`; the SDK's lookups read the same keys through pulumi.Config.
- * Credentials are read here and handed to the client; they are never inputs, outputs or closure captures.
+ * Provider configuration: the `edis:*` stack config keys and their environment fallbacks. Credentials are read here and
+ * handed to the client; they are never inputs, outputs or closure captures.
  */
 import { CANCELLATION_TYPES, CancellationType } from "./client/model";
 import { DEFAULT_AUTH_URL, DEFAULT_BASE_URL, EdisClient } from "./client/client";
@@ -9,7 +8,6 @@ import { DEFAULT_MANAGEMENT_URL } from "./client/management";
 import { JournalLocation, journalLocationFrom, retiredJournalDir } from "./journal/location";
 import { Clock } from "./clock";
 
-/** Every setting, its stack config key (namespace `edis`) and its environment variable. */
 export const SETTINGS = {
     email: { key: "email", env: "EDIS_EMAIL" },
     password: { key: "password", env: "EDIS_PASSWORD" },
@@ -37,23 +35,22 @@ export interface ProviderConfig {
     password?: string;
     baseUrl: string;
     authUrl: string;
-    /** Where the Management API of a server is reached; `{host}` stands for its `api_host` or `api_rdns`. */
+    /** `{host}` stands for a server's `api_host` or `api_rdns`. */
     managementUrl: string;
     paymentMethod?: string;
     cancellationType?: CancellationType;
     provisioningTimeoutSeconds: number;
-    /** First wait between get/kvmid polls; it grows by half each poll, to 30 s at most. */
+    /** First wait between get/kvmid polls; grows by half each poll, to 30 s. */
     provisioningPollSeconds: number;
     requestTimeoutSeconds: number;
-    /** Where the order journal lives (journal/location.ts): a directory (relative settings are taken from the program's directory) or S3. */
     journal: JournalLocation;
-    /** One order (one invoice) for the servers a deployment creates together on the same terms (kvm/orderBatch.ts); off by default. */
+    /** One order (one invoice) for servers created together on the same terms. */
     batchOrders: boolean;
-    /** Settings that were present but unusable; reported when an operation needs them, not at configure. */
+    /** Unusable settings, reported when an operation needs them, not at configure. */
     problems: string[];
 }
 
-/** `get` reads a stack config key by its short name (`"password"`); an empty value counts as unset, so that `EDIS_PASSWORD` can still supply it. */
+/** An empty config value counts as unset, so that `EDIS_PASSWORD` can still supply it. */
 export function resolveConfig(
     get: (key: string) => string | undefined,
     env: NodeJS.ProcessEnv = process.env,
@@ -91,8 +88,7 @@ export function resolveConfig(
     if (batchOrders !== undefined && batchOrders !== "true" && batchOrders !== "false") {
         problems.push(`${describeSetting("batchOrders")} must be "true" or "false", got "${batchOrders}"`);
     }
-    // A retired key makes the journal itself unusable, so every use of it (diff's tidying, the program's settling,
-    // preview's check) says so, not only the operations that read `problems`.
+    // A retired key makes the journal itself unusable, so every use of it says so.
     const retired = retiredJournalDir(get("journalDir"), env.EDIS_JOURNAL_DIR);
     const journal: JournalLocation = retired ? { kind: "unusable", problem: retired } : journalLocationFrom(journalUrlSetting(get, env), describeSetting("journalUrl"));
     if (journal.kind === "unusable") problems.push(journal.problem);
@@ -119,25 +115,18 @@ export function resolveConfig(
     };
 }
 
-/**
- * `journalUrl` as the others are read, except that a value set but empty (a CI variable that is not defined) stays
- * empty, so that it is refused rather than taken as "unset": the local default, which a short-lived runner loses.
- */
+/** A set but empty value (an undefined CI variable) is refused, not taken as the local default a runner loses. */
 export function journalUrlSetting(get: (key: string) => string | undefined, env: NodeJS.ProcessEnv = process.env): string | undefined {
     const v = get(SETTINGS.journalUrl.key);
     return v !== undefined && v !== "" ? v : (env[SETTINGS.journalUrl.env] ?? v);
 }
 
-/** A URL as it may be quoted back: everything between "//" and the last "@" is hidden (a password may hold "/", ":" or "@"). */
+/** Hides up to the last "@": a password may hold "/", ":" or "@". */
 export function maskUserInfo(raw: string): string {
     return raw.replace(/\/\/.*@/, "//***@");
 }
 
-/**
- * What is wrong with an API base URL, or undefined. The password travels in every request body, so it goes
- * over https only; plain http is allowed to loopback hosts (the simulator) or with `edis:allowInsecureHttp`.
- * A URL with credentials in it is refused, and the problem never repeats them.
- */
+/** The password travels in every request body: https only, except to loopback or with `edis:allowInsecureHttp`. */
 export function endpointUrlProblem(raw: string, allowInsecureHttp: boolean): string | undefined {
     let url: URL;
     try {
@@ -158,7 +147,7 @@ export function endpointUrlProblem(raw: string, allowInsecureHttp: boolean): str
     );
 }
 
-/** The Management API URL template, checked with an example `{host}`: session signatures travel in its request bodies, so the https rule applies. */
+/** Session signatures travel in its request bodies, so the https rule applies. */
 function managementUrl(raw: string | undefined, allowInsecureHttp: boolean, problems: string[]): string {
     if (raw === undefined) return DEFAULT_MANAGEMENT_URL;
     const problem = endpointUrlProblem(raw.replace("{host}", "api.example.com"), allowInsecureHttp);
@@ -167,12 +156,10 @@ function managementUrl(raw: string | undefined, allowInsecureHttp: boolean, prob
     return DEFAULT_MANAGEMENT_URL;
 }
 
-/** "config `edis:password` (or EDIS_PASSWORD)": how errors name a setting. */
 export function describeSetting(name: SettingName): string {
     return `config \`${CONFIG_NAMESPACE}:${SETTINGS[name].key}\` (or ${SETTINGS[name].env})`;
 }
 
-/** The credentials, or a clear error naming what to set. Also surfaces unusable settings. */
 export function requireCredentials(config: ProviderConfig): { email: string; password: string } {
     if (config.problems.length) throw new Error(`pulumi-edis configuration: ${config.problems.join("; ")}`);
     const missing: string[] = [];
@@ -187,7 +174,7 @@ export function requireCredentials(config: ProviderConfig): { email: string; pas
     return { email: config.email!, password: config.password! };
 }
 
-/** The client for a configuration: the one place where credentials leave the config. */
+/** The one place where credentials leave the config. */
 export function clientFromConfig(config: ProviderConfig, options: { userAgent: string; log?: (line: string) => void; clock?: Clock }): EdisClient {
     const { email, password } = requireCredentials(config);
     return new EdisClient({

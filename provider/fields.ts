@@ -1,19 +1,16 @@
 /**
- * The offline input check every resource's `check` runs on each preview and up: each input validated and
- * normalized by its rule, required ones present, unknown names refused with the names that exist. Unknown
- * values (preview) pass through untouched; unset optional inputs are left out (the provider host cannot send
- * `undefined`), or set to their default so that state shows what was used.
+ * The offline input check of every resource: each input validated and normalized by its rule. Unset optional inputs are
+ * left out (the host cannot send `undefined`) or set to their default, so that state shows what was used.
  */
 import { RESOURCE_ALIASES, RESOURCE_KEY } from "./journal";
 
-/** The engine's placeholder for a value not known during preview (pulumi.runtime.unknownValue). */
+/** pulumi.runtime.unknownValue */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
 export type Validator = (value: unknown) => { value?: unknown; error?: string };
 
 export interface FieldRule {
     required?: boolean;
-    /** Filled in when the input is unset. */
     default?: unknown;
     validate: Validator;
 }
@@ -61,14 +58,14 @@ export function checkFields(
     return { inputs, failures };
 }
 
-/** A value as an error may show it: short, and never an object's contents. */
+/** Short, and never an object's contents. */
 export function show(v: unknown): string {
     if (typeof v === "string") return JSON.stringify(v.length > 60 ? `${v.slice(0, 57)}...` : v);
     if (v === null || typeof v !== "object") return String(v);
     return Array.isArray(v) ? "a list" : "an object";
 }
 
-/** Drops undefined values: the provider host cannot send them ("Unexpected struct type"). */
+/** The provider host cannot send undefined ("Unexpected struct type"). */
 export function compact<T extends object>(obj: T): T {
     return Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined)) as T;
 }

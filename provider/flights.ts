@@ -1,17 +1,8 @@
 /**
- * The creates that run together in one provider host, and the points where they wait for each other.
- *
- * The engine runs up to `--parallel` creates at once in one host process. Some work is cheaper done once for
- * all of them: one session listing for every KVM that was just provisioned (sessions.ts), one order for every
- * server of a batch (kvm/orderBatch.ts). A `Gathering` is such a point: it acts once every create in flight has
- * either arrived at it or finished without needing it, so the count of listings or orders follows from the
- * engine's parallelism, not from the speed of the machine; a create that is slow to arrive (EDIS still
- * provisioning it) holds the others back at most the gathering's `maxWaitMs`. A gathering with a `quietMs` also
- * waits until no create has started for that long: the engine starts the creates of one program as the program
- * registers them, a few milliseconds apart, and an order should not leave before the last of them has begun.
- *
- * Which create is calling is found from the async context (AsyncLocalStorage), so that the code between the
- * provider method and the gathering passes nothing along.
+ * The creates that run together in one provider host, and where they wait for each other. A `Gathering` (one session
+ * listing, one batch order) acts once every create in flight has arrived or finished without it, so the count of listings
+ * or orders follows the engine's `--parallel`, not machine speed; waits are capped by `maxWaitMs`, and `quietMs` waits
+ * out creates the engine is still starting a few milliseconds apart.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { Clock } from "./clock";
@@ -24,7 +15,6 @@ export class Gathering<W> {
     /** The number of the pending time limit (0: none); a limit that an earlier act overtook does nothing. */
     private timer = 0;
     private timers = 0;
-    /** When the last create started or arrived. */
     private lastChange = -Infinity;
     private quietCheck = false;
 
@@ -57,7 +47,6 @@ export class Gathering<W> {
         void this.clock.sleep(this.maxWaitMs).then(() => this.timer === timer && this.actNow());
     }
 
-    /** Acts if every create expected has arrived and it has been quiet for long enough; true when it acted. */
     private actIfComplete(): boolean {
         if (this.arrived.length === 0 || this.expected > 0) return false;
         const quietFor = this.clock.now() - this.lastChange;

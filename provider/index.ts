@@ -1,14 +1,10 @@
-/**
- * `pulumi-edis/provider`: the implementation that Pulumi's dynamic-provider host loads by package name,
- * and the client and catalogue that the SDK's lookups share.
- */
+/** `pulumi-edis/provider`: what Pulumi's dynamic-provider host loads, and the client and catalogue lookups share. */
 import { guarded } from "./client/withhold";
 import { kvmServer as kvmServerImpl } from "./kvm/provider";
 import { vncAccess as vncAccessImpl } from "./management/vncAccess";
 import { reverseDns as reverseDnsImpl } from "./management/reverseDns";
 import { trafficAlert as trafficAlertImpl } from "./management/trafficAlert";
 
-// What the dynamic provider's host calls: every error and check failure passes the withholding function.
 export const kvmServer = guarded(kvmServerImpl);
 export const vncAccess = guarded(vncAccessImpl);
 export const reverseDns = guarded(reverseDnsImpl);

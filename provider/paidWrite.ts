@@ -1,19 +1,11 @@
 /**
- * The one path of every paid or non-repeatable write (add/order, add/upgrade, hooks/set): each is sent at most once per
- * intent, across runs and crashes, because the order journal (journal/) records it around the request:
- *
- *   claim "sending"      exclusively; a second deployment sending the same write stops here
- *   send once            never retried (the client's endpoint says so too)
- *   an answer            the entry the caller makes of it ("ordered", "done")
- *   a failure that certainly made nothing (answers.ts `nothingHappened`: the request never left this machine)
- *                        entry removed: the write may be sent again
- *   any other failure    whatever it says and whatever its status (a refusal in words, a server error, no answer, an
- *                        unreadable one): what it names (an order, service or invoice id in any field) is recorded by the
- *                        caller; otherwise the entry is "unknown", and WriteOutcomeUnknownError: not sent again until the
- *                        user says what happened. Bad input never gets this far: kvm/preflight.ts refuses it first.
- *
- * A journal write after the answer that fails is logged, not thrown: the "sending" entry it leaves still blocks
- * a second write, and the answer must reach the engine.
+ * The one path of every paid or non-repeatable write (add/order, add/upgrade, hooks/set), sent at most once per intent:
+ *   claim "sending"      exclusively; a second deployment stops here
+ *   send once            never retried
+ *   an answer            the caller's entry ("ordered", "done")
+ *   certainly nothing    (the request never left this machine): entry removed, may be sent again
+ *   any other failure    what it names is recorded; else "unknown" and WriteOutcomeUnknownError, never sent again
+ * A failed journal write after the answer is logged, not thrown: the "sending" entry still blocks a second write.
  */
 import { nothingHappened } from "./client/answers";
 import type { ENDPOINTS } from "./client/client";
@@ -42,7 +34,7 @@ export interface PaidWrite<E extends WriteEntry, R> {
     /** The journal, and the "sending" entry; without an entry (no resource key) nothing is recorded. */
     journal: OrderJournal;
     entry?: E;
-    /** Instead of `entry`: the entries of one write for several resources (a batched order), claimed already; `made`/`madeDespite` get each index. */
+    /** Instead of `entry`: a batched order's entries, claimed already; `made`/`madeDespite` get each index. */
     claimed?: E[];
     /** The write's endpoint, as its client names it: a failure of another call before it (a session, a lookup) means it was never sent. */
     endpoint: typeof ENDPOINTS.order.path | typeof ENDPOINTS.upgrade.path | typeof MANAGEMENT_ENDPOINTS.hookSet.path;
@@ -83,7 +75,7 @@ export async function sendOnce<E extends WriteEntry, R>(w: PaidWrite<E, R>): Pro
             await recordEach((sending, i) => named[i] ?? { ...sending, state: "unknown", problem: e.message });
             return { named: e };
         }
-        // EDIS's words (withheld if they hold a credential; the client adds the ids the answer names to the detail).
+        // EDIS's words (withheld if they hold a credential).
         const problem = `${e.message}. EDIS's answer does not show that nothing was made (only a request that never left this machine shows that)`;
         const unknown = entries.map((sending) => ({ ...sending, state: "unknown", problem }) as E);
         await Promise.all(unknown.map((entry) => record(w, entry)));

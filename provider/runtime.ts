@@ -1,8 +1,6 @@
 /**
- * The provider host's configuration and context, shared by every resource type. One dynamic-provider host
- * process serves every pulumi-edis resource of a deployment (each type's serialized shim requires this same
- * package), and calls each type's `configure` with the same stack config; the context (clients, caches,
- * sessions) is built once, on first use, so that check and diff work without credentials (e.g. in preview).
+ * The provider host's configuration and context, shared by every resource type in one host process. The context is
+ * built on first use, so that check and diff work without credentials (e.g. in preview).
  */
 import { Catalogue } from "./catalogue";
 import { withhold } from "./client/withhold";
@@ -18,23 +16,21 @@ import { OrderBatcher } from "./kvm/orderBatch";
 import { SessionDirectory } from "./sessions";
 import { Holders } from "./kvm/holders";
 
-/** The part of pulumi.dynamic.ConfigureRequest the providers use. */
 export interface ConfigureRequest {
     config: { get(key: string): string | undefined };
 }
 
 let config: ProviderConfig | undefined;
-/** What diff saw being replaced in this deployment (Context.replacing); diff runs without credentials, so it lives here. */
+/** Diff runs without credentials (no context), so it lives here. */
 const replacing: Context["replacing"] = new Map();
 let context: Context | undefined;
-/** Which resource holds each server in this deployment (holders.ts); kept across configurations, like `replacing`. */
+/** Kept across configurations, like `replacing`. */
 export const holders = new Holders();
 
-/** Set once the host's stderr is gone (the CLI that read it was killed): lines would only pile up in memory. */
+/** The CLI that read stderr was killed: lines would only pile up in memory. */
 let stderrGone = false;
 process.stderr.on?.("error", () => (stderrGone = true));
 
-/** Where lines go instead of stderr: the native plugin sends them to the engine's log (plugin/main.ts). */
 let sink: ((line: string) => void) | undefined;
 
 export function setLogSink(next: (line: string) => void): void {
@@ -42,7 +38,6 @@ export function setLogSink(next: (line: string) => void): void {
 }
 
 export function log(raw: string): void {
-    // The host's stderr reaches the deployment's log: every line passes the one withholding function.
     const line = withhold(raw, { scope: "composed" });
     if (sink) return sink(`pulumi-edis: ${line}`);
     if (stderrGone || process.stderr.destroyed) return;
@@ -51,28 +46,26 @@ export function log(raw: string): void {
 
 const said = new Set<string>();
 
-/** A line said once per deployment: the engine calls diff more than once for a resource in one preview (refresh's drift, then the plan). */
+/** The engine calls diff more than once for a resource in one preview. */
 export function logOnce(line: string): void {
     if (said.has(line)) return;
     said.add(line);
     log(line);
 }
 
-/** Every resource type's `configure`. Nothing is validated here: the first operation that needs a setting reports it. */
+/** Nothing is validated here: the first operation that needs a setting reports it. */
 export function configure(req: ConfigureRequest): void {
-    // Keys arrive namespaced ("edis:password") with secrets decrypted.
     const next = resolveConfig((key) => req.config.get(`edis:${key}`));
     if (config && JSON.stringify(config) === JSON.stringify(next)) return;
     config = next;
     context = undefined;
 }
 
-/** The configuration the engine last gave (or the environment's, before it has). */
 export function currentConfig(): ProviderConfig {
     return config ?? resolveConfig(() => undefined);
 }
 
-/** The order journal; needs no credentials, so diff (which runs in preview) can settle entries. */
+/** Needs no credentials, so diff (in preview) can settle entries. */
 export function journal(): OrderJournal {
     return new OrderJournal(journalStoreAt((config ?? resolveConfig(() => undefined)).journal));
 }
@@ -82,7 +75,6 @@ export function ctx(): Context {
     return context;
 }
 
-/** Everything the operations work with, for a configuration; `clock` and `log` are the tests' seams. */
 export function createContext(cfg: ProviderConfig, options: { clock?: Clock; log: (line: string) => void }): Context {
     const clock = options.clock ?? systemClock;
     const client = clientFromConfig(cfg, { userAgent: `pulumi-edis/${packageVersion()}`, log: options.log, clock });
@@ -105,12 +97,11 @@ export function createContext(cfg: ProviderConfig, options: { clock?: Clock; log
     };
 }
 
-/** Diff saw a replacement of this resource coming: its new half's order remembers the server it replaces. */
 export function noteReplacement(key: unknown, serviceId: number, kvmId: unknown, order: Record<string, unknown>): void {
     if (typeof key === "string") replacing.set(key, { serviceId, kvmId: typeof kvmId === "string" ? kvmId : undefined, order });
 }
 
-/** Removes the journal entries that the engine's state makes redundant; never fails the operation. */
+/** Never fails the operation. */
 export async function settleJournal(props: Record<string, unknown>): Promise<void> {
     try {
         await settle(journal(), props, log);

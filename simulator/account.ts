@@ -1,25 +1,7 @@
 /**
- * The simulated EDIS account: orders, invoices, services and their KVMs, and the rules of each endpoint.
- * No HTTP here (see server.ts): each endpoint takes the request's fields and returns the JSON answer, or
- * throws `SimError` with the HTTP status and message the real API family would give.
- *
- * The answers the specification shows (get/auth, get/locations, get/products, add/order) have exactly its
- * shapes; test/spec checks every answer of every test run against them. Where it says "not shown", this is the
- * one choice the simulator makes (the client stays tolerant of the alternatives, see EDIS-API.md):
- * - an error is `{status: "error", message}` with HTTP 400 (bad request), 401 (credentials) or 404 (unknown
- *   service, KVM or location); add/order of a product out of stock is HTTP 200 `{status: "failed", orderid}`;
- * - get/billingcycles answers `{status, billingcycles: [name]}`, get/paymentmethods `{status, paymentmethods:
- *   [module]}`, as one third-party client reads them;
- * - get/kvmid takes `serviceid` and answers `{status, serviceid, kvmid}`; while a service is not provisioned,
- *   `kvmid` is null, or (behaviour `kvmIdNotYet: "error"`) the answer is HTTP 200 `{status: "error", message}`;
- * - get/serviceid takes `kvmid` and answers `{status, serviceid}` with the id as a numeric string;
- * - cancel/product takes `serviceid` and/or `kvmid` and `type`, and answers `{status, serviceid, clientid}`;
- * - add/upgrade takes a JSON body and answers with every id as a string (the vendor's page shows that);
- * - a cancelled service is unknown to get/kvmid, get/serviceid, get/auth and cancel/product (404);
- * - get/auth lists suspended KVMs and those cancelled at the end of the billing period, not pending ones, and
- *   answers `data: {}` when it lists none; `api_rdns` is one reverse-DNS API host for the whole account.
- *
- * The Management API (management.ts) is answered per server host: see the choices listed there.
+ * The simulated EDIS account and the rules of each endpoint, without HTTP: an endpoint returns the JSON answer or
+ * throws `SimError` with the real API's HTTP status. Answers the specification shows have exactly its shapes
+ * (test/spec checks them); where it says "not shown", the simulator makes one choice and the client tolerates others.
  */
 import { createHmac, randomBytes } from "node:crypto";
 import {
@@ -60,20 +42,17 @@ export interface SimService {
     paymentMethod: string;
     status: ServiceStatus;
     createdAt: number;
-    /** When the KVM becomes visible, once the invoice is paid. */
     provisionAt?: number;
     kvmId?: string;
-    /** The server's host of the Management API (`api_host`), one per server as the vendor's example shows. */
+    /** One Management API host per server, as the vendor's example shows. */
     apiHost?: string;
-    /** Its IPv4 addresses (from 198.18.0.0/15, a range reserved for tests). */
+    /** From 198.18.0.0/15, a range reserved for tests. */
     ips?: string[];
     power?: "on" | "off";
     trafficSuspended?: boolean;
     vnc?: { password: string; port: number };
-    /** PTR records set through the reverse-DNS API, by address. */
     ptr?: Record<string, string>;
     hooks?: SimHook[];
-    /** get/kvmid calls that asked for this service while it was pending. */
     kvmIdPolls?: number;
     cancellation?: { type: string; at: number };
 }
@@ -111,9 +90,9 @@ export interface AccountState {
     services: SimService[];
     cancellations: Array<{ serviceId: number; type: string; at: number }>;
     upgrades: Array<{ serviceId: number; fromPid: number; toPid: number; billingCycle: string; at: number }>;
-    /** Signs session entries: a signature is an HMAC of the KVM id and valid_until, so any issued one can be checked. */
+    /** Signs session entries (HMAC of KVM id and valid_until), so any issued signature can be checked. */
     sessionKey?: string;
-    /** Whether "API Access" is enabled in the KVM portal (account-wide, as the vendor describes it). */
+    /** "API Access" of the KVM portal: account-wide, as the vendor describes it. */
     apiAccess?: boolean;
 }
 
@@ -145,10 +124,7 @@ export const DEFAULT_BEHAVIOUR: AccountBehaviour = {
 /** The reverse-DNS API host that every session entry names (the vendor's is of the form dns-api.<domain>). */
 export const RDNS_API_HOST = "dns-api.edis-sim.invalid";
 
-/**
- * The add-on fields of an order item and the group each names. The vendor's sample once spells the drive boost
- * `additional_driveboost` (both are read); no plan the specification shows has `additional_vcpu`: any id there is refused.
- */
+/** The vendor's sample once spells `additional_driveboost`; no plan in the specification has `additional_vcpu`. */
 const ITEM_ADDON_FIELDS: Array<[field: string, group: SimAddonGroup | undefined]> = [
     ["additional_ram", "additional ram"],
     ["additional_vcpu", undefined],
@@ -189,8 +165,6 @@ export class Account {
         return this.plans.find((p) => p.pid === pid);
     }
 
-    // ---- authentication and helpers ------------------------------------------------------------------
-
     authenticate(fields: Record<string, unknown>): void {
         if (fields.email === undefined || fields.pw === undefined) throw new SimError(400, "Missing email or pw");
         if (fields.email !== this.state.email || fields.pw !== this.state.password) {
@@ -203,7 +177,6 @@ export class Account {
         return offset + this.state.nextId++;
     }
 
-    /** Moves services whose provisioning time has come to Active with a KVM id. Called on every request. */
     advance(): void {
         const now = Date.now();
         const polls = this.behaviour.provisioningPolls;
@@ -283,7 +256,6 @@ export class Account {
         }
         if (!Array.isArray(order.item) || order.item.length === 0) throw new SimError(400, "order.item must be a non-empty list");
 
-        // Validate every item before anything is created, as a real order form would.
         let total = 0;
         const items = order.item.map((item: any, i: number) => {
             const plan = this.planById(Number(item?.pid));
@@ -370,13 +342,11 @@ export class Account {
         return { status: "success", serviceid: s.serviceId, clientid: this.state.clientId };
     }
 
-    /** Also what the admin interface uses for "cancelled behind Pulumi's back". */
     cancelService(s: SimService, type: string): void {
         const at = Date.now();
         this.state.cancellations.push({ serviceId: s.serviceId, type, at });
         if (type === "Immediate") {
             s.status = "Cancelled";
-            // The server is gone, and what its Management API had set up with it.
             delete s.vnc;
             s.hooks = [];
             s.ptr = {};
@@ -432,7 +402,6 @@ export class Account {
                 valid_until: validUntil,
                 signature: this.issue(s.kvmId!, validUntil),
                 suspended: s.status === "Suspended" ? "y" : "n",
-                // The label of the server: its host name, as the order named it.
                 description: s.hostname,
                 lps: String(s.serviceId % 100).padStart(2, "0"),
                 lps_ispremium: false,
@@ -441,7 +410,7 @@ export class Account {
         return { status: "success", data };
     }
 
-    /** A session signature: 50 characters, as the specification shows, bound to the KVM and the expiry. */
+    /** 50 characters, as the specification shows. */
     sign(kvmId: string, validUntil: number): string {
         this.state.sessionKey ??= randomBytes(32).toString("hex");
         return createHmac("sha512", this.state.sessionKey).update(`${kvmId}|${validUntil}`).digest("base64url").slice(0, 50);
@@ -453,12 +422,9 @@ export class Account {
         return signature;
     }
 
-    /** The KVMs get/auth lists: provisioned, and not cancelled. */
     listedService(kvmId: unknown): SimService | undefined {
         return this.state.services.find((s) => s.kvmId !== undefined && s.kvmId === kvmId && (s.status === "Active" || s.status === "Suspended"));
     }
-
-    // ---- operator actions (admin interface, tests) -----------------------------------------------------
 
     payInvoice(invoiceId: number): void {
         const invoice = this.state.invoices.find((i) => i.invoiceId === invoiceId);
@@ -472,7 +438,6 @@ export class Account {
         s.status = suspended ? "Suspended" : "Active";
     }
 
-    /** Someone switched the server on or off in the portal. */
     setPower(serviceId: number, state: "on" | "off"): void {
         const s = this.service({ serviceid: serviceId });
         if (!s.kvmId) throw new SimError(400, "The service is not provisioned yet");

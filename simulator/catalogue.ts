@@ -1,17 +1,7 @@
 /**
- * The simulator's catalogue, and the answers of get/locations and get/products in exactly the shapes of the
- * user's interface specification (shared/000_3cfe71d17a36cd55.txt, "Location" and "Product (plan)"):
- *
- * - locations keyed by display name, each `{id, headline?}` (one headline empty, one absent, as the specification allows);
- * - plans keyed by display name, each `{id, description, addons}`; `description` holds `disk`, `ram`, `cpu`,
- *   `traffic` as `{size, unit}` (GByte, MByte, core/socket, TByte) and `price` with all four billing cycles as
- *   `{amount: "8.00", currency: "EUR"}`;
- * - add-on groups under the specification's names (ADDON_GROUPS), keyed by add-on id as a string, each add-on
- *   `{id, description, price?}` with `price: {monthly: {...}}` absent for operating systems and the "no extra"
- *   entry. The groups differ per plan: the smallest plan has no drive boost, Zurich sells no additional IP.
- *
- * The figures of a plan exist once, in `PLANS`; the answers are built from them, and the order rules in
- * account.ts read the same records.
+ * The simulator's catalogue; get/locations and get/products answer in exactly the shapes of the user's interface
+ * specification (shared/000_3cfe71d17a36cd55.txt, "Location" and "Product (plan)"). A plan's figures exist once,
+ * in `PLANS`, read by both the answers and account.ts's order rules.
  */
 
 /** The add-on group names of the specification, and the order-item field that takes an id of each. */
@@ -26,7 +16,7 @@ export type SimAddonGroup = keyof typeof ADDON_GROUPS;
 export interface SimAddon {
     id: number;
     description: string;
-    /** Monthly price in EUR; absent for operating systems and for the "no extra" entry. */
+    /** EUR; absent for operating systems and the "no extra" entry. */
     monthly?: number;
 }
 
@@ -47,7 +37,6 @@ export interface SimLocation {
     name: string;
     /** Absent or empty for some locations, as the specification allows. */
     headline?: string;
-    /** Used for the simulated api_host of a KVM; not part of any answer. */
     code: string;
 }
 
@@ -113,7 +102,6 @@ export const BILLING_CYCLE_MONTHS: Record<string, number> = { monthly: 1, quarte
 const CYCLE_DISCOUNT: Record<string, number> = { monthly: 1, quarterly: 0.97, semiannually: 0.94, annually: 0.9 };
 export const CURRENCY = "EUR";
 
-/** The price of `monthly` for a cycle, or undefined for a name that is not a billing cycle. */
 export function priceFor(monthly: number, cycle: string): number | undefined {
     if (!(cycle in BILLING_CYCLE_MONTHS)) return undefined;
     return Math.round(monthly * BILLING_CYCLE_MONTHS[cycle] * CYCLE_DISCOUNT[cycle] * 100) / 100;
@@ -129,7 +117,6 @@ function wireAddon(a: SimAddon) {
     return a.monthly === undefined ? { id: a.id, description: a.description } : { id: a.id, description: a.description, price: { monthly: money(a.monthly) } };
 }
 
-/** The plans of one location in get/products' shape; `plans` is the account's catalogue (PLANS, as changed by a test). */
 export function wireProducts(plans: SimPlan[], locationId: number) {
     return Object.fromEntries(
         plans.filter((p) => p.locationId === locationId).map((p) => [
@@ -151,7 +138,6 @@ export function wireProducts(plans: SimPlan[], locationId: number) {
     );
 }
 
-/** The add-on of a plan's group with this id, or undefined when the plan does not offer it. */
 export function addonOf(plan: SimPlan, group: SimAddonGroup, id: number): SimAddon | undefined {
     return plan.addons[group]?.find((a) => a.id === id);
 }

@@ -72,7 +72,6 @@ async function main(argv: string[]): Promise<void> {
         faults,
     });
     if (values["no-api-access"]) sim.account.state.apiAccess = false;
-    // Labelled, and as the commands that point a stack at it; the first line names the base URL.
     console.log(
         [
             `EDIS simulator listening on ${sim.url}`,

@@ -1,22 +1,9 @@
 /**
- * The simulated Management API: each server's own host (`api_host` of its session entry, paths under /kvm/v2/)
- * and the account's reverse-DNS host (`api_rdns`, paths at its root), as EDIS-API.md and the vendor's reference
- * pages describe them. server.ts routes `/_host/<host>/<path>` here, so that one loopback port plays every host.
- *
- * Where the vendor's pages show an answer, it has that shape (test/spec checks it). Where they say nothing,
- * this is the one choice the simulator makes (the client stays tolerant of others):
- * - every call needs the `signature`, `kvm_id` and `valid_until` of a get/auth entry of that KVM; a signature
- *   that does not match, or a `valid_until` in the past, is HTTP 401 `{status: "error", message}`; so is any
- *   call while API Access is off (account-wide, `apiAccess`), with a message that says so;
- * - a call for a KVM to another server's host is 401 too (each host serves its own server only);
- * - power off is `set/poweroff`; it and set/poweron answer `{status: "success"}`; get/power says "server powered off" when off;
- * - get/vnc/status of a server without VNC answers `{status, vnc_status: "disabled"}`;
- * - set/ptr refuses an address that is not the server's (HTTP 400); del/ptr answers `{status}`;
- * - hooks/set answers the hook id as a string; hooks/del of an unknown id is HTTP 404.
+ * The simulated Management API: each server's `api_host` (paths under /kvm/v2/) and the account's `api_rdns` (paths at
+ * its root), as the vendor's pages describe them; server.ts routes `/_host/<host>/<path>` here, one port for every host.
  */
 import { Account, RDNS_API_HOST, SimError, SimService } from "./account";
 
-/** The endpoints of a server's host and of the reverse-DNS host. */
 export const API_HOST_ENDPOINTS = ["get/power", "set/poweron", "set/poweroff", "get/vnc/status", "set/vnc/enable", "set/vnc/disable", "hooks/set", "hooks/del"];
 export const RDNS_HOST_ENDPOINTS = ["set/ptr", "del/ptr"];
 
@@ -25,7 +12,6 @@ const VNC_HOST = "vnc.edis-sim.invalid";
 export class ManagementApi {
     constructor(private readonly account: Account) {}
 
-    /** One call to `host`; `path` as requested (with or without the /kvm/v2/ prefix). */
     handle(host: string, path: string, fields: Record<string, unknown>): unknown {
         const rdns = host === RDNS_API_HOST;
         const endpoint = rdns ? path : path.replace(/^kvm\/v2\//, "");
@@ -102,7 +88,6 @@ export class ManagementApi {
         throw new SimError(404, `Unknown endpoint ${path}`);
     }
 
-    /** The server whose session the request carries, if the session is valid on this host. */
     private authorize(host: string, rdns: boolean, fields: Record<string, unknown>): SimService {
         if (this.account.state.apiAccess === false) {
             throw new SimError(401, "API access is not enabled. Enable it in the KVM portal of one of your servers.");

@@ -1,7 +1,6 @@
 /**
- * The EDIS API simulator's HTTP face: the real paths and encodings, fault injection, a request log, an
- * admin interface under /_sim/ for changes "behind Pulumi's back", and optional state kept in a file so that
- * a separate `pulumi up` and a later `pulumi destroy` see the same servers. Listens on 127.0.0.1 only.
+ * The EDIS API simulator over HTTP (127.0.0.1 only): fault injection, a request log, an admin interface under /_sim/
+ * for changes "behind Pulumi's back", and optional state in a file, so a later `pulumi destroy` sees the same servers.
  */
 import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import http from "node:http";
@@ -24,27 +23,19 @@ export interface InjectedFault {
     retryAfter?: number;
     /** A malformed answer: an HTML page, an empty body, broken JSON, or a 200 with `status: "error"`. */
     body?: "html" | "empty" | "badjson" | "status-error";
-    /** Answer with exactly this JSON document (HTTP `status`, default 200): an answer of a shape EDIS never gives. */
+    /** Answer with exactly this JSON document (HTTP `status`, default 200). */
     json?: unknown;
-    /** Answer with exactly this text (HTTP `status`, default 200): a PHP notice before the JSON, a byte order mark, HTML. */
+    /** Answer with exactly this text (HTTP `status`, default 200), e.g. a PHP notice before the JSON. */
     text?: string;
-    /**
-     * Process the request first (the state change happens: an order is made, a service cancelled), then answer with
-     * `status`, `json` or `text` instead of the real answer. `{{orderid}}`, `{{serviceids}}`, `{{serviceid}}` and
-     * `{{invoiceid}}` in them are replaced by the real answer's values. What EDIS did and what it said, apart.
-     */
+    /** Process the request first, then answer with `status`, `json` or `text`; `{{orderid}}`, `{{serviceids}}` etc. in them take the real values. */
     processed?: boolean;
     /** Drop the connection: before the request is processed, or after (the state change has happened). */
     drop?: "before" | "after";
-    /** Never answer (a host behind a firewall, or down): logged as "unanswered" on arrival; the client must give up. */
+    /** Never answer (a host behind a firewall, or down); logged as "unanswered". */
     hang?: boolean;
     /** The error message of the answer (a server that echoes the request, for redaction tests). */
     message?: string;
-    /**
-     * Process the request (the state change happens), then send this instead of the answer: a real EDIS answer in a
-     * shape or with a status word the specification does not show (`failed` with ids, a field that does not parse).
-     * A string is sent as it is. In-process only (over /_sim/faults: `processed` with `json` or `text`).
-     */
+    /** Process the request, then send what this returns instead of the answer (a string as it is). In-process only. */
     rewrite?: (answer: Record<string, unknown>) => unknown;
 }
 
@@ -63,7 +54,7 @@ export interface SimulatorOptions {
     provisioningPolls?: number;
     sessionTtlSeconds?: number;
     faults?: InjectedFault[];
-    /** Sees each answer the simulator composes (not injected or dropped) before it is sent: how test/spec checks each against the specification. */
+    /** Sees each answer the simulator composes (not injected or dropped) before it is sent. */
     onAnswer?: (answer: SimAnswer) => void;
 }
 
@@ -71,7 +62,6 @@ export interface SimulatorOptions {
 export interface SimAnswer {
     endpoint: string;
     httpStatus: number;
-    /** The request's fields as read from the form (or JSON) body. */
     request: Record<string, unknown>;
     body: unknown;
 }
@@ -80,7 +70,7 @@ export interface LogEntry {
     seq: number;
     at: number;
     endpoint: string;
-    /** Request fields; `pw` is masked. */
+    /** Request fields, secrets masked. */
     fields: Record<string, unknown>;
     httpStatus: number;
     /** The answer's `status` field, or what happened instead ("dropped", "html", ...). */
@@ -234,7 +224,6 @@ export class EdisSimulator {
             const raw = await readBody(req);
             const url = new URL(req.url ?? "/", "http://127.0.0.1");
             if (url.pathname.startsWith("/_sim/")) return this.admin(req.method ?? "GET", url, raw, req.headers["content-type"], res);
-            // A Management API host: /_host/<api_host>/kvm/v2/<path>, or /_host/<api_rdns>/<path>.
             const hosted = /^\/_host\/([^/]+)\/(.+)$/.exec(url.pathname);
             const match = /^\/kvm\/v2\/(.+)$/.exec(url.pathname);
             const endpoint = hosted ? hosted[2].replace(/^kvm\/v2\//, "") : (match?.[1] ?? url.pathname);
@@ -335,7 +324,6 @@ export class EdisSimulator {
         return fault;
     }
 
-    /** The admin interface: what tests and the demo do to the account outside the API. */
     private admin(method: string, url: URL, raw: string, contentType: string | undefined, res: http.ServerResponse): void {
         const send = (status: number, body: unknown): void =>
             void res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
@@ -420,14 +408,12 @@ function parseFields(contentType: string | undefined, raw: string): Record<strin
     return Object.fromEntries(new URLSearchParams(raw));
 }
 
-/** Secrets are masked in the log: the password, session signatures, VNC and callback passwords. */
 function maskFields(fields: Record<string, unknown>): Record<string, unknown> {
     const masked = { ...fields };
     for (const key of ["pw", "signature", "vnc_pw", "callback_pw"]) if (masked[key] !== undefined) masked[key] = "***";
     return masked;
 }
 
-/** The body of an injected answer, with the real answer's ids put in for `{{orderid}}` and its kin. */
 function injectedBody(fault: InjectedFault, status: number, real: Record<string, unknown>): { type: string; text: string } {
     const fill = (text: string) => text.replace(/\{\{(orderid|serviceids|serviceid|invoiceid)\}\}/g, (_, k: string) => String(real[k] ?? real[`${k}s`] ?? ""));
     if (fault.text !== undefined) return { type: "text/html; charset=UTF-8", text: fill(fault.text) };

@@ -1,7 +1,6 @@
 /**
- * The typed EDIS client: one method per endpoint, on one transport (transport.ts), retry policy (retry.ts) and set of
- * wire schemas (schemas.ts). Credentials go into every request body and nowhere else; every error it throws is an
- * EdisApiError, which removes them (and session signatures) from the text it quotes; its log lines are its own words.
+ * The typed EDIS client: one method per endpoint. Credentials go into request bodies and nowhere else; every error it
+ * throws is an EdisApiError, which withholds them (and session signatures) from the text it quotes.
  */
 import { z } from "zod";
 import { EdisApiError } from "./errors";
@@ -44,11 +43,9 @@ export interface EdisClientOptions {
     /** Receives one line per retry; lines never contain request fields. */
     log?: (line: string) => void;
     userAgent?: string;
-    /** Whose time the back-off waits in; the system's by default (tests pass a ManualClock). */
     clock?: Clock;
 }
 
-/** How each endpoint is reached and whether a failed call may be repeated. */
 interface Endpoint {
     path: string;
     host: "order" | "auth";
@@ -75,16 +72,12 @@ export class EdisClient {
     private readonly password: string;
     private readonly baseUrl: string;
     private readonly authUrl: string;
-    /**
-     * Time limit, retry policy, log and user agent: shared with the ManagementClient built on this client.
-     * @internal
-     */
+    /** @internal */
     readonly settings: RequestSettings;
 
     constructor(options: EdisClientOptions) {
         this.email = options.email;
         this.password = options.password;
-        // Withheld from every text that leaves this process (withhold.ts).
         addSecret(options.password);
         addSecret(options.email, { wholeOnly: true });
         this.baseUrl = trimSlash(options.baseUrl ?? DEFAULT_BASE_URL);
@@ -114,10 +107,7 @@ export class EdisClient {
         return this.call(ENDPOINTS.paymentMethods, {}, wire.paymentMethodsAnswer);
     }
 
-    /**
-     * Places an order, once: never retried, as a lost answer is not a lost order (retry.ts). A failed answer throws
-     * with every id it names (namedIds.ts), whatever its status or shape: each may be a billed server.
-     */
+    /** Places an order, never retried. A failed answer throws with every id it names: each may be a billed server. */
     async addOrder(order: OrderRequest): Promise<OrderResult> {
         try {
             return await this.call(ENDPOINTS.order, { order: JSON.stringify(buildOrderDocument(order)) }, wire.orderAnswer);
@@ -163,7 +153,7 @@ export class EdisClient {
         }
     }
 
-    /** Session entries: of one KVM, or of every KVM of the account. Signatures are secrets (withhold.ts) from here on. */
+    /** Session entries of one KVM, or of every KVM of the account. Signatures are secrets from here on. */
     async getAuth(kvmId?: string): Promise<KvmListing> {
         const listing = await this.call(ENDPOINTS.auth, kvmId ? { kvm_id: kvmId } : {}, wire.authAnswer);
         for (const signature of [...listing.sessions.map((s) => s.signature), ...listing.unreadable.flatMap((u) => u.signatures)]) addSecret(signature);
@@ -188,7 +178,6 @@ export class EdisClient {
     }
 }
 
-/** A failed answer of a paid write, with every order, service and invoice id it names (namedIds.ts). */
 function withNamedIds(e: unknown, what: string): unknown {
     if (!(e instanceof EdisApiError) || !e.rawAnswer) return e;
     const ids = idsInAnswer(e.rawAnswer);

@@ -1,49 +1,41 @@
 /**
- * The one error type of the EDIS client. Everything that goes wrong talking to EDIS becomes an `EdisApiError`,
- * thrown through the Pulumi engine (which prints it and, for create and update, stores it).
- *
- * EDIS's text passes `withhold` (withhold.ts): the server's message here, quoted only when it is plainly words; a value
- * a detail quotes where the detail is made (`quoted`). The detail and the error's own frame (endpoint, kind, HTTP status, attempts, hint) is the
- * provider's wording. `kind` is the answer's class, from its form alone (answers.ts: what each means, who may act on it).
+ * The one error type of the EDIS client, thrown through the Pulumi engine (which prints it and may store it in state).
+ * EDIS's text passes `withhold`: it is quoted only when it is plainly words. `kind` is the answer's class, by form alone.
  */
 import { SaferReadings } from "./answers";
 import { withhold } from "./withhold";
 
 export type EdisErrorKind =
     | "not_sent" // the request never left this machine
-    | "network" // sent, no answer: refused mid-way, reset, dropped connection
-    | "timeout" // sent, no answer within the per-request time limit
+    | "network" // sent, no answer: anything may have happened
+    | "timeout" // sent, no answer in time
     | "credentials" // HTTP 401 or 403
     | "rate_limited" // HTTP 429
     | "server_error" // HTTP 5xx or 408
     | "unexpected_answer" // not EDIS's form, or a success whose shape cannot be read
     | "refused" // EDIS's form with a status other than "success"
-    | "session"; // a Management API host refused a fresh session: API Access is off, or the session is not accepted
+    | "session"; // a Management API host refused a fresh session
 
 export interface EdisApiErrorInit {
     endpoint: string;
     kind: EdisErrorKind;
-    /** HTTP status, when the server answered at all. */
     status?: number;
-    /** The server's own message (`message`/`msg`/`error`), as received: the constructor withholds it if need be. */
+    /** As received: the constructor withholds it if need be. */
     serverMessage?: string;
-    /** Extra explanation, e.g. the schema path that did not match; may quote the answer, so it is withheld too. */
+    /** May quote the answer, so it is withheld too. */
     detail?: string;
-    /** What a refusal's words allow, read by the transport before the text is withheld (answers.ts). */
+    /** Read by the transport before the text is withheld. */
     saferReadings?: SaferReadings;
-    /** The answer's length in bytes, for the line that replaces a withheld text. */
     answerBytes?: number;
-    /** Seconds the server asked us to wait (Retry-After), for rate-limit and 503 answers. */
     retryAfterSeconds?: number;
-    /** How many attempts were made before giving up. */
     attempts?: number;
-    /** Ids the answer names in its fields (any shape, any status): each may be something EDIS made and bills. */
+    /** Ids the answer names (any shape, any status): each may be something EDIS made and bills. */
     orderId?: number;
     serviceIds?: number[];
     invoiceId?: number;
-    /** Ids the answer's words mention ("order #5001 awaits payment of invoice #9002"), for the error to name. */
+    /** Ids the answer's words mention ("order #5001"), for the error to name. */
     mentioned?: string[];
-    /** The answer's text as received, for the endpoint function to read ids from; never printed. */
+    /** The answer as received, to read ids from; never printed. */
     rawAnswer?: string;
 }
 
@@ -59,7 +51,6 @@ const KIND_TEXT: Record<EdisErrorKind, string> = {
     session: "the management session was refused",
 };
 
-/** What to check, for the kinds whose cause is usually the configuration; the provider's own words. */
 const KIND_HINT: Partial<Record<EdisErrorKind, string>> = {
     credentials:
         "check config `edis:email` and `edis:password` (or EDIS_EMAIL and EDIS_PASSWORD). `pulumi refresh`, `pulumi destroy` " +
@@ -73,7 +64,6 @@ const KIND_HINT: Partial<Record<EdisErrorKind, string>> = {
         "command again; if it is enabled, check config `edis:managementUrl` (or EDIS_MANAGEMENT_URL)",
 };
 
-/** The fields of an EdisApiError are those it was made with (the foreign texts withheld and cut). */
 export interface EdisApiError extends Readonly<Omit<EdisApiErrorInit, "saferReadings" | "rawAnswer">> {}
 export class EdisApiError extends Error {
     readonly saferReadings: SaferReadings;
@@ -82,7 +72,6 @@ export class EdisApiError extends Error {
 
     constructor(init: EdisApiErrorInit) {
         const origin = { status: init.status, bytes: init.answerBytes };
-        // EDIS's words are judged by their shape; a detail is the provider's words, quoting EDIS's values judged already (quoted).
         const serverMessage = init.serverMessage === undefined ? undefined : withhold(init.serverMessage, origin);
         const detail = init.detail === undefined ? undefined : withhold(cut(init.detail), { ...origin, scope: "composed" });
         const parts = [`EDIS ${init.endpoint}: ${KIND_TEXT[init.kind]}`];
@@ -99,7 +88,6 @@ export class EdisApiError extends Error {
         Object.defineProperty(this, "rawAnswer", { value: rawAnswer, enumerable: false });
     }
 
-    /** The same error with more context, e.g. the attempt count the retry loop adds. */
     with(extra: Partial<EdisApiErrorInit>): EdisApiError {
         return new EdisApiError({ ...this, rawAnswer: this.rawAnswer, ...extra });
     }
@@ -109,15 +97,14 @@ export function isEdisApiError(e: unknown): e is EdisApiError {
     return e instanceof EdisApiError || (e instanceof Error && e.name === "EdisApiError");
 }
 
-/** Text from outside is kept to this many characters in an error (after withholding). */
 export const FOREIGN_TEXT_MAX = 500;
 
 function cut(text: string): string {
-    // A text cut once (by `with`, which builds the error again) is not cut a second time.
+    // `with` builds the error again: a text cut once is not cut twice.
     return text.length > FOREIGN_TEXT_MAX + 3 ? `${text.slice(0, FOREIGN_TEXT_MAX)}...` : text;
 }
 
-/** A value of EDIS's answer for a detail: itself when it is plainly words, else the line that says it was withheld. */
+/** A value of EDIS's answer for a detail, withheld unless it is plainly words. */
 export function quoted(value: string): string {
     return withhold(value);
 }

@@ -1,15 +1,7 @@
 /**
- * The Management API client: one server's own API at https://<api_host>/kvm/v2/... and the reverse-DNS API at
- * https://<api_rdns>/..., both named by the server's session entry (get/auth), on the same transport, retry
- * policy and error class as the order client (EdisClient), whose credentials never reach these hosts.
- *
- *   session(kvmId)             ─ get/auth with kvm_id, kept in memory until shortly before valid_until
- *   POST signature, kvm_id,    ─ a refusal of the session (HTTP 401/403; for a call that may be repeated, also
- *        valid_until + fields     words about the signature, session or API access) renews it once and repeats once
- *   refused again              ─ EdisApiError kind "session": API Access is off for the account
- *
- * Signatures are credentials: they are withheld (withhold.ts) from the moment get/auth returns them, go only
- * into request bodies, and are never returned to callers, logged or put into errors.
+ * The Management API client: a server's own API (`api_host`) and the reverse-DNS API (`api_rdns`), named by its
+ * get/auth session entry. The account's credentials never reach these hosts; session signatures are credentials too,
+ * sent only in request bodies. A refused session is renewed once; refused again, it is kind "session" (API Access off).
  */
 import { z } from "zod";
 import { ENDPOINTS, EdisClient, listedSession } from "./client";
@@ -20,34 +12,29 @@ import { CallbackMethod, KvmSession, PowerState, PowerStatus, TrafficHookRequest
 import { request } from "./request";
 import * as wire from "./schemas";
 
-/**
- * A successful get/auth that did not hold the KVM asked for: an observation of EDIS's listing, not an answer's words.
- * Its own class, so that an error made from it with more context (`with`) is an ordinary one again.
- */
+/** get/auth succeeded without the KVM asked for: an observation of EDIS's listing, not an answer's words. */
 export class KvmNotListedError extends EdisApiError {
     constructor(kvmId: string) {
         super({ endpoint: ENDPOINTS.auth.path, kind: "refused", detail: `EDIS gave no session for KVM ${kvmId}` });
     }
 }
 
-/** The vendor's hosts: the session entry's `api_host` and `api_rdns`, over https. */
 export const DEFAULT_MANAGEMENT_URL = "https://{host}";
 
 interface ManagementEndpoint {
     path: string;
-    /** "api": the server's own API host, paths under /kvm/v2/; "rdns": the reverse-DNS API host, paths at its root. */
     host: "api" | "rdns";
-    /** "safe": a repeat leaves the same result (power switch, disable, same PTR, deleting a gone hook); "never": a lost answer may have made something. */
+    /** "never": a lost answer may have made something. */
     retry: "safe" | "never";
 }
 
 export const MANAGEMENT_ENDPOINTS = {
     power: { path: "get/power", host: "api", retry: "safe" },
     powerOn: { path: "set/poweron", host: "api", retry: "safe" },
-    // The vendor's page for power off shows no path; set/poweroff by analogy with set/poweron (EDIS-API.md).
+    // Undocumented path; by analogy with set/poweron (EDIS-API.md).
     powerOff: { path: "set/poweroff", host: "api", retry: "safe" },
     vncStatus: { path: "get/vnc/status", host: "api", retry: "safe" },
-    // Not repeated: the issue's rule, and a lost answer says nothing about which password is now set.
+    // A lost answer says nothing about which password is now set.
     vncEnable: { path: "set/vnc/enable", host: "api", retry: "never" },
     vncDisable: { path: "set/vnc/disable", host: "api", retry: "safe" },
     ptrSet: { path: "set/ptr", host: "rdns", retry: "safe" },
@@ -57,26 +44,21 @@ export const MANAGEMENT_ENDPOINTS = {
     hookDelete: { path: "hooks/del", host: "api", retry: "safe" },
 } as const satisfies Record<string, ManagementEndpoint>;
 
-/** Renew a session this long before its `valid_until`, so that no call is sent with one about to expire. */
 export const SESSION_RENEW_MARGIN_SECONDS = 60;
-/** A session entry without `valid_until` is used for this long. */
 const SESSION_DEFAULT_LIFETIME_SECONDS = 300;
 
 export interface ManagementClientOptions {
-    /** `{host}` becomes the session's `api_host` or `api_rdns` (default `https://{host}`); a URL without it gets every call (a proxy, the simulator). */
+    /** `{host}` becomes `api_host` or `api_rdns`; a URL without it gets every call (a proxy, the simulator). */
     urlTemplate?: string;
     now?: () => number;
 }
 
-/** How one call departs from its endpoint's rule. */
 export interface CallOptions {
-    /** Send it once, even where the endpoint may be repeated. */
     once?: boolean;
-    /** A time limit shorter than the client's. */
     timeoutMs?: number;
 }
 
-/** A session entry in memory, with when to stop using it (its own `valid_until` is sent back untouched). */
+/** `valid_until` is sent back untouched; `renewAfter` sits beside it. */
 interface HeldSession extends KvmSession {
     renewAfter: number;
 }
@@ -94,7 +76,6 @@ export class ManagementClient {
         this.now = options.now ?? Date.now;
     }
 
-    /** A refresh's readings pass `once` and a shorter `timeoutMs` (kvm/power.ts). */
     getPower(kvmId: string, options: CallOptions = {}): Promise<PowerStatus> {
         return this.call(kvmId, MANAGEMENT_ENDPOINTS.power, {}, wire.powerAnswer, options);
     }
@@ -107,7 +88,7 @@ export class ManagementClient {
         return this.call(kvmId, MANAGEMENT_ENDPOINTS.vncStatus, {}, wire.vncAnswer);
     }
 
-    /** `password`: exactly 8 letters or digits (the vendor's rule; the caller checks it before any call). */
+    /** `password`: exactly 8 letters or digits, checked by the caller. */
     enableVnc(kvmId: string, password: string): Promise<VncStatus> {
         addSecret(password);
         return this.call(kvmId, MANAGEMENT_ENDPOINTS.vncEnable, { vnc_pw: password }, wire.vncAnswer);
@@ -117,12 +98,10 @@ export class ManagementClient {
         await this.call(kvmId, MANAGEMENT_ENDPOINTS.vncDisable, {}, wire.acknowledged);
     }
 
-    /** Sets PTR records of the server's addresses: `{ "<ip>": "<name>" }`. */
     async setPtr(kvmId: string, records: Record<string, string>): Promise<void> {
         await this.call(kvmId, MANAGEMENT_ENDPOINTS.ptrSet, { ip: JSON.stringify(records) }, wire.acknowledged);
     }
 
-    /** Removes the PTR records of the addresses. */
     async deletePtr(kvmId: string, ips: string[]): Promise<void> {
         await this.call(kvmId, MANAGEMENT_ENDPOINTS.ptrDelete, { ip: JSON.stringify(ips) }, wire.acknowledged);
     }
@@ -150,15 +129,12 @@ export class ManagementClient {
         await this.call(kvmId, MANAGEMENT_ENDPOINTS.hookDelete, { id: hookId }, wire.acknowledged);
     }
 
-    // ---- sessions and the one request path ------------------------------------------------------------
-
-    /** Takes an entry the caller has (the account's listing), so a refresh does not ask get/auth per server; kept while valid. */
+    /** Takes an entry from the account's listing, so a refresh does not ask get/auth per server. */
     remember(session: KvmSession): void {
         const held = this.hold(session);
         if (this.fresh(held)) this.sessions.set(session.kvmId, Promise.resolve(held));
     }
 
-    /** Without a readable limit, renewed after a few minutes, not never; the time sits beside the entry: `valid_until` goes back as written. */
     private hold(session: KvmSession): HeldSession {
         const nowSeconds = Math.floor(this.now() / 1000);
         return { ...session, renewAfter: (session.validUntil ?? nowSeconds + SESSION_DEFAULT_LIFETIME_SECONDS) - SESSION_RENEW_MARGIN_SECONDS };
@@ -168,14 +144,13 @@ export class ManagementClient {
         return session.renewAfter > this.now() / 1000;
     }
 
-    /** The KVM's session: the one in memory while it is valid, else a new one from get/auth. */
     private async session(kvmId: string, renew = false): Promise<HeldSession> {
         const held = renew ? undefined : await this.sessions.get(kvmId)?.catch(() => undefined);
         if (held && this.fresh(held)) return held;
         const pending = this.edis.getAuth(kvmId).then((listing) => {
             const entry = listedSession(listing, kvmId);
             if (!entry) {
-                // EDIS's own listing of that KVM is empty: for the Management API's resources (nothing billed), gone.
+                // For the Management API's resources (nothing billed), an empty listing means gone.
                 throw new KvmNotListedError(kvmId);
             }
             return this.hold(entry);
@@ -197,10 +172,8 @@ export class ManagementClient {
         try {
             return await this.send(session, endpoint, fields, schema, options);
         } catch (e) {
-            // A call that must not be repeated (hooks/set) is never sent twice, whatever the refusal says.
             if (!isEdisApiError(e) || !repeatable || !refusesSession(e)) throw e;
         }
-        // Expired early, revoked, or issued before a change on EDIS's side: one new session, one more try.
         session = await this.session(kvmId, true);
         try {
             return await this.send(session, endpoint, fields, schema, options);
@@ -230,12 +203,10 @@ export class ManagementClient {
                 signature: session.signature,
                 kvm_id: session.kvmId,
                 valid_until: session.validUntilText ?? "",
-                // The reverse-DNS API is told which server host the records belong to (the vendor's example).
                 ...(endpoint.host === "rdns" ? { api_host: session.apiHost } : {}),
                 ...fields,
             },
             schema,
-            // Every Management API call is about the session's KVM.
             about: { kvmId: session.kvmId },
         });
     }

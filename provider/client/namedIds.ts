@@ -1,14 +1,7 @@
 /**
- * Every id an answer names, read from its raw text whatever wraps or precedes it: a byte order mark, PHP notices or
- * warnings before the JSON, trailing HTML, an envelope object, lists, PHP's associative arrays (`{"0":1003}`),
- * numbers as strings, `print_r` and form-encoded dumps. An id in any answer of a paid write, whatever its status, is
- * something EDIS made and may bill (DESIGN.md section 4, "Any answer that names a service is an order").
- *
- *   fields      ids under a key that names them (`serviceids`, `service_id`, `orderId`, `invoice.id`, ...) in any
- *               JSON value found in the text, at any depth, or in a `key => value` / `key=value` / `<key>` dump:
- *               what the provider records (a service id goes to the stack's state and the journal)
- *   mentioned   ids the words mention ("order #5001 awaits payment of invoice #9002"): named in the error and the
- *               journal, never taken as this resource's server (a message may name another service of the account)
+ * Every id an answer names, read from its raw text whatever wraps it (PHP notices, HTML, envelopes, dumps). An id in any
+ * answer of a paid write, whatever its status, is something EDIS made and may bill (DESIGN.md section 4). Ids in fields
+ * are recorded; ids only mentioned in words are named, never taken as this resource's server.
  */
 
 export interface NamedIds {
@@ -19,15 +12,13 @@ export interface NamedIds {
 
 export interface IdsInAnswer {
     fields: NamedIds;
-    /** "order 5001", "invoice 9002", "service 1003": what the words mention, as written. */
     mentioned: string[];
-    /** Values under a key about a KVM (`kvmid`, `kvm_id`, `data.kvm`): the answer names a server. */
     kvms: string[];
 }
 
 type Kind = keyof NamedIds;
 
-/** The kind of id a key names (`serviceids`, `service_id`, `service`); WHMCS's service-id names need the suffix (`relid`). */
+/** WHMCS's service-id names need the suffix (`relid`). */
 function kindOfKey(key: string): { kind: Kind; direct: boolean } | undefined {
     const k = key.toLowerCase().replace(/[^a-z]/g, "");
     const m = /^(service|order|invoice|product|hosting|rel)s?(ids?|numbers?|nos?|nums?)?$/.exec(k);
@@ -37,7 +28,6 @@ function kindOfKey(key: string): { kind: Kind; direct: boolean } | undefined {
     return { kind: whmcs ? "serviceIds" : (`${m[1]}Ids` as Kind), direct: m[2] !== undefined };
 }
 
-/** A whole, positive id: 1003 or "1003" (or "#1003"). */
 function idOf(v: unknown): number | undefined {
     if (typeof v === "number") return Number.isSafeInteger(v) && v > 0 ? v : undefined;
     if (typeof v === "string" && /^\s*#?\d{1,15}\s*$/.test(v)) {
@@ -47,13 +37,11 @@ function idOf(v: unknown): number | undefined {
     return undefined;
 }
 
-/** A string that is only a list of ids ("1003,1004", "1003; 1004", "#1003 #1004"). */
 function idList(v: string): number[] {
     if (!/^[\s#,;|/]*\d{1,15}(?:[\s#,;|/]+\d{1,15})*[\s#,;|/]*$/.test(v)) return [];
     return (v.match(/\d{1,15}/g) ?? []).map(Number).filter((n) => n > 0);
 }
 
-/** Every id in a value under a key that names them: numbers, numeric strings, lists, and maps (their values, or their keys when those are ids). */
 function collect(value: unknown, into: number[], depth = 0): void {
     if (depth > 8) return;
     const one = idOf(value);
@@ -63,24 +51,22 @@ function collect(value: unknown, into: number[], depth = 0): void {
     if (!value || typeof value !== "object") return;
     const entries = Object.entries(value as Record<string, unknown>);
     const before = into.length;
-    // A map's plain values, and what it holds under places ("0") or `id`; a nested record under another key has
-    // fields of its own (a plan id, a price), which walk() reads by their names.
+    // A nested record under another key has fields of its own (a plan id, a price): walk() reads those by name.
     for (const [key, v] of entries) if (typeof v !== "object" || /^\d+$/.test(key) || /^ids?$/i.test(key)) collect(v, into, depth + 1);
-    // PHP's associative array keyed by the ids themselves: {"1003": "web1"}. Keys 0..n-1 are a list's places.
+    // PHP's array keyed by the ids themselves: {"1003": "web1"}. Keys 0..n-1 are a list's places.
     const keys = entries.map(([k]) => k);
     if (into.length === before && !keys.every((k, i) => k === String(i))) {
         for (const k of keys) if (/^\d{1,15}$/.test(k) && Number(k) > 0) into.push(Number(k));
     }
 }
 
-/** The ids of a record named by its kind (`"service": {"id": 1003}`, `"services": [{"id": 1003}, 1004]`). */
+/** `"service": {"id": 1003}`, `"services": [{"id": 1003}, 1004]`. */
 function collectRecord(value: unknown, into: number[]): void {
     if (Array.isArray(value)) return value.forEach((v) => collectRecord(v, into));
     if (!value || typeof value !== "object") return collect(value, into);
     for (const [k, inner] of Object.entries(value as Record<string, unknown>)) if (/^ids?$/i.test(k)) collect(inner, into);
 }
 
-/** Walks a parsed value at every depth and collects the ids under keys that name them (and, given `kvms`, KVM values). */
 function walk(value: unknown, ids: NamedIds, kvms?: string[], depth = 0): void {
     if (depth > 16 || !value || typeof value !== "object") return;
     if (Array.isArray(value)) return value.forEach((v) => walk(v, ids, kvms, depth + 1));
@@ -92,7 +78,7 @@ function walk(value: unknown, ids: NamedIds, kvms?: string[], depth = 0): void {
     }
 }
 
-/** The JSON values in a text: all of it (after a BOM), else each balanced `{...}`/`[...]` that parses; JSON in strings too. */
+/** All of the text as JSON, else each balanced `{...}`/`[...]` that parses; JSON in strings too. */
 export function jsonValuesIn(text: string): unknown[] {
     const body = text.replace(/^\uFEFF/, "");
     const whole = tryParse(body.trim());
@@ -112,7 +98,6 @@ export function jsonValuesIn(text: string): unknown[] {
     return found;
 }
 
-/** A value, and the JSON held in its string fields (a JSON document sent as a string, as add/order's own `order` is). */
 function expand(value: unknown, depth = 0): unknown[] {
     const out: unknown[] = [value];
     if (depth > 3 || !value || typeof value !== "object") return out;
@@ -133,7 +118,6 @@ function tryParse(text: string): { ok: true; value: unknown } | { ok: false } {
     }
 }
 
-/** The index of the bracket that closes the one at `start`, skipping JSON strings; -1 when it is not closed. */
 function balancedEnd(text: string, start: number): number {
     let depth = 0;
     let inString = false;
@@ -154,34 +138,26 @@ function balancedEnd(text: string, start: number): number {
     return -1;
 }
 
-/**
- * Ids under a named key in a text that is not (or not wholly) JSON: `"serviceids":"1003,1004"` cut short,
- * `[serviceids] => 1003` (print_r), `serviceid=1003` (a form), `<serviceid>1003</serviceid>`. The key is written as
- * a key (quoted, bracketed, tagged or joined to its `=`), so words ("service id 1003 is ...") are not fields.
- */
+/** Keys in non-JSON dumps; only written as a key, so words ("service id 1003 is ...") are not fields. */
 const KEY = String.raw`((?:service|order|invoice)s?[_-]?(?:ids?|numbers?|nos?|nums?))`;
 const DUMPED = new RegExp(
     String.raw`(?:["']${KEY}["']\s*:|\[${KEY}\]\s*=>|\b${KEY}=|<${KEY}>)\s*(?:array\s*\(|[\["'({])?\s*((?:#?\d{1,15}(?:\s*[,;|]\s*|\s+)?)+)`,
     "gi",
 );
 
-/** "order #5001", "invoice 9002", "service ID 1003", "services 1003, 1004": the words' mentions. */
 const MENTIONED = /\b(service|order|invoice)s?\b(?:\s+(?:id|ids|no\.?|number|num))?\s*[:#]?\s*#?(\d{2,15})\b/gi;
 
-/** The ids under keys that name them in a parsed answer (a success's `serviceids` in whatever shape it comes). */
 export function idsInValue(value: unknown): NamedIds {
     const ids: NamedIds = { orderIds: [], serviceIds: [], invoiceIds: [] };
     for (const v of expand(value)) walk(v, ids);
     return { orderIds: unique(ids.orderIds), serviceIds: unique(ids.serviceIds), invoiceIds: unique(ids.invoiceIds) };
 }
 
-/** Every id an answer's raw text names: in fields (recorded) and in words (named). */
 export function idsInAnswer(raw: string | undefined): IdsInAnswer {
     const fields: NamedIds = { orderIds: [], serviceIds: [], invoiceIds: [] };
     const kvms: string[] = [];
     if (!raw) return { fields, mentioned: [], kvms };
     for (const value of jsonValuesIn(raw)) walk(value, fields, kvms);
-    // A form-encoded dump writes the list's commas as %2C.
     for (const text of [raw, raw.replace(/%2C/gi, ",")]) {
         for (const m of text.matchAll(DUMPED)) {
             const named = kindOfKey(m[1] ?? m[2] ?? m[3] ?? m[4]);
@@ -201,7 +177,6 @@ function unique<T>(values: T[]): T[] {
     return [...new Set(values)];
 }
 
-/** "order 5001, service 1003, 1004, invoice 9002" for an error, or undefined when the answer names none. */
 export function describeIds(ids: IdsInAnswer): string | undefined {
     const parts = [
         ids.fields.orderIds.length ? `order ${ids.fields.orderIds.join(", ")}` : undefined,

@@ -14,7 +14,7 @@ export function buildOrderDocument(order: OrderRequest) {
             additional_ram: i.additionalRam ?? "",
             additional_vcpu: i.additionalVcpu ?? "",
             additional_ip: i.additionalIp ?? "",
-            // The vendor's own sample spells this `additional_driveboost` in one place; the documented name is this one.
+            // The documented name (the vendor's sample once says `additional_driveboost`).
             additional_diskboost: i.diskBoost ?? "",
             ssh_pubkey: i.sshPublicKey ?? "",
         })),

@@ -1,7 +1,4 @@
-/**
- * One endpoint call as both clients make it: post (transport.ts), check the answer against the endpoint's wire schema
- * (schemas.ts), and repeat transient failures of repeatable endpoints as the retry policy says (retry.ts).
- */
+/** One endpoint call as both clients make it: post, check the answer's shape, repeat what the retry policy allows. */
 import type { z } from "zod";
 import { EdisApiError, quoted } from "./errors";
 import { Clock, systemClock } from "../clock";
@@ -10,28 +7,24 @@ import { describeIssues } from "./schemas";
 import { postJson } from "./transport";
 import { idsInAnswer } from "./namedIds";
 
-/** What every call of one client shares. */
 export interface RequestSettings {
     timeoutMs: number;
     retryPolicy: RetryPolicy;
-    /** Receives one line per retry; lines never contain request fields. */
+    /** Lines never contain request fields. */
     log: (line: string) => void;
     userAgent: string;
-    /** Whose time the back-off waits in (tests pass a ManualClock). */
     clock?: Clock;
 }
 
 /**
- * What a call needs of its wire schema (schemas.ts): zod's `safeParse`, without zod's types. The package's public
- * declarations reach this module (through the client's settings), and zod's own do not compile without `esModuleInterop`,
- * which Pulumi's standard tsconfig does not set: no exported declaration may name a zod type (test/declarations.test.ts).
+ * zod's `safeParse` without zod's types: zod's declarations need `esModuleInterop`, which Pulumi's standard tsconfig
+ * lacks, so no exported declaration may name a zod type.
  */
 export interface WireSchema<T> {
     safeParse(answer: unknown): { success: true; data: T } | { success: false; error: unknown };
 }
 
 export interface EndpointCall<T> {
-    /** The endpoint's name in errors and logs, e.g. "get/products". */
     endpoint: string;
     url: string;
     encoding: "form" | "json";
@@ -39,9 +32,7 @@ export interface EndpointCall<T> {
     retry: "safe" | "never";
     fields: Record<string, string | number | boolean>;
     schema: WireSchema<T>;
-    /** This call's time limit, when shorter than the client's (a refresh's power reading near its window's end). */
     timeoutMs?: number;
-    /** The service and KVM the call is about: a success that names another is no answer about them (aboutAnother). */
     about?: { serviceId?: number; kvmId?: string };
 }
 
@@ -55,7 +46,7 @@ export async function request<T>(settings: RequestSettings, call: EndpointCall<T
                     endpoint: call.endpoint,
                     kind: "unexpected_answer",
                     detail: `the answer did not have the expected shape: ${quoted(describeIssues(parsed.error as z.ZodError))}`,
-                    // Kept (not enumerable) for the paid writes, which read any id in any answer.
+                    // For the paid writes, which read any id in any answer.
                     rawAnswer: JSON.stringify(body),
                 });
             }
@@ -76,10 +67,7 @@ export async function request<T>(settings: RequestSettings, call: EndpointCall<T
     }
 }
 
-/**
- * A success that names another service or KVM than the one asked about (`{"status":"success","serviceid":5001}` to a
- * cancel of 5002) says nothing true about ours (DESIGN.md section 4): what it names, for the error; else undefined.
- */
+/** A success that names another service or KVM than the one asked about says nothing true about ours. */
 function aboutAnother(body: unknown, about: { serviceId?: number; kvmId?: string }): string | undefined {
     const { fields, kvms } = idsInAnswer(JSON.stringify(body));
     const services = about.serviceId === undefined ? [] : fields.serviceIds.filter((id) => id !== about.serviceId);

@@ -1,12 +1,7 @@
 /**
- * The retry policy, in one place.
- *
- * - Only endpoints marked `retry: "safe"` are ever repeated (reads, and cancel/product, which is idempotent:
- *   a second cancel of the same service changes nothing). add/order and add/upgrade spend money and are
- *   never repeated, whatever the failure: a timeout or a 500 there does not tell us the order was not placed.
- * - Only failures that say nothing about the request are repeated (answers.ts `mayRetry`: 429, 5xx, no answer, "try again").
- * - The wait is exponential with full jitter, capped; a `Retry-After` from the server replaces it (itself
- *   capped, so a hostile or broken header cannot park a deployment for hours).
+ * The retry policy. Only `retry: "safe"` endpoints are repeated: add/order and add/upgrade spend money, and a timeout
+ * or 500 there does not say the order was not placed. Backoff is exponential with full jitter; `Retry-After` is capped
+ * so a broken header cannot park a deployment for hours.
  */
 import { mayRetry } from "./answers";
 import { EdisApiError } from "./errors";
@@ -16,7 +11,6 @@ export interface RetryPolicy {
     maxAttempts: number;
     /** First backoff in milliseconds; doubles each attempt. */
     baseDelayMs: number;
-    /** Upper bound of one computed backoff. */
     maxDelayMs: number;
     /** Upper bound of a server-requested Retry-After wait. */
     maxRetryAfterMs: number;
@@ -29,7 +23,7 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
     maxRetryAfterMs: 60_000,
 };
 
-/** Parses a Retry-After header: delta-seconds or an HTTP date. Returns seconds, or undefined. */
+/** Delta-seconds or an HTTP date, in seconds. */
 export function parseRetryAfter(header: string | null | undefined, now = Date.now()): number | undefined {
     if (!header) return undefined;
     const trimmed = header.trim();
@@ -39,7 +33,7 @@ export function parseRetryAfter(header: string | null | undefined, now = Date.no
     return Math.max(0, (date - now) / 1000);
 }
 
-/** The wait before attempt `attempt + 1` (counting from 1), or undefined to give up; tests pin the jitter through `random`. */
+/** The wait before attempt `attempt + 1`, or undefined to give up. */
 export function nextDelayMs(
     policy: RetryPolicy,
     error: EdisApiError,

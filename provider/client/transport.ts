@@ -1,18 +1,14 @@
-/**
- * One HTTP exchange with EDIS: POST, a per-request time limit, and the mapping of every failure to an
- * `EdisApiError` of the right kind. No retries here (see retry.ts) and no knowledge of endpoints' shapes.
- */
+/** One HTTP exchange with EDIS: POST with a time limit, every failure mapped to an `EdisApiError` of its kind. */
 import fetch from "node-fetch";
 import { EdisApiError, EdisErrorKind, quoted } from "./errors";
 import { isSuccessWord, saferReadingsOf } from "./answers";
 import { parseRetryAfter } from "./retry";
 import { serverMessageOf } from "./schemas";
 
-/** Larger answers are refused: no EDIS answer comes near this, and an endless body must not fill memory. */
+/** An endless body must not fill memory. */
 export const MAX_ANSWER_BYTES = 10 * 1024 * 1024;
 
 export interface PostRequest {
-    /** The endpoint's path, e.g. "get/products", used in errors and logs. */
     endpoint: string;
     url: string;
     encoding: "form" | "json";
@@ -22,13 +18,11 @@ export interface PostRequest {
 }
 
 /**
- * Failures only the setting up of a connection gives (no such name, nothing listening, a refused certificate): the body
- * is written once the connection (and TLS) is up, so such a request never left. Codes a connection already carrying the
- * request can give too (EHOSTUNREACH, ENETUNREACH, ERR_SSL_*) are not here: after them a paid write is "unknown".
+ * Failures only connection set-up gives: the body is written after TLS is up, so the request never left. Codes a live
+ * connection can give too (EHOSTUNREACH, ERR_SSL_*) are not here: after them a paid write is "unknown".
  */
 const NEVER_LEFT = /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EAI_NONAME|EADDRNOTAVAIL|ERR_INVALID_URL|ERR_TLS_CERT_ALTNAME_INVALID|CERT_\w+|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_\w+)$/;
 
-/** The class of an answer that is not a success, from its form (answers.ts): HTTP status, and whether it is EDIS's JSON. */
 function kindOf(status: number, edisShaped: boolean): EdisErrorKind {
     if (status === 401 || status === 403) return "credentials";
     if (status === 429) return "rate_limited";
@@ -39,24 +33,19 @@ function kindOf(status: number, edisShaped: boolean): EdisErrorKind {
 
 function encodeBody(req: PostRequest): string {
     if (req.encoding === "json") return JSON.stringify(req.fields);
-    // URLSearchParams encodes + & = % space and non-ASCII correctly; string concatenation would not.
     const form = new URLSearchParams();
     for (const [k, v] of Object.entries(req.fields)) form.append(k, String(v));
     return form.toString();
 }
 
-/**
- * Posts and returns the parsed JSON body of a successful answer: one JSON object (after an optional byte order
- * mark) whose `status` is exactly "success". Throws an EdisApiError of the answer's class otherwise; a failed
- * answer's raw text rides on it (not enumerable) for the endpoints that read ids from any answer (namedIds.ts).
- */
+/** The body of an answer whose `status` is exactly "success"; else throws with the raw text for reading ids. */
 export async function postJson(req: PostRequest): Promise<Record<string, unknown>> {
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), req.timeoutMs);
     let status: number;
     let text: string;
     let retryAfter: string | null;
-    // Once the status line has come, the request was certainly sent: no error after it may read as "never left".
+    // After the status line, no error may read as "never left".
     let answered = false;
     try {
         const res = await fetch(req.url, {
@@ -106,7 +95,7 @@ export async function postJson(req: PostRequest): Promise<Record<string, unknown
     const ok2xx = status >= 200 && status < 300;
     if (ok2xx && edisShaped && isSuccessWord(statusWord)) return body as Record<string, unknown>;
 
-    // Every other answer is a failure; its class comes from its form (answers.ts), never from its words.
+    // A failure's class comes from its form, never from its words.
     const serverMessage = isObject ? serverMessageOf(body) : undefined;
     const kind = kindOf(status, edisShaped);
     let detail: string | undefined;
@@ -120,7 +109,7 @@ export async function postJson(req: PostRequest): Promise<Record<string, unknown
         status,
         serverMessage,
         detail,
-        // Read before the text is withheld: words that can only make the outcome safer (answers.ts).
+        // Read before the text is withheld.
         saferReadings: kind === "refused" ? saferReadingsOf(text) : {},
         answerBytes: Buffer.byteLength(text),
         retryAfterSeconds: ok2xx ? undefined : parseRetryAfter(retryAfter),

@@ -1,21 +1,12 @@
 /**
- * The order journal: a record of every paid or non-repeatable write (add/order, add/upgrade, and hooks/set, which adds a
- * traffic hook each time and cannot be listed) that survives a crash of the provider host or of the whole deployment, kept
- * in a directory or, for runners that do not outlive a job, in S3 (`edis:journalUrl`, location.ts, store.ts). The writes go
- * through one path, paidWrite.ts; this module is the record: one object per resource and kind, each step atomic (OrderJournal).
- *
- *   before the write      entry "sending"     ─ claimed exclusively: a second deployment finds it and stops
- *   the answer is known   entry "ordered"/"done" with the ids, or no entry when EDIS refused it
- *   the answer was lost   entry "unknown"
- *   create returned       entry "created"     ─ the engine had it; kept until its state shows it
- *   the engine has it     entry removed       ─ diff, read, update or delete saw the result in state (conditionally: see clear)
- *
- * **Identity.** An entry belongs to one resource: it is keyed by the resource's URN (project, stack, parent types, type and
- * name; the SDK's input `__resourceKey`), so two resources of one name under two components never share an entry. A resource
- * renamed with an alias finds its entries under the alias's URN (the SDK's `__resourceAliases`) and takes them over. An entry
- * that names the same project, parents and name under another stack (a renamed stack, or another stack in the same directory)
- * is never taken silently: one whose outcome is unknown stops the write, with a command for each case. No entry is ever passed
- * over because of a computed tag (an account, an endpoint's spelling): what may be this resource's blocks until the user says.
+ * The order journal: a crash-surviving record of every paid or non-repeatable write (add/order, add/upgrade, hooks/set),
+ * in a directory or S3 (`edis:journalUrl`); writes go through paidWrite.ts. Keyed by URN (an alias's entries are taken over;
+ * an unresolved one of the same resource under another stack stops the write). Each step is atomic:
+ *   before the write      "sending"          ─ claimed exclusively: a second deployment stops
+ *   the answer is known   "ordered"/"done" with the ids, or no entry when EDIS refused it
+ *   the answer was lost   "unknown"
+ *   create returned       "created"          ─ kept until state shows it
+ *   the engine has it     removed            ─ conditionally (see clear)
  */
 import { createHash, randomBytes } from "node:crypto";
 import { hostname } from "node:os";
@@ -43,9 +34,9 @@ interface EntryBase {
     sentAt: string;
     /** What went wrong, for an unknown outcome. */
     problem?: string;
-    /** Which deployment wrote the entry last (WRITER): named to another deployment that finds it. */
+    /** Which deployment wrote the entry last (WRITER). */
     writer?: string;
-    /** A nonce of the write that made this body (see serialize). */
+    /** The write's nonce (see serialize). */
     write?: string;
 }
 
@@ -63,7 +54,7 @@ export interface OrderEntry extends EntryBase {
     kvmId?: string;
     /** For a replacement: the server being replaced, which the user must not adopt as the new one. */
     replacing?: { serviceId: number; kvmId?: string };
-    /** An order placed for several resources at once (`edis:batchOrders`): this one's place in it. */
+    /** This member's place in a batched order (`edis:batchOrders`). */
     batch?: OrderBatchInfo;
 }
 
@@ -77,7 +68,7 @@ export interface OrderBatchInfo {
     hostnames: string[];
 }
 
-/** Services order answers named beyond the one the resource holds: billed, and in no state. Never settled; each order adds its own. */
+/** Services an order answer named beyond the one the resource holds: billed, and in no state. Never settled. */
 export interface ExtraEntry extends EntryBase {
     kind: "extra";
     state: "unclaimed";
@@ -107,11 +98,7 @@ export interface HookEntry extends EntryBase {
     hookId?: number;
 }
 
-/**
- * The resource that last adopted a server, by the server (key `service:<id>`, adoptionKey): the token it keeps in its
- * state travels with it through renames, aliases and stack moves, and only the delete that carries it may cancel the
- * server; a delete of any other resource that names the service fails before cancelling (kvm/holders.ts).
- */
+/** A server's last adopter (key `service:<id>`): only the delete carrying its token may cancel the server (kvm/holders.ts). */
 export interface AdoptionEntry extends EntryBase {
     kind: "adoption";
     state: "held";
@@ -124,7 +111,6 @@ export interface AdoptionEntry extends EntryBase {
 
 export type JournalEntry = OrderEntry | UpgradeEntry | HookEntry | ExtraEntry | AdoptionEntry;
 
-/** The key of a server's adoption record. */
 export function adoptionKey(serviceId: number): string {
     return `service:${serviceId}`;
 }
@@ -137,8 +123,7 @@ export class JournalClaimError extends Error {
     }
 }
 
-/** Which deployment writes an entry: this machine and process (and the CI job, where one is named), for the error
- * of another deployment that finds the entry. */
+/** Which deployment writes an entry (machine, process, CI job), named to another deployment that finds it. */
 export const WRITER = [
     `${hostname()} pid ${process.pid}`,
     process.env.GITHUB_RUN_ID ? `GitHub Actions run ${process.env.GITHUB_RUN_ID}` : undefined,
@@ -146,30 +131,18 @@ export const WRITER = [
 ].filter(Boolean).join(", ");
 
 /**
- * The journal's entries in a store (store.ts): what an entry is called, and the steps between its states.
- *
- * An entry's name is `<resource>.<key>.<kind>.json` in every store: `<key>` a digest of the resource's key (its URN;
- * case-insensitive file systems cannot merge two keys), `<resource>` a digest of the URN without its stack, so that
- * one listing by prefix finds a resource's own entries, or its entries under every stack, without reading others.
- *
- * Every transition is atomic in the store: a "sending" entry is created only if absent (claim), and a later write replaces
- * an entry only at the version this journal last saw of it, so a deployment never overwrites what another one wrote meanwhile.
- *
- * Removal is conditional too, else a `pulumi preview` that read an entry before another runner replaced it would delete the
- * newer one. A store that can delete conditionally does so at the version last seen (a directory); one that cannot (S3 honours
- * If-Match on DeleteObject, the pinned MinIO ignores it) overwrites the entry at that version with a tombstone, which every
- * read takes for "no entry". A claim over a tombstone replaces it at its version, so of two deployments one still wins.
+ * Entries named `<resource>.<key>.<kind>.json` (hex digests of the URN without and with its stack), so one prefix listing
+ * finds a resource's entries. A claim creates only if absent; writes and removals act at the version last seen, or by
+ * tombstone where a delete cannot be conditional (MinIO ignores If-Match on DeleteObject).
  */
 export class OrderJournal {
     readonly store: JournalStore;
-    /** The version this journal last saw of each object it read or wrote; null when it saw none there. */
     private readonly versions = new Map<string, string | null>();
-    /** The objects last seen as tombstones (removed entries), by name: a claim replaces them at this version. */
+    /** The objects last seen as tombstones: a claim replaces them at this version. */
     private readonly removedAt = new Map<string, string>();
     /** The ids the entry last seen of each object holds, which no write may drop (idsOf). */
     private readonly held = new Map<string, string[]>();
 
-    /** A store, or a directory (the file store). */
     constructor(store: JournalStore | string) {
         this.store = typeof store === "string" ? new FileJournalStore(store) : store;
     }
@@ -188,10 +161,7 @@ export class OrderJournal {
         return (await this.readNamed(this.nameOf(key, kind))) as Extract<JournalEntry, { kind: K }> | undefined;
     }
 
-    /**
-     * Writes an entry whole: at the version last seen of it, or over what is there if this journal saw none. A write never
-     * drops an id (service, order, hook) that the entry it replaces holds: such a write is refused and the entry stays.
-     */
+    /** Writes an entry at the version last seen; a write that would drop an id the old entry holds is refused. */
     async write(entry: JournalEntry): Promise<void> {
         const name = this.nameOf(entry.key, entry.kind);
         const body = serialize(entry);
@@ -209,10 +179,7 @@ export class OrderJournal {
         this.held.set(name, idsOf(entry));
     }
 
-    /**
-     * Writes a "sending" entry only if none exists (a tombstone counts as none): of two deployments that found no entry, on
-     * one machine or two sharing the store, one claims the write and the other stops here, naming the first one's entry.
-     */
+    /** Writes a "sending" entry only if none exists (a tombstone counts as none): of two deployments, the second stops here. */
     async claim(entry: JournalEntry): Promise<void> {
         const name = this.nameOf(entry.key, entry.kind);
         const body = serialize(entry);
@@ -223,8 +190,7 @@ export class OrderJournal {
                     return this.claimed(name, await this.store.create(name, body), entry);
                 } catch (e) {
                     if (!(e instanceof JournalConflictError)) throw e;
-                    // Something is there: a tombstone (read now) is no entry, and is claimed at its version; one
-                    // removed the moment after is created again, once.
+                    // A tombstone is no entry and is claimed at its version; one removed the moment after is created again, once.
                     if ((await this.readNamed(name)) !== undefined) throw e;
                     removed = this.removedAt.get(name);
                     if (removed === undefined && this.versions.get(name) === null) return this.claimed(name, await this.store.create(name, body), entry);
@@ -249,10 +215,7 @@ export class OrderJournal {
         this.held.set(name, idsOf(entry));
     }
 
-    /**
-     * Removes a resource's entry of one kind, if any, at the version this journal last saw (for an entry it never read, the
-     * version there now; see the class comment). An entry another deployment changed meanwhile is kept (JournalConflictError).
-     */
+    /** Removes an entry at the version last seen; one another deployment changed meanwhile is kept (JournalConflictError). */
     async clear(key: string, kind: JournalKind): Promise<void> {
         const name = this.nameOf(key, kind);
         let seen = this.versions.get(name);
@@ -273,7 +236,6 @@ export class OrderJournal {
         } else this.seen(name, await this.store.replace(name, tombstone(), seen), true);
     }
 
-    /** Records what this journal last saw of an object: its version, and whether it is a tombstone. */
     private seen(name: string, version: string, removed: boolean): void {
         this.versions.set(name, version);
         if (removed) this.held.set(name, []);
@@ -286,7 +248,7 @@ export class OrderJournal {
         return this.readAll(await this.store.list(""), true);
     }
 
-    /** A resource's own entries, of every kind: one listing, and a read of each entry found. */
+    /** A resource's own entries, of every kind: one listing. */
     async entriesOf(key: string): Promise<JournalEntry[]> {
         return (await this.readAll(await this.store.list(`${resourceDigest(key)}.${keyDigest(key)}.`))).filter((e) => e.key === key);
     }
@@ -296,7 +258,6 @@ export class OrderJournal {
         return this.readAll(await this.store.list(`${resourceDigest(key)}.`));
     }
 
-    /** Every entry of one kind. */
     async ofKind(kind: JournalKind): Promise<JournalEntry[]> {
         return (await this.readAll((await this.store.list("")).filter((n) => n.endsWith(`.${kind}.json`)))).filter((e) => e.kind === kind);
     }
@@ -335,10 +296,7 @@ export class OrderJournal {
         }
     }
 
-    /**
-     * The entries of these names; one removed meanwhile is passed over. What cannot be read (the store, or an entry that is not
-     * JSON, passed over only for the CLI's list, `tolerant`) is an error, never "no entry", which would order or cancel on a guess.
-     */
+    /** What cannot be read is an error, never "no entry", which would order or cancel on a guess (`tolerant`: CLI list only). */
     private async readAll(names: string[], tolerant = false): Promise<JournalEntry[]> {
         const entries = await Promise.all(
             [...new Set(names)].map((n) =>
@@ -356,7 +314,6 @@ export class OrderJournal {
     }
 }
 
-/** Every service, order and hook id an entry holds. */
 function idsOf(entry: JournalEntry): string[] {
     const e = entry as { serviceId?: number; serviceIds?: number[]; orderId?: number; orderIds?: number[]; hookId?: number };
     return [
@@ -366,25 +323,21 @@ function idsOf(entry: JournalEntry): string[] {
     ];
 }
 
-/** An entry whose body is not JSON (written by hand, or cut short on a full disk); the CLI's listing passes it over. */
+/** An entry whose body is not JSON (written by hand, or cut short on a full disk). */
 class UnparsableEntryError extends JournalStoreError {}
 
 function keyDigest(key: string): string {
     return createHash("sha256").update(key).digest("hex").slice(0, 40);
 }
 
-/**
- * The resource a key names whatever its stack: project, parent types, type and name of a URN; else the key. A key
- * filed aside (`<urn>#service-<id>`) names its resource too, so one listing finds it.
- */
+/** The resource a key names whatever its stack; a key filed aside (`<urn>#service-<id>`) names its resource too. */
 function resourceDigest(key: string): string {
     const p = urnParts(key.replace(/#service-\d+$/, ""));
     return createHash("sha256").update(p ? `${p.project}::${p.typePath}::${p.name}` : key).digest("hex").slice(0, 16);
 }
 
-/** The body of a removed entry: no entry, for every read (see OrderJournal's comment). */
 function tombstone(): string {
-    // Small on purpose: a listing passes over objects this small without reading them (s3Store.ts, TOMBSTONE_MAX_BYTES).
+    // Small on purpose: listings skip objects this small unread (s3Store.ts, TOMBSTONE_MAX_BYTES).
     return `${JSON.stringify({ removed: true, write: randomBytes(8).toString("hex") })}\n`;
 }
 
@@ -392,27 +345,19 @@ function isTombstone(body: string): boolean {
     return /^\s*\{\s*"removed"\s*:\s*true\b/.test(body);
 }
 
-/** An entry's body, made its own by the write's nonce: two deployments may write the same entry to the byte (see s3Store.ts). */
+/** An entry's body, unique by the write's nonce: two deployments may write the same entry to the byte. */
 function serialize(entry: JournalEntry): string {
-    // `problem` is the one field that quotes EDIS: withheld when it holds a credential (a shared bucket is read by many).
+    // `problem` quotes EDIS: withheld when it holds a credential (a shared bucket is read by many).
     const problem = entry.problem === undefined ? undefined : withhold(entry.problem, { scope: "composed" });
     return `${JSON.stringify({ ...entry, problem, writer: WRITER, write: randomBytes(8).toString("hex") }, null, 2)}\n`;
 }
 
-/**
- * The id by which a printed command names a resource's entries: hex, so that the command is safe to paste and
- * to quote in any text whatever the resource's name holds (a name may hold `$(...)`, quotes or backticks, and an
- * error shows commands between backticks). The CLI finds the key (the URN) by it, and prints the key back.
- */
+/** The hex id by which printed commands name a resource's entries: safe to paste and quote whatever the name holds. */
 export function entryId(key: string): string {
     return createHash("sha256").update(key).digest("hex").slice(0, 16);
 }
 
-/**
- * How a printed command runs the orders CLI: the code this provider was loaded from (the npm package's, or the plugin's
- * own), by its path. Never `npx pulumi-edis`, which fetches whatever the registry has under that name when the package is
- * not installed (a YAML, Python or Go user has only the plugin), and runs it with the account's credentials around.
- */
+/** The orders CLI by this provider's own path; never `npx pulumi-edis`, which may fetch whatever the registry has. */
 export const ORDERS_CLI = `node ${shellQuote(join(__dirname, "..", "cli.js"))} orders`;
 
 /** Where a printed command finds the journal: a directory, or a journal (or store) that names itself. */
@@ -422,7 +367,7 @@ function placeOption(where: JournalPlace): string {
     return typeof where === "string" ? `--dir ${shellQuote(where)}` : where.cliOption;
 }
 
-/** The command that resolves one entry (of one kind: forgetting an order never forgets a hook or extra services), as the errors print it. */
+/** The command that resolves one entry of one kind, as the errors print it. */
 export function resolveCommand(verb: "forget" | "confirm", key: string, where: JournalPlace, kind: JournalKind): string {
     return `${ORDERS_CLI} ${verb} ${entryId(key)} --kind ${kind} ${placeOption(where)}`;
 }
@@ -433,10 +378,7 @@ export function forgetOrderCommand(entry: Pick<OrderEntry, "key" | "batch">, whe
     return resolveCommand("forget", entry.key, where, "order");
 }
 
-/**
- * The command that hands one resource's entries to another key (a renamed stack). The entries are named by id; the resource
- * they go to, which has no entry yet, by its URN in base64url (`urn64:`), safe to paste whatever its name holds.
- */
+/** The command that hands one resource's entries to another key (a renamed stack); the target by its URN in base64url. */
 export function moveCommand(from: string, to: string, where: JournalPlace): string {
     return `${ORDERS_CLI} move ${entryId(from)} ${URN64}${Buffer.from(to).toString("base64url")} ${placeOption(where)}`;
 }
@@ -448,7 +390,7 @@ export const URN64 = "urn64:";
 export interface Identity {
     key: string;
     aliases: string[];
-    /** Whether the door was told the aliases (the dynamic door's SDK passes them; the engine never tells the plugin). */
+    /** Whether the door was told the aliases (the engine never tells the plugin). */
     aliasesKnown: boolean;
 }
 
@@ -461,16 +403,12 @@ export function identityOf(props: Record<string, unknown>): Identity | undefined
     return { key, aliases, aliasesKnown: known };
 }
 
-/** A URN's parts; undefined for a key that is not a URN. */
 function urnParts(key: string): { stack: string; project: string; typePath: string; name: string } | undefined {
     const m = /^urn:pulumi:(.*?)::(.*?)::(.*?)::(.*)$/s.exec(key);
     return m ? { stack: m[1], project: m[2], typePath: m[3], name: m[4] } : undefined;
 }
 
-/**
- * Whether `other` may be this resource under another stack name (same project, parents, type and name). `orders move` hands
- * entries only so: to a mistyped or cut-off target they would be filed where no resource reads them, and sent again.
- */
+/** Whether `other` may be this resource under another stack: `orders move` hands entries only so, never to a mistyped target. */
 export function sameResourceElsewhere(key: string, other: string): boolean {
     const me = urnParts(key);
     const them = urnParts(other);
@@ -478,10 +416,7 @@ export function sameResourceElsewhere(key: string, other: string): boolean {
     return them.project === me.project && them.typePath === me.typePath && them.name === me.name && them.stack !== me.stack;
 }
 
-/**
- * The unfinished paid writes of `kind` (an order, a hook) of other resources of the same stack, project and type as `key`:
- * where a resource renamed with an alias finds its old writes when its aliases are unknown (the native plugin, told only the new URN).
- */
+/** Unfinished writes of other resources of this stack, project and type: a renamed resource's, when aliases are unknown. */
 export async function unfinishedBeside<K extends "order" | "hook">(
     journal: OrderJournal,
     key: string,
@@ -496,22 +431,12 @@ export async function unfinishedBeside<K extends "order" | "hook">(
     });
 }
 
-/**
- * Whether an entry may record a write that no stack's state holds: its outcome is unknown ("sending", "unknown"), an order
- * answered whose create never returned ("ordered"), or one whose create returned ("created") to an engine that may have died
- * before its checkpoint: the program settles an entry the moment the engine has saved its resource (settleRecorded), and
- * the plugin's next operation that sees it in state does. A finished plan change and an adoption belong to a resource in state.
- */
+/** Whether an entry may record a write no state holds ("created" too: the engine may die before its checkpoint). */
 function unresolved(entry: JournalEntry): boolean {
     return entry.kind !== "adoption" && entry.state !== "done" && entry.state !== "unclaimed";
 }
 
-/**
- * The entry of `kind` that belongs to this resource, by its identity (the module comment's rules): its own, else an alias's,
- * taken over; an unresolved one of the same resource under another stack stops the write. Where the door was not told the
- * aliases (the plugin never is), so does one of the same intent (`sameIntent`) left by an earlier deployment under another
- * name of this stack and type: it may be this resource before a rename.
- */
+/** This resource's entry of `kind`: its own or an alias's (taken over); one of it elsewhere, or of the same intent, stops the write. */
 export async function entryFor<K extends JournalKind>(
     journal: OrderJournal,
     id: Identity,
@@ -529,7 +454,7 @@ export async function entryFor<K extends JournalKind>(
     }
     const elsewhere = (await journal.related(id.key)).find((e) => e.kind === kind && unresolved(e) && sameResourceElsewhere(id.key, e.key));
     if (elsewhere) {
-        // Nothing is written to the entry found: it may be another deployment's, still sending (see moveCommand).
+        // Nothing is written to the entry found: it may be another deployment's, still sending.
         const service = "serviceId" in elsewhere && elsewhere.serviceId !== undefined ? ` (service ${elsewhere.serviceId})` : "";
         throw new JournalClaimError(
             `the order journal holds an unfinished ${elsewhere.kind} for ${elsewhere.key}${service}, sent ${elsewhere.sentAt}: the same ` +
@@ -555,11 +480,7 @@ export async function entryFor<K extends JournalKind>(
     return undefined;
 }
 
-/**
- * The program's side of settling (sdk/): the engine answers a registration only after saving the resource in the stack's
- * checkpoint, so once the program holds its id, the entry of the write that made it is redundant and is removed at once,
- * not at the next diff (where another stack in the same directory could meanwhile take it for its own).
- */
+/** The engine answers a registration only after checkpointing, so the program clears the entry at once, before another stack can take it. */
 export async function settleRecorded(journal: OrderJournal, key: string, kind: "order" | "hook", id: number): Promise<void> {
     const entry = await journal.read(key, kind);
     if (!entry) return;
@@ -574,12 +495,7 @@ export async function forgetService(journal: OrderJournal, key: string, serviceI
     }
 }
 
-/**
- * The engine has the resource in state with these outputs: journal entries it makes redundant are removed, and
- * what the journal holds that the state does not (a replacement's order whose deployment stopped, services an
- * order named beyond the one held) is said again, on every diff and read, until the user resolves it.
- * Called from diff, read, update and delete; cheap: one listing of the resource's own entries, usually empty.
- */
+/** Clears entries the state makes redundant; warns on every diff and read about what the journal holds that state does not. */
 export async function settle(journal: OrderJournal, props: Record<string, unknown>, log: (line: string) => void = () => undefined): Promise<void> {
     const key = props[RESOURCE_KEY];
     if (typeof key !== "string" || (props.hookId === undefined && props.serviceId === undefined)) return;
@@ -592,7 +508,7 @@ export async function settle(journal: OrderJournal, props: Record<string, unknow
     if (props.serviceId === undefined) return;
     const order = find("order");
     if ((order?.state === "ordered" || order?.state === "created") && order.serviceId === props.serviceId) await journal.clear(key, "order");
-    // A replacement's new half that the engine saved was settled by the program at once: one still here names a server no state holds.
+    // A saved replacement's new half was settled by the program: one still here names a server no state holds.
     else if ((order?.state === "ordered" || order?.state === "created") && order.serviceId !== undefined && order.serviceId !== props.serviceId) {
         log(
             `warning: ${key} holds service ${String(props.serviceId)}, but the order journal records service ${order.serviceId} ` +
@@ -614,7 +530,7 @@ export async function settle(journal: OrderJournal, props: Record<string, unknow
     if (upgrade?.state === "done" && upgrade.serviceId === props.serviceId) {
         if (upgrade.toPlanId === props.planId && upgrade.billingCycle === props.billingCycle) await journal.clear(key, "upgrade");
         else {
-            // Made at EDIS, then the update failed and the program went back: EDIS bills the new plan, state shows the old.
+            // The update failed after EDIS changed the plan: EDIS bills the new plan, state shows the old.
             log(
                 `warning: service ${upgrade.serviceId} was changed at EDIS to plan ${upgrade.toPlanId}, ${upgrade.billingCycle} at ${upgrade.sentAt} ` +
                     `(order journal), but the stack's state records plan ${String(props.planId)}, ${String(props.billingCycle)}: declare that plan ` +

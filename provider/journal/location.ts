@@ -1,14 +1,7 @@
 /**
- * Where the order journal lives, from `edis:journalUrl` / `EDIS_JOURNAL_URL`:
- *
- *   file://<dir>                 a directory (relative to the program's directory; `~` is the home directory);
- *                                the default is the program's `.pulumi-edis/journal`
- *   s3://<bucket>/<prefix>?...   S3 or an S3-compatible store, with the query parameters that Pulumi's own s3://
- *                                backend URLs take: endpoint, region, profile, s3ForcePathStyle (or use_path_style),
- *                                disableSSL (or disable_https)
- *
- * Credentials for S3 come from the AWS SDK's standard chain (environment, profile, instance or task role), never
- * from the URL: a URL is printed in commands and errors, and a stack config value may reach state.
+ * Where the order journal lives, from `edis:journalUrl` / `EDIS_JOURNAL_URL`: file://<dir> (default: the program's
+ * `.pulumi-edis/journal`), or s3://<bucket>/<prefix>?... with the query parameters of Pulumi's s3:// backend URLs.
+ * S3 credentials come from the AWS SDK's chain, never the URL: a URL is printed in errors and may reach state.
  */
 import { homedir } from "node:os";
 import { resolve } from "node:path";
@@ -16,7 +9,6 @@ import { FileJournalStore, JournalStore, JournalStoreError } from "./store";
 
 export const DEFAULT_JOURNAL_DIR = ".pulumi-edis/journal";
 
-/** The journal's directory when no setting names one: in the program's directory. */
 export function defaultJournalDir(baseDir = process.cwd()): string {
     return resolve(baseDir, DEFAULT_JOURNAL_DIR);
 }
@@ -44,7 +36,7 @@ export interface S3Location {
     profile?: string;
 }
 
-/** The query parameters an s3:// journal URL takes, and what each means (for the error that lists them). */
+/** The query parameters an s3:// journal URL takes (for the error that lists them). */
 const S3_PARAMETERS: Record<string, string> = {
     endpoint: "host[:port] or URL of an S3-compatible store",
     region: "the bucket's region",
@@ -55,7 +47,7 @@ const S3_PARAMETERS: Record<string, string> = {
     disable_https: "the same as disableSSL",
 };
 
-/** The journal's location from a URL, or the problem (naming the setting, what was wrong, what is allowed); relative file:// paths are from `baseDir`. */
+/** The journal's location from a URL, or the problem; relative file:// paths are from `baseDir`. */
 export function parseJournalUrl(raw: string, setting: string, baseDir: string = process.cwd()): JournalLocation | { problem: string } {
     const bad = (why: string) => ({ problem: `${setting} ${why}` });
     if (raw.trim() === "") return bad(`is set but empty: set it to file://<dir> or s3://<bucket>/<prefix>, or unset it for the default (the program's ${DEFAULT_JOURNAL_DIR})`);
@@ -131,7 +123,7 @@ function fileDir(path: string, baseDir: string): string | undefined {
     }
 }
 
-/** The store at a location. `@aws-sdk/client-s3` (an optional peer) loads only for S3; without it every use fails naming it, so nothing is ordered. */
+/** The store at a location; `@aws-sdk/client-s3` (an optional peer) loads only for S3, and without it every use fails. */
 function openJournalStore(location: JournalLocation): JournalStore {
     if (location.kind === "file") return new FileJournalStore(location.dir);
     if (location.kind === "unusable") return unusableStore(location.problem);
@@ -150,7 +142,6 @@ function openJournalStore(location: JournalLocation): JournalStore {
 /** Stores opened in this process, by location: one S3 client (and its connections) per store. */
 const opened = new Map<string, JournalStore>();
 
-/** The store at a location, reused within the process. */
 export function journalStoreAt(location: JournalLocation): JournalStore {
     const id = location.kind === "file" ? `file:${location.dir}` : location.kind === "s3" ? `s3:${location.url}` : `unusable:${location.problem}`;
     let store = opened.get(id);
@@ -165,11 +156,7 @@ export function journalLocationFrom(url: string | undefined, setting: string, ba
     return "problem" in parsed ? { kind: "unusable", problem: parsed.problem } : parsed;
 }
 
-/**
- * `journalDir` / EDIS_JOURNAL_DIR named a directory journal before journalUrl did (never published). Set, it is
- * refused, not ignored: ignored, a stack that set it would move to an empty journal, where an unknown order no longer
- * blocks a second one.
- */
+/** `journalDir` / EDIS_JOURNAL_DIR is refused, not ignored: ignored, a stack would move to an empty journal and could order twice. */
 export function retiredJournalDir(configured: string | undefined, variable: string | undefined): string | undefined {
     if (configured === undefined && variable === undefined) return undefined;
     const which = configured !== undefined ? "config `edis:journalDir`" : "EDIS_JOURNAL_DIR";

@@ -1,23 +1,15 @@
 /**
- * The order journal in S3 or an S3-compatible store: every runner of a CI pipeline sees the same entries, so a
- * re-run on another machine resumes what a killed one ordered instead of ordering again.
- *
- *   create    PutObject with If-None-Match: *      (S3 conditional writes; 412 when the object exists)
- *   replace   PutObject with If-Match: <ETag>      (412 when another deployment changed it meanwhile); the journal
- *             removes an entry this way too, with a tombstone: the pinned MinIO ignores If-Match on DeleteObject
- *
- * Before its first claim the store shows that it honours the conditions (checkConditionalWrites).
- *
- * The AWS SDK retries a request whose answer was lost; a conditional write retried after its first attempt
- * succeeded finds its own object and gets 412. So a 412 is a conflict only when the object holds another body:
- * every body the journal writes carries a nonce of its own (journal/index.ts serialize), so its own body is proof.
+ * The order journal in S3 (or compatible): every CI runner sees the same entries, so a re-run elsewhere resumes what a
+ * killed one ordered. create is PutObject with If-None-Match: *, replace with If-Match: <ETag> (removal too, by tombstone:
+ * MinIO ignores If-Match on DeleteObject). The SDK retries a write whose answer was lost, which then gets 412 on its own
+ * object: so a 412 is a conflict only when the object holds another body (each body carries a nonce).
  */
 import { randomBytes } from "node:crypto";
 import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { JournalConflictError, JournalStore, JournalStoreError, StoredObject, shellQuote } from "./store";
 import type { S3Location } from "./location";
 
-/** Objects smaller than this are tombstones (39 bytes; an entry, with its URN, host name, state and writer, has hundreds): listings skip them unread. */
+/** Objects smaller than this are tombstones (39 bytes; an entry has hundreds): listings skip them unread. */
 const TOMBSTONE_MAX_BYTES = 64;
 
 /** How long one request to the store may take before it counts as failed (and is retried by the SDK). */
@@ -26,7 +18,6 @@ const CONNECT_TIMEOUT_MS = 5_000;
 
 export class S3JournalStore implements JournalStore {
     private readonly client: S3Client;
-    /** The store's answer to the probe of conditional writes, asked once per process before the first claim. */
     private conditionalWrites?: Promise<void>;
 
     constructor(private readonly at: S3Location) {
@@ -102,12 +93,7 @@ export class S3JournalStore implements JournalStore {
         return names;
     }
 
-    /**
-     * Some S3-compatible stores accept If-None-Match and If-Match and ignore them: on such a store two deployments
-     * could both claim one paid write. So before its first claim the store is asked to refuse a second create of one
-     * object, and a replace at a version it never had; a store that does not refuse both is not used (and the probe
-     * object is removed either way). Four requests, once per provider process.
-     */
+    /** Some S3-compatible stores ignore If-None-Match and If-Match (two deployments could both claim one write): such a store is refused. */
     private async checkConditionalWrites(): Promise<void> {
         const probe = `.conditional-write-probe-${randomBytes(8).toString("hex")}`;
         const refused = async (write: () => Promise<unknown>): Promise<boolean> =>

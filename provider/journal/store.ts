@@ -1,13 +1,7 @@
 /**
- * Where the order journal's entries are kept: one interface, two stores, chosen by `edis:journalUrl`
- * (location.ts). The journal (index.ts) decides what an entry says and when it changes; a store only keeps named
- * objects and gives the two atomic steps that make a paid write happen at most once across machines:
- *
- *   create   if absent           a "sending" entry: of two deployments, one claims the write, the other stops
- *   replace  if still version V  every later transition: a deployment never overwrites what another one wrote
- *
- * Removal is conditional too: `removeAt` where a delete can be (a directory), else a tombstone (OrderJournal says why).
- * A version is what the store says an object is now (S3's ETag; a digest of the file's bytes on disk).
+ * Where the order journal's entries are kept (`edis:journalUrl`, location.ts). A store keeps named objects and gives the
+ * two atomic steps that make a paid write happen at most once across machines: create if absent, and replace (or
+ * `removeAt`) only if still at version V (S3's ETag; a digest of the file's bytes on disk).
  */
 import { createHash } from "node:crypto";
 import { closeSync, fstatSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, writeSync } from "node:fs";
@@ -28,9 +22,8 @@ export interface JournalStore {
     create(name: string, body: string): Promise<string>;
     /** Replaces the object only if it is still at `version`; JournalConflictError when it is not (or is gone). */
     replace(name: string, body: string, version: string): Promise<string>;
-    /** The names that start with `prefix`. */
     list(prefix: string): Promise<string[]>;
-    /** Removes the object only if it is still at `version`; JournalConflictError when it is not. Absent where it cannot be conditional. */
+    /** Removes the object only if still at `version`; absent where a delete cannot be conditional. */
     removeAt?(name: string, version: string): Promise<void>;
 }
 
@@ -52,14 +45,10 @@ export function shellQuote(word: string): string {
     return `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
-/** A write holds its lock for the moment of one read and one rename: an older lock was left by a process killed mid-write. */
+/** A lock is held for one read and one rename: an older one was left by a process killed mid-write. */
 const LOCK_STALE_MS = 10_000;
 
-/**
- * The journal in a directory (the default, location.ts). Each object is a file written whole (write, fsync, rename); create
- * is a hard link, which fails when the name exists on every file system. replace compares the file's digest and renames over
- * it with no await between (atomic within this process) while holding `<name>.lock` (atomic against other processes here).
- */
+/** The journal in a directory: files written whole (write, fsync, rename); create is a hard link; replace runs under `<name>.lock`. */
 export class FileJournalStore implements JournalStore {
     constructor(readonly dir: string) {}
 
@@ -118,7 +107,7 @@ export class FileJournalStore implements JournalStore {
         });
     }
 
-    /** Runs `change` on the entry while it is at `version`, under its lock, with no await between the read and the change. */
+    /** Runs `change` while the entry is at `version`, under its lock, with no await between read and change. */
     private async atVersion<T>(name: string, version: string, change: (target: string) => T): Promise<T> {
         const target = join(this.dir, name);
         const lock = await this.lock(name);
@@ -142,11 +131,7 @@ export class FileJournalStore implements JournalStore {
         }
     }
 
-    /**
-     * `<name>.lock`, created exclusively. A lock that exists is waited for: another process's write holds it for a moment,
-     * and one older than LOCK_STALE_MS was left by a process killed mid-write and is taken over. Failing at once instead
-     * would refuse every write of the entry, `orders forget` included, for the seconds after a killed deployment.
-     */
+    /** `<name>.lock`, created exclusively; waited for, not failed on, so a killed deployment's stale lock blocks no write. */
     private async lock(name: string): Promise<{ fd: number; path: string }> {
         mkdirSync(this.dir, { recursive: true, mode: 0o700 });
         const path = join(this.dir, `${name}.lock`);
@@ -210,15 +195,10 @@ function holds(lock: { fd: number; path: string }): boolean {
     }
 }
 
-/** A takeover holds `<lock>.break` for one look and one unlink: one as old as a stale lock was left by a process killed in between. */
+/** `<lock>.break` is held for one look and one unlink: one this old was left by a killed process. */
 const BREAK_STALE_MS = LOCK_STALE_MS;
 
-/**
- * Removes a lock found stale, one takeover at a time: under `<lock>.break` (created exclusively) the lock is looked at again
- * and removed only if it is still the file seen stale (inode and time) and still stale. While that file is linked its inode
- * is no other lock's, and a new lock can be made only once it is gone; so of two processes that saw the same stale lock,
- * the second never removes the lock the first has made since.
- */
+/** Removes a stale lock under `<lock>.break`, only if still the file seen stale: a second taker never removes the first's new lock. */
 export function takeOver(path: string, seen: { ino: number; mtimeMs: number }): void {
     const breaker = `${path}.break`;
     let fd: number;

@@ -1,12 +1,7 @@
 /**
- * The check that a server ordered in a batch (`edis:batchOrders`, orderBatch.ts) holds the service EDIS made for
- * it. Its service id was taken from its place in EDIS's answer; EDIS sets each KVM's description to the host name
- * it was ordered with, so once the KVM has a description the two must agree.
- *
- * Until they have been seen to agree, the outputs keep the batch's mark (ORDER_BATCH), and every operation that
- * acts on the server checks first: the end of its create, refresh, update and delete. A mismatch is an error
- * that names both host names, on every one of them, so that nothing is resized or cancelled on a server that may
- * belong to another resource; only the user can sort it out.
+ * A batched server's service id comes from its place in EDIS's answer; EDIS describes each KVM with its ordered host name,
+ * so until the two are seen to agree the outputs keep ORDER_BATCH and every operation checks first: a mismatch is an
+ * error, so nothing is resized or cancelled on a server that may belong to another resource.
  */
 import { KvmServerOutputs, ORDER_BATCH, sameHostname } from "./inputs";
 

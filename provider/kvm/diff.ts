@@ -1,7 +1,4 @@
-/**
- * The diff rules of a KvmServer: pure, no network. Every input is in exactly one of three classes, and two
- * states of the server itself count as a change: a suspension, and a server missing from the listing (STATUS_DRIFT).
- */
+/** The diff rules of a KvmServer: pure, no network; a suspension and a server missing from the listing count as changes too. */
 import { normalizeBillingCycle } from "../client/model";
 import { INPUT_NAMES, UNKNOWN, sameHostname } from "./inputs";
 
@@ -21,33 +18,15 @@ export const REPLACE_ON_CHANGE = [
 /** Changed in place through add/upgrade (EDIS resizes within a location). */
 export const UPGRADE_IN_PLACE = ["planId", "billingCycle"] as const;
 
-// The rest change in place without an order: powerState through the Management API (unset: not managed, never
-// differs); paymentMethod, applyCredit, cancellationType, provisioningTimeoutSeconds and replaceOnPlanChange are
-// recorded in state only, as they matter at order or cancel time.
+// The rest change in place without an order; powerState unset is not managed and never differs.
 
-/**
- * With `replaceOnPlanChange: true`, a change of planId replaces the server instead of an in-place add/upgrade, which EDIS
- * makes only within a location. This is an input, not the `replaceOnChanges` resource option, because the engine applies
- * that option only to keys that the provider's own Diff reports, and the dynamic-provider host reports none: for a
- * dynamic resource `replaceOnChanges: ["planId"]` does nothing.
- */
+/** Replaces on a planId change when asked (`replaceOnPlanChange`: the `replaceOnChanges` option does nothing for a dynamic provider). */
 export const REPLACE_WHEN_ASKED = ["planId"] as const;
 
-/**
- * Live state that differs from what every program declares (a running server), reported as an in-place
- * change. The engine's refresh asks the provider's Diff whether a refreshed resource changed (it diffs outputs
- * only with PULUMI_ENABLE_LEGACY_REFRESH_DIFF), so without this a server suspended at EDIS would show as
- * unchanged in `pulumi refresh` and `pulumi preview --refresh`, and `--expect-no-changes` would pass. The
- * update it leads to re-reads the server and says what to do; it cannot resume it. `notListed`: see KvmServerOutputs.
- */
+/** Server states shown as an in-place change, so that a server suspended at EDIS fails `--expect-no-changes` after a refresh. */
 export const STATUS_DRIFT = ["suspended", "notListed"] as const;
 
-/**
- * A server whose create stopped after its order (unpaid invoice, provisioning time limit, a lost answer of
- * get/kvmid): it has a service id but no KVM yet. The engine forces an update of such a resource only while
- * it carries init errors, and a successful refresh clears them (`options.refresh: always` refreshes before every
- * up), so the diff itself must say that it is unfinished; the update resumes the wait, it never orders again.
- */
+/** A create stopped after its order (service id, no KVM): the diff says so itself, since a refresh clears the engine's init errors. */
 export const UNFINISHED = "provisioning";
 
 /** The diff rules' ruling: the engine's DiffResult plus the inputs that changed, by meaning. */
@@ -64,11 +43,7 @@ function sshKeyOf(key: string): string {
     return key.trim().split(/\s+/).slice(0, 2).join(" ");
 }
 
-/**
- * Whether input `name` means the same server with value `a` before and `b` now. Compared by meaning, not bytes, because a
- * difference in a replacing input orders a new server: host names are case-insensitive (RFC 4343), SSH keys compare by type
- * and data, and a `locationId` left out leaves the server where it is (its outputs record where it was ordered).
- */
+/** Whether `a` and `b` mean the same server: by meaning, not bytes, since a difference in a replacing input orders a new server. */
 function same(name: string, a: unknown, b: unknown): boolean {
     if (typeof a === "string" && typeof b === "string") {
         if (name === "billingCycle") return normalizeBillingCycle(a) === normalizeBillingCycle(b);
@@ -76,8 +51,7 @@ function same(name: string, a: unknown, b: unknown): boolean {
         if (name === "sshPublicKey") return sshKeyOf(a) === sshKeyOf(b);
     }
     if (name === "locationId" && b == null) return true;
-    // Only an adopted server's program may leave the billing cycle out (every other gets the default): it keeps
-    // the cycle it has, like a locationId left out.
+    // Only an adopted server may leave the billing cycle out (others get the default): it keeps its cycle.
     if (name === "billingCycle" && b == null) return true;
     // Adoption is a one-time import: once adopted, removing adoptKvmId (as one removes `import:`) changes nothing.
     if (name === "adoptKvmId" && b == null) return true;
@@ -87,11 +61,7 @@ function same(name: string, a: unknown, b: unknown): boolean {
     return a === b || (a == null && b == null);
 }
 
-/**
- * An adopted or imported server's state may lack what it was ordered with (EDIS does not report a plan, an
- * operating system or add-ons). The first value the program gives such an input describes the server, it does
- * not change it: recorded in place by an update that sends nothing, never a replacement or an upgrade order.
- */
+/** An adopted server's first value of an input EDIS never reported describes it: recorded in place, never a replacement or upgrade. */
 export function learned(name: string, olds: Record<string, unknown>, news: Record<string, unknown>): boolean {
     // An unknown value (preview) is learned too: it becomes a value, which up records.
     return typeof olds.adoptKvmId === "string" && olds[name] == null && news[name] != null && name !== "adoptKvmId" && name !== "powerState";
@@ -103,8 +73,7 @@ export function diffKvmServer(olds: Record<string, unknown>, news: Record<string
     const learnedNow = changed.filter((name) => learned(name, olds, news));
     for (const status of STATUS_DRIFT) if (olds[status] === true) changed.push(status);
     if (olds.serviceId != null && !olds.kvmId) changed.push(UNFINISHED);
-    // A state without a recorded location (adopted, or ordered by an older version) learns it in place: the
-    // update checks that the plan is there, and refuses if it is not.
+    // A state without a recorded location learns it in place: the update checks that the plan is there.
     const learnsLocation = olds.locationId == null && news.locationId !== UNKNOWN;
     // An unknown flag (preview) may turn out true: the plan shows the replacement it may be, not an update.
     const asked = news.replaceOnPlanChange === true || news.replaceOnPlanChange === UNKNOWN;

@@ -1,17 +1,8 @@
 /**
- * Which resource holds each server, as this provider process has seen it in this deployment: every diff, read, create
- * and update of a KvmServer says so, in either door. The engine diffs every server of the program before it deletes a
- * removed one (deletes follow the program's registrations), so a delete sees every server the program still holds,
- * without a record that could outlive its meaning (a rename, an alias, a stack moved to another backend).
- *
- *   two resources holding one server            refused at the second one's diff, create or adoption, naming the first
- *                                               (either one's delete would cancel the server the other still declares)
- *   adopting the KVM the resource itself holds  the new half of a replacement: its old half's delete would cancel it
- *   deleting a server another resource holds    refused before any cancel, with the `pulumi state delete` that lets it go
- *
- * What a deployment does not diff (`--target`, `pulumi destroy`) is covered by the adoption record (journal AdoptionEntry):
- * an adoption leaves a token in its resource's state and in the journal under the server; a delete whose state lacks
- * that token fails before cancelling, whichever deployment runs it.
+ * Which resource holds each server, as this process has seen it in this deployment (every diff, read, create and update
+ * says so). The engine diffs every server before deleting a removed one, so a delete sees every server the program holds:
+ * two holders of one server, adopting the KVM the resource itself holds, or deleting a server another holds are refused.
+ * What a deployment does not diff (`--target`, `destroy`) is covered by the journal's AdoptionEntry token.
  */
 import { shellQuote } from "../journal";
 
@@ -36,7 +27,7 @@ export class Holders {
         else this.seen.push(h);
     }
 
-    /** Before an adoption (by KVM) and once it has resolved (by service too): refused when any resource holds the server, this one included (the new half of a replacement). */
+    /** Before and after an adoption: refused when any resource holds the server, this one included (a replacement's new half). */
     checkAdoption(key: string | undefined, kvmId: string, serviceId?: number): void {
         const holder = this.seen.find((s) => sameServer(s, { kvmId, serviceId }));
         if (!holder) return;

@@ -1,8 +1,4 @@
-/**
- * KvmServer inputs: their normalized form, the offline validation that `check` runs on every preview and
- * up, and the outputs type. No network here: what needs the catalogue is checked in orderCheck.ts, before
- * the order, and reported the same way.
- */
+/** KvmServer inputs, their offline validation (`check`, on every preview and up), and the outputs type; no network here. */
 import { BILLING_CYCLES, BillingCycle, CANCELLATION_TYPES, CancellationType, KvmSession, PowerState, normalizeBillingCycle } from "../client/model";
 import { CheckFailure, FieldRule, UNKNOWN, Validator, checkFields, compact, show } from "../fields";
 import { RESOURCE_KEY } from "../journal";
@@ -35,7 +31,7 @@ export interface KvmServerInputs {
 export interface KvmServerOutputs extends KvmServerInputs {
     /** The resource's identity for the order journal (see journal/). */
     [RESOURCE_KEY]?: string;
-    /** The batch of a server ordered with others in one add/order, until its KVM's description confirms its place (batchCheck.ts). */
+    /** A batched server's batch, until its KVM's description confirms its place (batchCheck.ts). */
     [ORDER_BATCH]?: string;
     serviceId: number;
     kvmId?: string;
@@ -50,7 +46,7 @@ export interface KvmServerOutputs extends KvmServerInputs {
     lpsIsPremium?: boolean;
     /** True when EDIS has suspended the server's traffic (from get/power). */
     trafficSuspended?: boolean;
-    /** True when the last refresh did not list the server and EDIS did not confirm it gone (observe): kept in state, shown as a change. */
+    /** The last refresh did not list the server and EDIS did not confirm it gone: kept in state, shown as a change. */
     notListed?: boolean;
 }
 
@@ -192,30 +188,22 @@ const RULES: Record<keyof KvmServerInputs, FieldRule> = {
 /** Every input, in the order diffs and errors list them. */
 export const INPUT_NAMES = Object.keys(RULES) as ReadonlyArray<keyof KvmServerInputs>;
 
-/**
- * The order's facts that a server taken over (adoptKvmId, or `pulumi import` through the plugin) may leave out, as EDIS
- * never reports them; their first values are recorded, never ordered (diff.ts learned).
- */
+/** Facts an adopted server may leave out (EDIS never reports them); their first values are recorded, never ordered. */
 export const OPTIONAL_WHEN_ADOPTED = ["planId", "osId", "hostname"] as const;
 
 const ADOPTED_RULES: Record<keyof KvmServerInputs, FieldRule> = {
     ...RULES,
     ...Object.fromEntries(OPTIONAL_WHEN_ADOPTED.map((n) => [n, { ...RULES[n], required: false }])),
-    // The billing cycle a server was ordered with is not reported by EDIS either: a default would be a guess, and
-    // a program that later states the true cycle would then send an upgrade order for a change that is none.
+    // EDIS does not report the billing cycle either: a default would be a guess, and stating the true one would order an upgrade.
     billingCycle: { validate: RULES.billingCycle.validate },
 };
 
-/**
- * Validates and normalizes inputs (see fields.ts), filling in defaults that do not depend on config. A server adopted once
- * stays adopted when the program removes `adoptKvmId` (that changes nothing): `olds`, the inputs state holds, say so.
- */
+/** Validates and normalizes inputs; `olds` keep a server adopted once after the program removes `adoptKvmId`. */
 export function checkInputs(news: Record<string, unknown>, olds: Record<string, unknown> = {}): { inputs: Record<string, unknown>; failures: CheckFailure[] } {
     const adopted = [news.adoptKvmId, olds.adoptKvmId].some((k) => k !== undefined && k !== null && k !== "");
     return checkFields("KvmServer", adopted ? ADOPTED_RULES : RULES, news);
 }
 
-/** The journal key the SDK gave a resource, if it did (resources of older versions have none). */
 export function resourceKeyOf(props: Record<string, unknown>): string | undefined {
     return typeof props[RESOURCE_KEY] === "string" ? (props[RESOURCE_KEY] as string) : undefined;
 }

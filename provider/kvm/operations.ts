@@ -1,6 +1,4 @@
-/**
- * What a KvmServer does after it exists: read its live state, change plan or billing cycle in place, cancel.
- */
+/** What a KvmServer does after it exists: read its live state, change plan or billing cycle in place, cancel. */
 import type { ReadResult } from "@pulumi/pulumi/dynamic";
 import { refusedInEdisForm } from "../client/answers";
 import { isEdisApiError } from "../client/errors";
@@ -34,12 +32,8 @@ async function lookupRefused(name: string, lookup: Promise<unknown>): Promise<{ 
 }
 
 /**
- * Whether EDIS's state shows a server gone (DESIGN.md section 4): its KVM is not in the account's listing (the
- * observation), and both id lookups (get/kvmid for the service, get/serviceid for the KVM) refuse it in EDIS's own
- * form, whatever the words ("not found", "terminated", "cancelled"; never a time-out, a "try again" or a server
- * error): the corroboration. A server with no KVM yet (an unpaid invoice) is never shown gone: get/kvmid's refusal
- * cannot be told from "not provisioned yet", and once the invoice is paid it would run, billed, outside any state.
- * A listing that cannot be had is an error: nothing true can be said.
+ * Whether EDIS shows a server gone: unlisted, and both id lookups refuse it in EDIS's own form. Never one without a KVM:
+ * get/kvmid's refusal cannot be told from "not provisioned yet", and once paid it would run, billed, outside any state.
  */
 export async function observe(ctx: Context, serviceId: number, kvmId: string | undefined): Promise<Observation> {
     if (!kvmId) return { gone: false, why: "it has no KVM yet (an unpaid invoice, or not provisioned), so no answer can show it gone" };
@@ -53,12 +47,7 @@ export async function observe(ctx: Context, serviceId: number, kvmId: string | u
     return { gone: false, why: `its KVM ${kvmId} is not in the account's listing, but EDIS does not confirm it gone (${words})` };
 }
 
-/**
- * Live state for refresh. A KVM in the account's listing is alive; one missing from it leaves state only when EDIS's state
- * shows it gone (observe), else it stays, marked NOT_LISTED so that the plan shows it as a change, with a warning. A read
- * fails only when nothing can be learned (no listing, credentials refused), never on an answer it cannot place. Outputs
- * the API cannot see (order, invoice, inputs) are kept from state.
- */
+/** Live state for refresh: an unlisted KVM leaves state only when observe shows it gone, else it stays marked NOT_LISTED. */
 export async function readServer(ctx: Context, id: string, props: Record<string, unknown>): Promise<Required<Pick<ReadResult<Record<string, unknown>>, "id" | "props">>> {
     const serviceId = Number(id);
     if (!Number.isInteger(serviceId) || serviceId <= 0) throw new Error(`"${id}" is not an EDIS service id`);
@@ -156,11 +145,7 @@ export async function recheckListing(ctx: Context, outs: KvmServerOutputs): Prom
     return outs;
 }
 
-/**
- * Changes plan and/or billing cycle through add/upgrade. EDIS only upgrades within a location, so the new plan's location
- * is checked first and a cross-location change refused before anything is bought. Sent once (paidWrite.ts); an unknown
- * outcome blocks until the user says whether it was made (`pulumi-edis orders confirm|forget`).
- */
+/** Changes plan and/or billing cycle through add/upgrade, sent once; a cross-location change is refused before anything is bought. */
 export async function upgradeServer(ctx: Context, olds: KvmServerOutputs, news: KvmServerInputs, id?: Identity): Promise<void> {
     const name = `${olds.hostname} (service ${olds.serviceId})`;
     const replaceHint =
@@ -235,8 +220,7 @@ export async function upgradeServer(ctx: Context, olds: KvmServerOutputs, news: 
             log: ctx.log,
             send: () => ctx.client.addUpgrade({ kvmId: olds.kvmId!, serviceId: olds.serviceId, newPid: news.planId, newBillingCycle: news.billingCycle, newPaymentMethod: paymentMethod }),
             made: (sending) => ({ ...sending, state: "done" }),
-            // An answer naming an upgrade order or invoice, whatever its status: something was made, perhaps billed, and
-            // whether the plan changed is for the user to say; it is never sent again without that.
+            // An answer naming an upgrade order or invoice: something was made, perhaps billed; the user says whether the plan changed.
             madeDespite: (sending, e) =>
                 e.orderId !== undefined || e.invoiceId !== undefined || e.serviceIds?.length ? { ...sending, state: "unknown", problem: e.message } : undefined,
             unknown: (problem, unknown) =>
@@ -258,11 +242,7 @@ export async function upgradeServer(ctx: Context, olds: KvmServerOutputs, news: 
     }
 }
 
-/**
- * Cancels. A server leaves state when cancel/product succeeds or, on any failure of it, when EDIS's state shows it gone
- * (observe). Whatever a refusal says ("already cancelled", "cancelled effective 2031-01-31", "reactivated"), it otherwise
- * stays, and the error says what EDIS answered, what to check, and the command that removes it from state once checked.
- */
+/** Cancels; on failure the server leaves state only if observe shows it gone, else it stays (it may still be billed). */
 export async function cancelServer(ctx: Context, id: string, props: Record<string, unknown>): Promise<void> {
     const type = (props.cancellationType as CancellationType | undefined) ?? ctx.config.cancellationType ?? DEFAULT_CANCELLATION_TYPE;
     const serviceId = Number(id);

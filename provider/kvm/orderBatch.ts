@@ -1,19 +1,6 @@
 /**
- * One order, one invoice, for the servers a deployment creates together (config `edis:batchOrders`).
- *
- * The specification's add/order takes a list of items and answers one service id per item, in item order. With batching
- * on, each create in flight brings its checked item to a Gathering (flights.ts); the items with the same billing cycle,
- * payment method and credit choice go to EDIS as one add/order. The engine runs at most `--parallel` creates at once, so
- * a larger fleet is ordered in several batches.
- *
- * The money rules hold for the batch as for one order (paidWrite.ts, journal/):
- *   - every member's own journal entry is claimed "sending" before the one add/order, and carries the batch
- *     (its id, its place, the others' host names), so each member finds it on the next run;
- *   - an answer maps service ids to members by item order, checked against each KVM's description (batchCheck.ts);
- *   - as paidWrite.ts: a failure that certainly made nothing clears every entry; a lost or unreadable answer, or any other
- *     failure naming nothing, makes each "unknown" until the user resolves it (`orders forget --batch <id>`: the whole batch);
- *   - from the answer on, each member's create goes on alone, and one whose create fails after the order still
- *     reaches state with its service id (ServerInitError).
+ * One add/order for the servers a deployment creates together (`edis:batchOrders`), grouped by terms at a Gathering. Each
+ * member's entry is claimed first and carries the batch; service ids map by item place, checked by batchCheck.ts.
  */
 import { randomBytes } from "node:crypto";
 import { Clock } from "../clock";
@@ -72,7 +59,7 @@ export class OrderBatcher {
         this.flights.leave(this.orders);
     }
 
-    /** One order per set of terms; two members of one host name never share one, as the mapping's check (batchCheck.ts) tells them apart by it. */
+    /** One order per set of terms; two members of one host name never share one (batchCheck.ts tells them apart by it). */
     private send(arrived: BatchMember[]): void {
         const orders: BatchMember[][] = [];
         const termsOf = (m: BatchMember) => JSON.stringify([m.terms.billingCycle, m.terms.paymentMethod, m.terms.applyCredit]);
@@ -148,7 +135,7 @@ export class OrderBatcher {
         }
     }
 
-    /** Claims each member's entry with its place; one that cannot be claimed (another deployment sends it, or the journal fails) leaves, unsent. */
+    /** Claims each member's entry with its place; one that cannot be claimed leaves, unsent. */
     private async claim(members: BatchMember[], id: string): Promise<BatchMember[]> {
         const hostnames = members.map((m) => m.item.hostname);
         // All at once: against a shared store each claim is a request.
@@ -166,8 +153,7 @@ export class OrderBatcher {
             }),
         );
         let claimed = tried.filter((m): m is BatchMember => m !== undefined);
-        // Rare (two deployments at once, a full disk): the places are written again as the order will be sent. A
-        // member whose entry cannot be rewritten leaves too: its entry names a place it does not have, and blocks.
+        // Rare: places are rewritten as the order will be sent; a member whose entry cannot be rewritten leaves too (it would block).
         while (claimed.some((m, i) => m.entry && m.entry.batch!.index !== i) || claimed.some((m) => m.entry && m.entry.batch!.hostnames.length !== claimed.length)) {
             const kept = claimed.map((m) => m.item.hostname);
             const next: BatchMember[] = [];
@@ -199,10 +185,7 @@ export function orderedAt(sending: OrderEntry, order: OrderResult, index: number
     return { ...sending, state: "ordered", serviceId, orderId: order.orderId, invoiceId: order.invoiceId, invoicePaid: order.invoicePaid };
 }
 
-/**
- * The entry for a failed answer that names what was made: any service id makes it an order (at this server's place, or
- * unknown when its place has none); an order id alone leaves open whether a service follows, which only the user can say.
- */
+/** The entry for a failed answer naming what was made: "ordered" at this place's service id, else "unknown" for the user to resolve. */
 export function orderedDespite(sending: OrderEntry, e: EdisApiError, index: number, size: number): OrderEntry | undefined {
     if (!e.serviceIds?.length && e.orderId === undefined) return undefined;
     if (e.serviceIds?.[index] === undefined) return { ...sending, state: "unknown", orderId: e.orderId, invoiceId: e.invoiceId, problem: e.message };

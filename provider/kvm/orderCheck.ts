@@ -1,8 +1,4 @@
-/**
- * The pre-order check: everything about an order that the catalogue can refute, checked before add/order so
- * that a mistake costs nothing. All problems are reported at once, each naming the input, what was wrong
- * and what is allowed.
- */
+/** The pre-order check: all the catalogue can refute, before add/order so that a mistake costs nothing; all problems at once. */
 import { Catalogue } from "../catalogue";
 import { Addon, BillingCycle, Location, PaymentMethod, Product } from "../client/model";
 import { ProviderConfig, describeSetting } from "../config";

@@ -1,16 +1,11 @@
 /**
- * The order flow of a KvmServer, start to finish:
- *
+ * The order flow of a KvmServer:
  *   read the order journal                ─ a known order is resumed; an unknown outcome blocks a new one
  *   check the order against the catalogue  ─ a mismatch orders nothing
- *   journal "sending", add/order once      ─ never retried; a lost answer is journalled "unknown", not repeated
- *   journal "ordered" with the service id  ─ the record that survives a dead host or a dead engine
+ *   journal "sending", add/order once      ─ never retried; a lost answer is journalled "unknown"
+ *   journal "ordered" with the service id  ─ survives a dead host or engine
  *   wait for the KVM id (get/kvmid)       ─ any failure from here on carries the service id into state
  *   read the session entry (get/auth)     ─ the outputs
- *
- * `resumeServer` continues a create that stopped after the order (unpaid invoice, time limit, network):
- * the next `pulumi up` calls update on the failed resource, which lands here instead of ordering again. A
- * create whose result never reached the engine (killed host or engine) is resumed from the journal.
  */
 import { refusedInEdisForm, stopsWaiting } from "../client/answers";
 import { isEdisApiError } from "../client/errors";
@@ -45,8 +40,7 @@ async function orderOrResume(ctx: Context, inputs: KvmServerInputs, id?: Identit
         ctx.batcher?.notOrdering();
         const adopted = await adoptServer(ctx, inputs);
         if (key) {
-            // Adopting is how the user resolves an order whose outcome was unknown; an order that named another
-            // service stays, and is named on every run until the user deals with it.
+            // Adopting resolves an unknown order; an order that named another service stays, named on every run.
             const order = await ctx.journal.read(key, "order");
             if (order && (order.serviceId === undefined || order.serviceId === adopted.outs.serviceId)) await ctx.journal.clear(key, "order");
         }
@@ -92,7 +86,7 @@ async function orderOrResume(ctx: Context, inputs: KvmServerInputs, id?: Identit
     let outcome: PaidOutcome<OrderResult>;
     let batch: OrderBatchInfo | undefined;
     try {
-        // With `edis:batchOrders`, the creates in flight share one add/order (orderBatch.ts); else this one is sent alone.
+        // With `edis:batchOrders`, the creates in flight share one add/order (orderBatch.ts).
         if (ctx.batcher) ({ outcome, batch } = await ctx.batcher.order({ terms, item, entry, unknown: outcomeUnknown }));
         else outcome = await orderAlone(ctx, { ...terms, items: [item] }, entry, outcomeUnknown);
     } catch (e) {
@@ -113,8 +107,7 @@ async function orderOrResume(ctx: Context, inputs: KvmServerInputs, id?: Identit
         throw orderOutcomeUnknown(ctx.journal, inputs.hostname, `EDIS ${named ? `answered "${named.message}"` : `accepted order ${order.orderId}`} but named no service id`, unknown, replacing);
     }
     if (extra.length) await recordExtra(ctx, entry, order.orderId, extra);
-    // Written before anything else can fail: if this process dies now, the engine keeps no record of the
-    // server, and this line in the deployment log is how the user finds it (README: "Recovering an order").
+    // Logged before anything else can fail: if this process dies now, this line is the user's only record of the server.
     ctx.log(
         `ordered ${inputs.hostname}: order ${order.orderId}, service ${order.serviceIds.join(", ")}, invoice ${order.invoiceId ?? "?"} ` +
             `(${order.invoicePaid ? "paid" : "unpaid"}), plan ${plan.id} (${plan.name}) at ${location.name}` +
@@ -150,7 +143,6 @@ function batchOf(batch: OrderBatchInfo | undefined): string | undefined {
     return batch && batch.hostnames.length > 1 ? batch.id : undefined;
 }
 
-/** One add/order for one server, through the paid-write path (paidWrite.ts). */
 function orderAlone(
     ctx: Context,
     request: OrderRequest,
@@ -169,7 +161,7 @@ function orderAlone(
     });
 }
 
-/** More service ids than items: the first is this resource's, the others are added to what the journal records until the user deals with them. */
+/** More service ids than items: the first is this resource's, the others are journalled until the user deals with them. */
 async function recordExtra(ctx: Context, entry: OrderEntry | undefined, orderId: number | undefined, serviceIds: number[]): Promise<void> {
     if (!entry) return;
     try {
@@ -209,11 +201,7 @@ async function handedOver(ctx: Context, id: Identity | undefined, outs: KvmServe
     }
 }
 
-/**
- * A create of a resource whose earlier create returned a server to the engine, which has lost it since (`pulumi stack rm
- * --force`, an engine killed before its checkpoint, a state edited by hand). The server is taken back when EDIS still lists
- * it; when EDIS confirms it gone, the entry is dropped and a new server ordered; otherwise the user is asked.
- */
+/** The engine lost a server an earlier create returned: taken back if listed, ordered anew if EDIS confirms it gone, else the user is asked. */
 async function resumeHandedOver(ctx: Context, entry: OrderEntry, inputs: KvmServerInputs): Promise<{ id: string; outs: KvmServerOutputs } | undefined> {
     if (!entry.kvmId) return resumeJournaledOrder(ctx, entry, inputs);
     if ((await ctx.sessions.all()).has(entry.kvmId)) {
@@ -232,11 +220,7 @@ async function resumeHandedOver(ctx: Context, entry: OrderEntry, inputs: KvmServ
     );
 }
 
-/**
- * An order the journal knows but the engine does not (the host or the engine died after add/order answered):
- * the server is taken as ordered, with the inputs it was ordered with, and waited for. If the program has
- * changed those inputs since, the next `pulumi up` shows the difference and acts on it as on any change.
- */
+/** An order the journal knows but the engine does not: taken as ordered, with the inputs it was ordered with, and waited for. */
 async function resumeJournaledOrder(ctx: Context, entry: OrderEntry, inputs: KvmServerInputs): Promise<{ id: string; outs: KvmServerOutputs }> {
     ctx.batcher?.notOrdering();
     ctx.log(
@@ -308,7 +292,6 @@ async function finishProvisioning(ctx: Context, outs: KvmServerOutputs): Promise
         // In state as what it was ordered for, with the mark: refresh, update and delete check it again.
         throw new ServerInitError(id, provisioned, (e as Error).message);
     }
-    // Power not managed: not read either (power.ts).
     if (!outs.powerState) return provisioned;
     try {
         return compact(await applyPowerState(ctx, provisioned, outs.powerState));
@@ -325,12 +308,7 @@ async function finishProvisioning(ctx: Context, outs: KvmServerOutputs): Promise
 /** How often the provisioning wait says where it is (at most; each poll's pause is at most 30 s too). */
 export const PROGRESS_EVERY_MS = 30_000;
 
-/**
- * Polls get/kvmid until the service has a KVM, with a growing pause, up to the time limit. EDIS leaves open
- * what "not provisioned yet" looks like: an answer without a KVM id, a 404, a 400, or an HTTP 200 with
- * `status: "error"` in any wording. So every answer means "not yet" except a refusal of the credentials,
- * which no amount of waiting mends; the time-out error shows the last answer.
- */
+/** Polls get/kvmid up to the time limit; every answer means "not yet" (EDIS leaves its form open) except a credentials refusal. */
 async function waitForKvmId(ctx: Context, outs: KvmServerOutputs): Promise<string> {
     const limitSeconds = outs.provisioningTimeoutSeconds ?? ctx.config.provisioningTimeoutSeconds ?? DEFAULT_PROVISIONING_TIMEOUT_SECONDS;
     const started = ctx.clock.now();
@@ -359,8 +337,7 @@ async function waitForKvmId(ctx: Context, outs: KvmServerOutputs): Promise<strin
                     `\`pulumi up\` to cancel it (\`pulumi destroy\` would cancel every server of the stack).`,
             );
         }
-        // A line at the first "not yet", and again whenever waiting for the next poll would leave more than
-        // PROGRESS_EVERY_MS without one: a wait of 20 minutes must show that it is alive and what EDIS says.
+        // Report at the first "not yet" and at least every PROGRESS_EVERY_MS: a 20-minute wait must show it is alive.
         if (ctx.clock.now() - reported + Math.min(pauseMs, left) >= PROGRESS_EVERY_MS) {
             reported = ctx.clock.now();
             ctx.log(

@@ -1,15 +1,7 @@
 /**
- * A KvmServer's power state through the Management API (`powerState`, `trafficSuspended`).
- *
- *   create (powerState set)  ─ after provisioning: get/power; switch if it differs; wait until EDIS reports it
- *   update (powerState set)  ─ the same; a failure carries the server id (the server exists, only power failed)
- *   refresh (powerState set) ─ get/power on the listing's session, bounded (PowerReadings); the live state becomes the
- *                              outputs, so a server switched off behind Pulumi's back differs from `powerState: "on"`
- *
- * `powerState` unset means "not managed": nothing is switched or read (no get/power on create or refresh, so a
- * fleet's refresh costs one get/auth however large it is), and nothing needs API Access. The outputs record
- * which it is (MANAGES_POWER), because refresh sees only the outputs.
- * Powering off does not stop billing: only cancelling (delete) does.
+ * A KvmServer's power state through the Management API. With `powerState` set, create and update switch it and wait until
+ * EDIS reports it, and refresh reads it (bounded: PowerReadings). Unset means "not managed": nothing is switched or read, so
+ * a fleet's refresh costs one get/auth. Powering off does not stop billing: only cancelling does.
  */
 import { mayRetry } from "../client/answers";
 import { Clock } from "../clock";
@@ -66,15 +58,9 @@ export const POWER_READ_CONCURRENCY = 16;
 export const POWER_READ_RETRY_MS = 500;
 
 /**
- * The power readings of a refresh, which are optional: a server whose power cannot be read keeps its place in state and
- * shows as a change. So no management host may cost more than one request time limit, and none per server:
- * - every reading is sent once, at most POWER_READ_CONCURRENCY at a time; an answered transient failure (a 5xx,
- *   a 429) is asked once more after POWER_READ_RETRY_MS, a time-out or a dropped connection never;
- * - all readings share one window of one request time limit, which every answer renews: when no host has
- *   answered for that long, the readings still waiting are not sent;
- * - a host that failed once (no answer, a refusal, an answer not in EDIS's form) is not asked again, and a refusal
- *   of the session (API Access off) stops every reading, because it holds for the account;
- * - the first failure is reported, once; the servers concerned are left without `powerState`.
+ * A refresh's optional power readings, bounded so no management host costs more than one request time limit: at most
+ * POWER_READ_CONCURRENCY at once, one retry of an answered transient failure, one window renewed by every answer; a failed
+ * host is not asked again, a session refusal stops all, and the first failure is reported once.
  */
 export class PowerReadings {
     private inFlight = 0;
@@ -101,8 +87,7 @@ export class PowerReadings {
         try {
             if (this.skips(host)) return undefined;
             const now = this.clock.now();
-            // A window starts with the first reading, and again after a quiet spell (nothing in flight) whose last
-            // reading was answered; one that ended in a failure ends the readings.
+            // A window starts with the first reading, and again after a quiet spell whose last reading was answered.
             const quietAfterAnswer = this.inFlight === 1 && this.lastAnswerAt > this.lastFailureAt;
             if (this.windowEnd === undefined || (now >= this.windowEnd && quietAfterAnswer)) this.windowEnd = now + this.timeoutMs;
             const left = this.windowEnd - now;

@@ -1,13 +1,6 @@
 /**
- * The pre-order check, run by `check` so that `pulumi preview` (where a reviewer approves a paid change) already reports
- * what `pulumi up` would refuse before ordering: a plan that does not exist, an OS of another plan, an unknown payment
- * method, wrong credentials, an endpoint that is unusable or does not answer. The catalogue is fetched once per deployment
- * (Catalogue caches it), so a fleet's preview costs a few calls, none per server; create checks again before it orders.
- * Only what would be ordered is checked: a new server, or a replacement's new half; without credentials, only the inputs.
- *
- * A resource the order journal holds an order for is not checked: its create resumes (or names) an order EDIS has
- * already answered, and a catalogue that changed since (a plan now out of stock) must not keep that server out of
- * the stack's state.
+ * The pre-order check in `check`, so `pulumi preview` (where a reviewer approves a paid change) reports what `pulumi up`
+ * would refuse. A resource with a journalled order is not checked: a changed catalogue must not keep it out of state.
  */
 import { isEdisApiError } from "../client/errors";
 import { ProviderConfig, describeSetting } from "../config";
@@ -31,8 +24,7 @@ export async function preflight(
 ): Promise<CheckFailure[]> {
     const inputs = inputsOf(news);
     if (inputs.adoptKvmId !== undefined) return [];
-    // New, or replaced as diff decides it. An in-place change is checked by the update before it spends anything, and must
-    // not keep a server whose create stopped after its order from being resumed.
+    // New, or replaced; an in-place change is checked by the update, and must not block resuming a stopped create.
     const changed = olds.planId === undefined || diffKvmServer(olds, news).replaces.length > 0;
     // A value not known until the deployment runs (an output of another resource) is checked by create.
     if (!changed || INPUT_NAMES.some((n) => (inputs as unknown as Record<string, unknown>)[n] === UNKNOWN)) return [];

@@ -1,8 +1,4 @@
-/**
- * The KvmServer dynamic provider as the engine calls it (configure, check, diff, create, read, update, delete). Runs in
- * Pulumi's dynamic-provider host, reached from the serialized shim in sdk/ through `require("pulumi-edis/provider")`;
- * the context is built once per host (runtime.ts).
- */
+/** The KvmServer dynamic provider as the engine calls it, in Pulumi's dynamic-provider host via the sdk/ shim (runtime.ts). */
 import type * as pulumi from "@pulumi/pulumi";
 import { ConfigureRequest, configure, ctx, currentConfig, holders, journal, log, logOnce, noteReplacement, settleJournal } from "../runtime";
 import { preflight } from "./preflight";
@@ -25,11 +21,7 @@ function computedOf(olds: Record<string, unknown>): Record<string, unknown> {
     );
 }
 
-/**
- * The engine stores a failed-to-initialise resource's outputs exactly as the error carries them, and the
- * provider host finds the provider for delete and refresh in those outputs. Without `__provider` there,
- * `pulumi destroy` of that server would fail, so it is copied in from the inputs.
- */
+/** The engine stores a failed create's outputs as the error carries them; without `__provider` there, `pulumi destroy` fails. */
 function keepProvider(e: unknown, inputs: Record<string, unknown>): unknown {
     if (e instanceof ServerInitError) {
         (e.properties as Record<string, unknown>).__provider = inputs.__provider;
@@ -69,12 +61,11 @@ function holdingOf(key: string | undefined, id: string, props: { kvmId?: unknown
     return { key, serviceId: Number(id) || undefined, kvmId: typeof props.kvmId === "string" ? props.kvmId : undefined };
 }
 
-/** Records MANAGES_POWER (power.ts says why). */
 function markPower<T extends object>(outs: T, inputs: Record<string, unknown>): T {
     return { ...outs, [MANAGES_POWER]: inputs.powerState !== undefined };
 }
 
-/** Drops the add-on changes that isNoExtraAddon finds are none; the catalogue is asked only for such a pair, so other diffs cost no call. */
+/** Drops add-on changes that isNoExtraAddon finds are none; the catalogue is asked only for such a pair. */
 async function withoutNoExtraAddons(olds: Record<string, unknown>, diff: KvmServerDiff, news: Record<string, unknown>): Promise<KvmServerDiff> {
     const same: string[] = [];
     for (const input of Object.keys(ADDON_INPUTS) as Array<keyof typeof ADDON_INPUTS>) {
@@ -88,11 +79,7 @@ async function withoutNoExtraAddons(olds: Record<string, unknown>, diff: KvmServ
     return { ...diff, changed, changes: changed.length > 0, replaces: diff.replaces.filter((n) => !same.includes(n)) };
 }
 
-/**
- * The old half of a replacement is deleted before its new half is created only with `deleteBeforeReplace` (a
- * user's option): then nothing has checked the new order yet, so it is checked here, against the catalogue, before
- * the old server is cancelled. With create-before-delete the new half's create has checked it already.
- */
+/** With `deleteBeforeReplace` nothing has checked the new order yet: it is checked before the old server is cancelled. */
 async function checkReplacementBeforeCancel(c: Context, key: string | undefined, serviceId: number): Promise<void> {
     const replacement = key ? c.replacing.get(key) : undefined;
     if (!replacement || replacement.serviceId !== serviceId || replacement.newHalfStarted) return;
@@ -121,7 +108,6 @@ export const kvmServer = {
         }
         const checked = checkInputs(news, olds);
         if (checked.failures.length) return checked;
-        // What up would refuse before ordering, reported by preview already (preflight.ts).
         const failures = await preflight(currentConfig(), ctx, journal(), olds, checked.inputs, log);
         return failures.length ? { inputs: checked.inputs, failures } : checked;
     },
@@ -199,7 +185,6 @@ export const kvmServer = {
         if (needsUpgrade(olds, news)) await upgradeServer(c, { ...(olds as unknown as KvmServerOutputs), kvmId: outs.kvmId }, inputs, identity);
         if (outs.suspended) outs = await recheckSuspension(c, outs);
         if (outs.notListed) outs = await recheckListing(c, outs);
-        // Power: switched and reported when the program manages it; otherwise neither switched nor read.
         if (inputs.powerState) outs = await applyPowerState(c, outs, inputs.powerState);
         else outs = compact({ ...outs, powerState: undefined, trafficSuspended: undefined });
         holders.see(holdingOf(key, id, outs), true);

@@ -1,13 +1,6 @@
 /**
- * ReverseDns: the PTR record of one address of a server, on the reverse-DNS API host its session names (`api_rdns`).
- *
- *   check    kvmId, ipAddress (IPv4 or IPv6), dnsPtr (a host name)
- *   create   set/ptr {"<ip>": "<name>"}                       ─ repeated on a lost answer: setting it twice is the same
- *   diff     kvmId or ipAddress replaces; dnsPtr updates in place
- *   update   set/ptr with the new name
- *   read     no call: EDIS documents no answer for reading PTR records (get/ptr shows none); changes elsewhere go unseen
- *   delete   del/ptr ["<ip>"] (the vendor's reference documents it; EDIS-API.md does not): a host without it
- *            (or that does not know the record: HTTP 404) is logged and the record left; nothing to do when the server is gone
+ * ReverseDns: the PTR record of one address of a server. Read makes no call: EDIS documents no way to read PTR records.
+ * del/ptr is only in the vendor's reference, so a host answering 404 to it is logged and the record left.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { isIP } from "node:net";
@@ -29,7 +22,6 @@ const RULES: Record<string, FieldRule> = {
     dnsPtr: {
         required: true,
         validate: (v) => {
-            // A trailing dot (fully qualified) is accepted and kept off, as PTR names are usually written.
             const name = typeof v === "string" ? v.trim().replace(/\.$/, "") : v;
             const checked = hostname(name);
             return checked.error ? { error: checked.error.replace(/RFC 1123 host name/, "host name for a PTR record") } : { value: String(name).toLowerCase() };

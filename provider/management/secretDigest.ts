@@ -1,7 +1,6 @@
 /**
- * A salted, slow digest of a secret input (a VNC or callback password), kept in state instead of the secret so that
- * diff can tell whether the program changed it. scrypt with a random salt per value: an 8-character password cannot be
- * brute-forced from state in reasonable time, and the digest is an additionalSecretOutput, so it is encrypted there too.
+ * A salted scrypt digest of a secret input, kept in state instead of the secret so that diff can see a change: slow
+ * enough that an 8-character password cannot be brute-forced from state, and itself a secret output.
  */
 import { randomBytes, scryptSync, timingSafeEqual } from "node:crypto";
 
@@ -15,7 +14,6 @@ export function digestSecret(secret: string): string {
     return `scrypt:${N}:${R}:${P}:${salt.toString("base64")}:${scryptSync(secret, salt, LENGTH, { N, r: R, p: P }).toString("base64")}`;
 }
 
-/** True when `secret` is the one `digest` was made from; false for anything else, including no digest. */
 export function matchesDigest(secret: string, digest: unknown): boolean {
     if (typeof digest !== "string") return false;
     const [scheme, n, r, p, salt, hash] = digest.split(":");

@@ -1,13 +1,6 @@
 /**
- * TrafficAlert: a traffic webhook of one server (hooks/set), which EDIS calls when the server has used the given
- * percentage of its traffic allowance.
- *
- *   read the journal            ─ a hook known to exist is taken as created; an unknown outcome blocks a new one
- *   journal "sending", hooks/set once   ─ never repeated: each call adds a hook, and hooks cannot be listed
- *   journal "done" with the hook id     ─ removed once the engine's state has the hook
- *   delete                      ─ hooks/del; a hook or server EDIS no longer knows is already gone
- *
- * Every input replaces: EDIS has no call to change a hook. The callback password is never an output (secretDigest.ts).
+ * TrafficAlert: a traffic webhook of one server. hooks/set is journaled and sent once: each call adds a hook and hooks
+ * cannot be listed, so an unknown outcome blocks a new one. Every input replaces: EDIS cannot change a hook.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { refusedInEdisForm } from "../client/answers";
@@ -54,7 +47,6 @@ const RULES: Record<string, FieldRule> = {
     callbackPassword: secretRule(false, (v) => (v === "" ? "must not be empty (leave it unset for none)" : undefined)),
 };
 const SECRETS = ["callbackPassword"] as const;
-/** Every input: EDIS cannot change a hook. */
 const REPLACING = ["kvmId", "callbackUrl", "callbackMethod", "triggerPercent", "callbackUser"] as const;
 
 function hookOf(inputs: Record<string, unknown>): TrafficHookRequest {
@@ -91,7 +83,7 @@ export const trafficAlert = {
         const id = identityOf(inputs);
         const digest = digestSecret(JSON.stringify(hookOf(inputs)));
         const journaled = id ? await entryFor(c.journal, id, "hook", c.log, (e) => e.kvmId === kvmId && e.callbackUrl === inputs.callbackUrl) : undefined;
-        // A hook made by a deployment that did not finish is this resource's only if it was made with these inputs.
+        // A hook of a deployment that did not finish is this resource's only if made with these inputs.
         if (journaled?.state === "done" && journaled.hookId !== undefined && (!journaled.inputsDigest || matchesDigest(JSON.stringify(hookOf(inputs)), journaled.inputsDigest))) {
             c.log(`traffic hook ${journaled.hookId} on ${kvmId} was created by a deployment that did not finish; it is taken, not created again`);
             return { id: String(journaled.hookId), outs: outputs(inputs, journaled.hookId) };
@@ -119,7 +111,6 @@ export const trafficAlert = {
             send: () => c.management.setTrafficHook(kvmId, hookOf(inputs)),
             made: (sending, hookId) => ({ ...sending, state: "done", hookId }),
             madeDespite: () => undefined,
-            // No session, or no usable host: the request never left, and sendOnce clears the entry.
             unknown: (problem, unknown) =>
                 unknown
                     ? hookUnknown(unknown, c.journal)
@@ -129,13 +120,11 @@ export const trafficAlert = {
         return { id: String(outcome.answered), outs: outputs(inputs, outcome.answered) };
     },
 
-    /** Only reached for changes diff does not count (none today): the hook stays as it is. */
     async update(_id: string, olds: Record<string, unknown>, news: Record<string, unknown>) {
         return { outs: compact({ ...olds, ...withoutSecrets(news, SECRETS), __provider: undefined }) };
     },
 
     async read(id: string, props: Record<string, unknown>) {
-        // EDIS has no call to list or read hooks: what was created is what state says.
         await settleJournal(props);
         return { id, props };
     },
@@ -145,8 +134,7 @@ export const trafficAlert = {
         try {
             await ctx().management.deleteTrafficHook(String(props.kvmId), Number(props.hookId ?? id));
         } catch (e) {
-            // A server EDIS no longer lists, or a hook it answers 404 for in its own form (deleted in the portal): gone.
-            // Any other refusal ("hook is locked") keeps it, whatever the words: it would still call the URL.
+            // Any other refusal keeps it, whatever the words: it would still call the URL.
             if (serverGone(e)) return;
             if (isEdisApiError(e) && e.endpoint === MANAGEMENT_ENDPOINTS.hookDelete.path && refusedInEdisForm(e)) {
                 ctx().log(`traffic hook ${String(props.hookId ?? id)} on ${String(props.kvmId)} was not deleted (${e.message}); removed from the stack's state. If it still exists, remove it in the KVM portal.`);

@@ -1,15 +1,4 @@
-/**
- * VncAccess: the VNC console of one server, through its Management API.
- *
- *   check    kvmId, password (exactly 8 letters or digits; errors never show it)
- *   create   set/vnc/enable with the password                 ─ not repeated on a lost answer (see management.ts)
- *   diff     kvmId replaces; a new password (matched against the stored digest) or VNC found off updates
- *   update   set/vnc/enable with the new password
- *   read     get/vnc/status: enabled, host, ports; a server EDIS no longer knows takes its VNC access with it
- *   delete   set/vnc/disable; nothing to do when the server is gone
- *
- * The password is never an output: state keeps its digest (secretDigest.ts).
- */
+/** VncAccess: the VNC console of one server. The password is never an output: state keeps its digest. */
 import type * as pulumi from "@pulumi/pulumi";
 import { VncStatus } from "../client/model";
 import { FieldRule, UNKNOWN, compact } from "../fields";
@@ -42,7 +31,6 @@ export const vncAccess = {
     async diff(_id: string, olds: Record<string, unknown>, news: Record<string, unknown>) {
         const replaces = olds.kvmId !== news.kvmId ? ["kvmId"] : [];
         const password = news.password === UNKNOWN || !matchesDigest(String(news.password), olds.passwordDigest);
-        // VNC switched off elsewhere (refresh found it disabled): the update enables it again.
         const changes = replaces.length > 0 || password || olds.enabled === false;
         return { changes, replaces, deleteBeforeReplace: false };
     },
@@ -65,8 +53,7 @@ export const vncAccess = {
             return { id, props: compact({ ...props, kvmId, enabled: status.enabled, host: status.host, port: status.port, novncPort: status.novncPort }) };
         } catch (e) {
             if (serverGone(e)) return { id: "", props: {} };
-            // A refresh that throws stops the whole command (up, preview, destroy), so a host with no answer now keeps
-            // state, logged as unchecked; an answer that means something (credentials refused, "not found") still throws.
+            // A refresh that throws stops the whole command, so no answer now keeps state; a meaningful answer throws.
             if (!noAnswerNow(e)) throw e;
             ctx().log(`warning: the VNC access of ${kvmId} could not be read, so it was not checked: ${(e as Error).message}`);
             return { id, props };

@@ -1,18 +1,11 @@
-/**
- * The per-property diff the plugin reports (the dynamic host can report none): the engine shows which input
- * forces a replacement, and applies a resource's `replaceOnChanges` to the keys listed here.
- */
+/** The per-property diff the plugin reports: the engine applies `replaceOnChanges` to the keys listed here. */
 import { UNKNOWN } from "../fields";
 import type { Props } from "./properties";
 import type { ResourceDoor } from "./resources";
 
 export type DiffKind = "ADD" | "ADD_REPLACE" | "DELETE" | "DELETE_REPLACE" | "UPDATE" | "UPDATE_REPLACE";
 
-/**
- * `result.changed` where the implementation names what changed (KvmServer does, by meaning: a host name's case
- * is no change); otherwise the declared inputs that differ. Undefined when a change has no property to name
- * (VNC switched off at EDIS): the engine then shows the update without detail.
- */
+/** Undefined when a change has no property to name (VNC switched off at EDIS): the engine shows no detail. */
 export function detailedDiff(
     door: ResourceDoor,
     olds: Props,

@@ -1,8 +1,4 @@
-/**
- * The lookups as the plugin's functions (`edis:index:getPlan`, ...): the core's (provider/lookups/), which the
- * TypeScript SDK serves too, on the provider's configuration. Results carry no credential: the session entries of
- * getKvmSessions go without their signatures (the Management API resources fetch their own).
- */
+/** The lookups as the plugin's functions. Results carry no credential: session entries go without their signatures. */
 import * as catalogue from "../lookups/catalogue";
 import * as account from "../lookups/account";
 import { LookupAccount, lookupAccountFor } from "../lookups/account";
@@ -29,7 +25,6 @@ const BY_TOKEN: Record<string, Fn> = {
     "edis:index:getServiceId": (c, a) => account.getServiceId(c, a as never),
 };
 
-/** The functions by token, each on the account the provider is configured for. */
 export const FUNCTIONS: Record<string, (args: Props) => Promise<unknown>> = Object.fromEntries(
     Object.entries(BY_TOKEN).map(([token, fn]) => [token, (args: Props) => fn(lookupAccountFor(currentConfig()), args)]),
 );

@@ -8,7 +8,7 @@ const USAGE =
     "The edis provider plugin, started by the Pulumi engine (pulumi up, preview, refresh, destroy, import);\n" +
     "put it on the PATH (npm install --global pulumi-edis) or name its directory under `plugins:` in Pulumi.yaml.";
 
-/** The flags the engine may pass a plugin (logging, tracing), taken and ignored. */
+/** Taken and ignored. */
 const ENGINE_FLAGS = /^(--logtostderr|--logflow|-v=\d+|--v=\d+)$/;
 
 function main(args: string[]): void {

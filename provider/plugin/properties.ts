@@ -1,11 +1,7 @@
-/**
- * Property values between the engine's wire form (google.protobuf.Struct with Pulumi's signatures) and the plain
- * objects the resource implementations take: the same shapes the dynamic-provider host hands them (unknowns as
- * the engine's sentinel string, no secret wrappers), so that both doors run one implementation unchanged.
- */
+/** Property values between the engine's wire form and the same plain shapes the dynamic-provider host hands over. */
 import type { Struct } from "google-protobuf/google/protobuf/struct_pb";
 
-/** The key and value that mark a wrapped value (sdk/go/common/resource/properties.go). */
+/** sdk/go/common/resource/properties.go */
 const SIG_KEY = "4dabf18193072939515e22adb298388d";
 const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
 
@@ -25,7 +21,7 @@ function unwrap(v: unknown, path: string, secrets: Set<string>): unknown {
     return v;
 }
 
-/** A request's properties as plain values, and the top-level names that arrived as secrets (anywhere inside). */
+/** Plain values, and the top-level names that arrived as secrets (anywhere inside). */
 export function fromStruct(s: Struct | undefined): { props: Props; secrets: Set<string> } {
     const secrets = new Set<string>();
     const raw = (s?.toJavaScript() ?? {}) as Props;
@@ -33,7 +29,6 @@ export function fromStruct(s: Struct | undefined): { props: Props; secrets: Set<
     return { props, secrets };
 }
 
-/** Plain outputs to the wire: undefined dropped, the named properties wrapped as secrets. */
 export function toStructValue(props: Props, secret: ReadonlySet<string>): Props {
     const out: Props = {};
     for (const [k, v] of Object.entries(props)) {

@@ -1,8 +1,4 @@
-/**
- * The resource types the plugin serves, each an implementation the dynamic provider runs too, with what the
- * plugin's door adds: which properties are inputs (from the schema, the declared contract), what state keeps,
- * and what `pulumi import` learns from EDIS.
- */
+/** The resource types the plugin serves: the dynamic provider's implementations, plus what the plugin's door adds. */
 import { kvmServer } from "../kvm/provider";
 import { vncAccess } from "../management/vncAccess";
 import { reverseDns } from "../management/reverseDns";
@@ -12,7 +8,6 @@ import { hostname as hostnameRule } from "../kvm/inputs";
 import type { Props } from "./properties";
 import { schemaText } from "./schema";
 
-/** One resource implementation, as both doors call it (the dynamic provider's contract). */
 export interface ResourceImpl {
     configure(req: { config: { get(key: string): string | undefined } }): Promise<void>;
     check(olds: Props, news: Props): Promise<{ inputs?: Props; failures?: Array<{ property: string; reason: string }> }>;
@@ -25,15 +20,11 @@ export interface ResourceImpl {
 
 export interface ResourceDoor {
     impl: ResourceImpl;
-    /** The input properties the schema declares. */
     inputNames: readonly string[];
-    /** Inputs as state keeps them: without what only the provider passes itself (the URN). */
     inputsForState(props: Props): Props;
-    /** Outputs as state keeps them (the URN stays: a renamed resource finds its journal entries by it). */
+    /** The URN stays: a renamed resource finds its journal entries by it. */
     outputsForState(props: Props): Props;
-    /** The inputs of a resource brought in by `pulumi import`, from what a Read learned at EDIS. */
     importedInputs(outs: Props): Props;
-    /** Outputs that are secrets although no input of the same name was (digests of passwords). */
     secretOutputs: readonly string[];
 }
 
@@ -66,11 +57,7 @@ function notImportable(type: string): (outs: Props) => Props {
     };
 }
 
-/**
- * A server brought in by `pulumi import edis:index:KvmServer <name> <serviceId>`: EDIS tells its KVM and its
- * description (the host name it was ordered with), not its plan or operating system. It is declared as adopted
- * (`adoptKvmId`), which makes planId and osId optional and lets their first values be recorded without an order.
- */
+/** EDIS tells an imported server's KVM and host name, not its plan or OS: so it is declared as adopted (`adoptKvmId`). */
 function importedServer(outs: Props): Props {
     const inputs: Props = { adoptKvmId: outs.kvmId };
     const name = typeof outs.description === "string" ? hostnameRule(outs.description.trim()) : undefined;

@@ -1,4 +1,4 @@
-/** The schema the plugin serves (GetSchema) and declares its resources with: `schema.json` at the package root. */
+/** The schema the plugin serves: `schema.json` at the package root. */
 import * as fs from "node:fs";
 import * as path from "node:path";
 

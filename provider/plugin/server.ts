@@ -1,9 +1,7 @@
 /**
- * The second door: Pulumi's ResourceProvider gRPC service, served by the native plugin `pulumi-resource-edis`
- * (package `edis`), over the same resource implementations the dynamic provider runs. What it adds that the dynamic
- * host cannot give: the provider's own configuration (Configure's `args` and `variables`, which the server of
- * `@pulumi/pulumi/provider` ignores), a detailed diff (detailedDiff.ts), the URN of every resource (the journal's
- * identity, received here, not computed by an SDK), `pulumi import`, the lookups as functions, and the schema.
+ * The second door: Pulumi's ResourceProvider gRPC service (plugin `pulumi-resource-edis`) over the implementations the
+ * dynamic provider runs. It adds the provider's own configuration, a detailed diff, every resource's URN (the journal's
+ * identity), `pulumi import`, the lookups as functions, and the schema.
  */
 import * as path from "node:path";
 import type * as grpcTypes from "@grpc/grpc-js";
@@ -16,8 +14,7 @@ import { RESOURCES, ResourceDoor } from "./resources";
 import { detailedDiff } from "./detailedDiff";
 import { schemaText } from "./schema";
 
-// The wire types come with @pulumi/pulumi, which the plugin runs on; grpc-js and google-protobuf are its
-// dependencies, resolved from it (npm need not hoist them beside this package).
+// Resolved from @pulumi/pulumi: npm need not hoist its dependencies beside this package.
 const pulumiDir = path.dirname(require.resolve("@pulumi/pulumi/package.json"));
 const fromPulumi = (id: string) => require(require.resolve(id, { paths: [pulumiDir] }));
 const grpc: typeof grpcTypes = fromPulumi("@grpc/grpc-js");
@@ -29,12 +26,12 @@ const structproto = fromPulumi("google-protobuf/google/protobuf/struct_pb");
 const emptyproto = fromPulumi("google-protobuf/google/protobuf/empty_pb");
 const anyproto = fromPulumi("google-protobuf/google/protobuf/any_pb");
 
-/** The settings that are credentials: secrets in the provider's state whatever the stack config says. */
+/** Secrets in the provider's state whatever the stack config says. */
 const CREDENTIALS = ["email", "password"] as const;
 
 let engineLogAddress: string | undefined;
 
-/** Log lines go to the engine at `address` (a plugin's stderr shows only at higher verbosity), as with the dynamic host. */
+/** A plugin's stderr shows only at higher verbosity, so log lines go to the engine. */
 export function connectEngineLog(address: string): void {
     if (engineLogAddress === address) return;
     engineLogAddress = address;
@@ -45,7 +42,7 @@ export function connectEngineLog(address: string): void {
         const req = new engproto.LogRequest();
         req.setSeverity(/^pulumi-edis: warning: /.test(line) ? engproto.LogSeverity.WARNING : engproto.LogSeverity.INFO);
         req.setMessage(line.replace(/^pulumi-edis: warning: /, "pulumi-edis: "));
-        // Acknowledged, failed, or 2 s passed (an engine that went away must not hold an answer back).
+        // An engine that went away must not hold an answer back.
         const sent = new Promise<void>((resolve) => {
             setTimeout(resolve, 2000).unref();
             engine.log(req, () => resolve());
@@ -57,7 +54,7 @@ export function connectEngineLog(address: string): void {
 
 const linesInFlight = new Set<Promise<void>>();
 
-/** Resolves once the engine has every line logged so far: methods answer only then, as a Log arriving after its step ends is never shown. */
+/** Methods answer only after this: a Log arriving after its step ends is never shown. */
 function linesDelivered(): Promise<void> {
     return Promise.all([...linesInFlight]).then(() => undefined);
 }
@@ -77,12 +74,11 @@ function resourceOf(urn: string): ResourceDoor {
     return door;
 }
 
-/** The properties of a request, with the resource's URN as the journal's identity (see journal/identity). */
 function withKey(props: Props, urn: string): Props {
     return { ...props, [RESOURCE_KEY]: urn };
 }
 
-/** The engine's "created but failed to initialise": id and outputs reach state, so the next `pulumi up` resumes the server (as with the dynamic host). */
+/** "Created but failed to initialise": id and outputs reach state, so the next `pulumi up` resumes the server. */
 function failure(e: unknown, secrets: ReadonlySet<string>) {
     const err = withheldError(e) as { message?: string; id?: string; properties?: Props; reasons?: string[] };
     const message = err?.message ?? String(e);
@@ -103,12 +99,10 @@ function failure(e: unknown, secrets: ReadonlySet<string>) {
     return { code: grpc.status.UNKNOWN, details: message, message, metadata };
 }
 
-/** The names to mark secret in a resource's outputs: those that came in secret, and the door's own. */
 function secretNames(door: ResourceDoor, given: ReadonlySet<string>): Set<string> {
     return new Set([...given, ...door.secretOutputs]);
 }
 
-/** A create or an update, whose outputs (and an init error's, sent to the engine) are marked secret by secretNames. */
 function writeStep(cb: Callback, urn: string, given: ReadonlySet<string>, run: (door: ResourceDoor, secrets: Set<string>) => Promise<unknown>): void {
     let door: ResourceDoor;
     try {
@@ -134,15 +128,13 @@ function handle<T>(cb: Callback, run: () => Promise<T>, secrets: ReadonlySet<str
     );
 }
 
-/** The stack config the engine passes, as `edis:<key>` for the runtime's configure (which adds environment fallbacks). */
 export function configFromRequest(req: any): ConfigureRequest {
     const values = new Map<string, string>();
-    // `variables`: "edis:config:email" (older engines, and every key set in the stack config).
+    // `variables`: "edis:config:email" (older engines, and every key set in the stack config); `args`: typed inputs.
     for (const [k, v] of req.getVariablesMap().entries() as Iterable<[string, string]>) {
         const m = /^([^:]+):(?:config:)?(.+)$/.exec(k);
         if (m && m[1] === "edis") values.set(`edis:${m[2]}`, v);
     }
-    // `args`: the provider's inputs, typed, secrets wrapped; they include an explicit provider's arguments.
     const { props } = fromStruct(req.getArgs());
     for (const [k, v] of Object.entries(props)) {
         if (k === "version" || v === undefined || v === null) continue;
@@ -151,7 +143,7 @@ export function configFromRequest(req: any): ConfigureRequest {
     return { config: { get: (key: string) => values.get(key) } };
 }
 
-/** Handlers are called without `this` by grpc-js: each method stands alone. */
+/** grpc-js calls handlers without `this`. */
 export class EdisProviderService {
     handshake(_call: Call, cb: Callback) {
         cb({ code: grpc.status.UNIMPLEMENTED, details: "Handshake is not implemented" });
@@ -173,9 +165,7 @@ export class EdisProviderService {
 
     checkConfig(call: Call, cb: Callback) {
         handle(cb, async () => {
-            // Settings are read and validated by the operation that needs them. The engine keeps a provider's checked
-            // settings in state and sends CheckConfig no secret marks (it copies the config's own back afterwards): the
-            // credentials go back as secrets whatever the config says, so a plain-text edis:email is stored encrypted too.
+            // The engine sends CheckConfig no secret marks: credentials go back as secrets whatever the config says.
             const { props } = fromStruct(call.request.getNews());
             const resp = new provproto.CheckResponse();
             resp.setInputs(struct(toStructValue(props, new Set(CREDENTIALS))));
@@ -189,7 +179,7 @@ export class EdisProviderService {
             const news = fromStruct(call.request.getNews()).props;
             const keys = [...new Set([...Object.keys(olds), ...Object.keys(news)])].filter((k) => k !== "version" && JSON.stringify(olds[k]) !== JSON.stringify(news[k]));
             const resp = new provproto.DiffResponse();
-            // A changed setting (another password, a journal) never replaces the servers a provider manages.
+            // A changed setting never replaces the servers a provider manages.
             resp.setChanges(keys.length ? provproto.DiffResponse.DiffChanges.DIFF_SOME : provproto.DiffResponse.DiffChanges.DIFF_NONE);
             resp.setDiffsList(keys);
             return resp;
@@ -199,7 +189,7 @@ export class EdisProviderService {
     configure(call: Call, cb: Callback) {
         handle(cb, async () => {
             const req = configFromRequest(call.request);
-            // Every resource type shares one configuration (runtime.configure); one call configures them all.
+            // One configuration shared by every resource type.
             await RESOURCES["edis:index:KvmServer"].impl.configure(req);
             const resp = new provproto.ConfigureResponse();
             resp.setAcceptsecrets(true);
@@ -213,8 +203,7 @@ export class EdisProviderService {
     invoke(call: Call, cb: Callback) {
         handle(cb, async () => {
             const tok: string = call.request.getTok();
-            // Loaded on the first invoke: the lookups bring @pulumi/pulumi's runtime, a second of start-up that
-            // a deployment without lookups (refresh, destroy) need not pay.
+            // Lazy: the lookups bring @pulumi/pulumi's runtime, a second of start-up.
             const { FUNCTIONS } = require("./functions") as typeof import("./functions");
             const fn = FUNCTIONS[tok];
             if (!fn) throw new Error(`the edis provider has no function "${tok}"; it has ${Object.keys(FUNCTIONS).join(", ")}`);
@@ -291,16 +280,14 @@ export class EdisProviderService {
             const door = resourceOf(req.getUrn());
             const props = fromStruct(req.getProperties());
             const inputs = fromStruct(req.getInputs());
-            // No outputs: `pulumi import` (no inputs either) or `refresh --import-pending-creates` (the inputs the
-            // interrupted create was given). Otherwise a refresh, whose inputs stay the program's.
+            // No outputs: `pulumi import` (no inputs either) or `refresh --import-pending-creates`.
             const bare = Object.keys(props.props).length === 0;
             const result = await door.impl.read(req.getId(), withKey(props.props, req.getUrn()));
             const resp = new provproto.ReadResponse();
             resp.setId(result.id ?? "");
             if (!result.id) return resp;
             let outs = door.outputsForState(result.props ?? {});
-            // Import: the inputs a program needs to declare this resource, learned from EDIS (the CLI writes them
-            // as code). They are outputs too, as every input is; what EDIS reported wins.
+            // Import: inputs learned from EDIS are outputs too; what EDIS reported wins.
             const importing = bare && Object.keys(inputs.props).length === 0;
             const next = importing ? door.importedInputs(outs) : door.inputsForState(inputs.props);
             if (bare) outs = { ...next, ...outs };
@@ -347,7 +334,6 @@ export class EdisProviderService {
         cb(null, new provproto.GetMappingsResponse());
     }
 
-    // Not offered: components, methods, parameterization, attach, and listing.
     construct = unimplemented("Construct");
     call = unimplemented("Call");
     parameterize = unimplemented("Parameterize");
@@ -364,7 +350,6 @@ function unimplementedStream(name: string) {
     return (call: { emit(event: string, e: unknown): void }) => call.emit("error", { code: grpc.status.UNIMPLEMENTED, details: `${name} is not implemented by the edis provider` });
 }
 
-/** Serves the provider on a free port of 127.0.0.1 and resolves with the port (the engine reads it from stdout). */
 export function serve(): Promise<number> {
     const server = new grpc.Server({ "grpc.max_receive_message_length": 400 * 1024 * 1024 });
     server.addService(provrpc.ResourceProviderService, new EdisProviderService() as unknown as grpcTypes.UntypedServiceImplementation);
