@@ -1,14 +1,13 @@
 /**
- * The examples and the README's Quick start, through the real `pulumi` CLI on a file:// backend against the
+ * The examples, through the real `pulumi` CLI on a file:// backend against the
  * simulator: what a user and a CI job run, with the simulator's record checked after every command, and no
  * credential in the state, the export or any output.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PACKAGE_ROOT } from "../harness/workspace";
-import { docBlock } from "../support/docs";
 import { pulumiBinDir } from "./pulumi";
 import { cliStacksPerTest, expectNoCredentials, failed, ok, opsOf, paidWrites } from "./support";
 
@@ -111,32 +110,6 @@ test("examples/day-two: power, VNC and a traffic alert; a quiet preview; power s
     await expectNoCredentials(f);
     expect(f.outputs.join("\n")).not.toContain("Vnc12345");
     expect(await stack.exportText()).not.toContain("Vnc12345");
-});
-
-test("the README's Quick start as written: up orders one server, preview is quiet, a suspension shows in a plain preview, destroy cancels it", async () => {
-    // The README comes first among the documents docBlock reads. The project file gets what the README says to add to it.
-    const quickStart = docBlock("ts", 'new edis.KvmServer("web"');
-    const addition = docBlock("yaml", "refresh: always");
-    const dir = mkdtempSync(join(tmpdir(), "edis-quickstart-"));
-    writeFileSync(join(dir, "Pulumi.yaml"), `name: quickstart\nruntime: nodejs\n${addition}`);
-    writeFileSync(join(dir, "index.ts"), quickStart);
-    try {
-        const f = await open(dir, { config: { "edis:paymentMethod": "paypal", "quickstart:sshPublicKey": KEY } });
-        const { sim, stack } = f;
-        ok(await stack.up());
-        expect(await stack.outputs()).toEqual({ kvmId: expect.stringMatching(/^kvm_/), apiHost: expect.stringMatching(/^kvm\d+\.api\.edis-sim\.invalid$/), planName: "KVM M", osName: "Debian 12 (64bit)" });
-        expect(sim.account.state.services).toEqual([expect.objectContaining({ pid: 102, os: 1012, hostname: "web-1.example.com", sshPublicKey: KEY })]);
-        ok(await stack.preview(["--expect-no-changes"]));
-        // The drift promise: a server suspended at EDIS shows in a plain `pulumi preview`.
-        sim.account.setSuspended(sim.account.state.services[0].serviceId, true);
-        expect(opsOf(failed(await stack.preview(["--expect-no-changes"]))).web).toEqual(["refresh", "update"]);
-        sim.account.setSuspended(sim.account.state.services[0].serviceId, false);
-        ok(await stack.destroy());
-        expect(sim.summary()).toMatchObject({ orders: 1, cancellations: 1 });
-        await expectNoCredentials(f);
-    } finally {
-        rmSync(dir, { recursive: true, force: true });
-    }
 });
 
 test("a mistyped location or plan fails the preview with one line naming the lookup, the argument, what exists; no stack trace", async () => {
