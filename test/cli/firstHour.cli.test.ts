@@ -54,7 +54,7 @@ test("pulumi new from examples/basic outside the repository, npm install of the 
     // The stand-in language host of this machine (.ci/pulumi-language-nodejs.js) cannot serve `pulumi new` before
     // @pulumi/pulumi is installed, so the CLI may stop after writing the project; the files are what is tested.
     if (created.status !== 0) expect(created.stdout + created.stderr).toContain("failed to load language plugin nodejs");
-    expect(readdirSync(project).sort()).toEqual(["Pulumi.yaml", "README.md", "index.ts", "package.json", "tsconfig.json"]);
+    expect(readdirSync(project).sort()).toEqual([".gitignore", "Pulumi.yaml", "README.md", "index.ts", "package.json", "tsconfig.json"]);
     expect(readFileSync(join(project, "Pulumi.yaml"), "utf8")).toMatch(/^name: my-servers$/m);
     const generated = JSON.parse(readFileSync(join(project, "package.json"), "utf8"));
     // Nothing that points back into the repository: the template installs wherever it is made.
