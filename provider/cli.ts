@@ -9,7 +9,7 @@ import { packageVersion } from "./version";
 const USAGE = `usage: pulumi-edis orders list [--batch ID] [STORE]
        pulumi-edis orders forget RESOURCE [--kind K] [STORE]       no order, plan change or traffic hook was made (or the extra
                                                          services are dealt with): allow it to be sent again; K is
-                                                         order, upgrade, hook or extra (default: every entry)
+                                                         order, upgrade, hook, extra or adoption (default: every entry)
        pulumi-edis orders forget --batch ID [STORE]      no server of the batched order ID was made: allow every one of
                                                          them to be ordered again (the error of each member names ID)
        pulumi-edis orders confirm RESOURCE [STORE]       the plan change was made: record it, do not send it again
@@ -137,7 +137,13 @@ async function runOn(
         for (const e of entries) {
             await journal.clear(key, e.kind);
             const known = e.kind === "order" && e.serviceId !== undefined;
-            out(`forgot: ${describe(e)}${known ? `; service ${e.serviceId} is no longer tracked: make sure it is adopted or cancelled` : "; the next `pulumi up` may send it again"}`);
+            const after =
+                e.kind === "adoption"
+                    ? `; no adopter of service ${e.serviceId} is recorded now: the delete of a resource that holds it cancels it`
+                    : known
+                      ? `; service ${e.serviceId} is no longer tracked: make sure it is adopted or cancelled`
+                      : "; the next `pulumi up` may send it again";
+            out(`forgot: ${describe(e)}${after}`);
         }
         return 0;
     }

@@ -1,14 +1,16 @@
 /** `pulumi-edis/provider`: what Pulumi's dynamic-provider host loads, and the client and catalogue lookups share. */
 import { guarded } from "./client/withhold";
-import { kvmServer as kvmServerImpl } from "./kvm/provider";
-import { vncAccess as vncAccessImpl } from "./management/vncAccess";
-import { reverseDns as reverseDnsImpl } from "./management/reverseDns";
-import { trafficAlert as trafficAlertImpl } from "./management/trafficAlert";
+import { kvmServerOn } from "./kvm/provider";
+import { vncAccessOn } from "./management/vncAccess";
+import { reverseDnsOn } from "./management/reverseDns";
+import { trafficAlertOn } from "./management/trafficAlert";
+import { processCore } from "./runtime";
 
-export const kvmServer = guarded(kvmServerImpl);
-export const vncAccess = guarded(vncAccessImpl);
-export const reverseDns = guarded(reverseDnsImpl);
-export const trafficAlert = guarded(trafficAlertImpl);
+// The dynamic door: the host caches one provider per resource type; all four share the process's core.
+export const kvmServer = guarded(kvmServerOn(processCore));
+export const vncAccess = guarded(vncAccessOn(processCore));
+export const reverseDns = guarded(reverseDnsOn(processCore));
+export const trafficAlert = guarded(trafficAlertOn(processCore));
 export { ManagementClient, MANAGEMENT_ENDPOINTS, DEFAULT_MANAGEMENT_URL } from "./client/management";
 export { EdisClient, ENDPOINTS, DEFAULT_AUTH_URL, DEFAULT_BASE_URL } from "./client/client";
 export type { EdisClientOptions } from "./client/client";

@@ -1,6 +1,8 @@
 /**
- * The provider host's configuration and context, shared by every resource type in one host process. The context is
- * built on first use, so that check and diff work without credentials (e.g. in preview).
+ * The core: the provider's configuration, context and per-deployment memory, built by each door. The plugin builds one
+ * per provider process; the dynamic door has one per host process (processCore), because the host caches a provider per
+ * resource type and the four types must share one listing and one journal. The context is built on first use, so that
+ * check and diff work without credentials (e.g. in preview).
  */
 import { Catalogue } from "./catalogue";
 import { withhold } from "./client/withhold";
@@ -20,62 +22,73 @@ export interface ConfigureRequest {
     config: { get(key: string): string | undefined };
 }
 
-let config: ProviderConfig | undefined;
-/** Diff runs without credentials (no context), so it lives here. */
-const replacing: Context["replacing"] = new Map();
-let context: Context | undefined;
-/** Kept across configurations, like `replacing`. */
-export const holders = new Holders();
-
 /** The CLI that read stderr was killed: lines would only pile up in memory. */
 let stderrGone = false;
 process.stderr.on?.("error", () => (stderrGone = true));
 
-let sink: ((line: string) => void) | undefined;
+export class Core {
+    private config: ProviderConfig | undefined;
+    private context: Context | undefined;
+    private sink: ((line: string) => void) | undefined;
+    private readonly said = new Set<string>();
+    /** Diff runs without credentials (no context), so what it notes lives here, across configurations. */
+    readonly replacing: Context["replacing"] = new Map();
+    readonly holders = new Holders();
 
-export function setLogSink(next: (line: string) => void): void {
-    sink = next;
+    setLogSink = (next: (line: string) => void): void => {
+        this.sink = next;
+    };
+
+    log = (raw: string): void => {
+        const line = withhold(raw, { scope: "composed" });
+        if (this.sink) return this.sink(`pulumi-edis: ${line}`);
+        if (stderrGone || process.stderr.destroyed) return;
+        process.stderr.write(`pulumi-edis: ${line}\n`);
+    };
+
+    /** The engine calls diff more than once for a resource in one preview. */
+    logOnce = (line: string): void => {
+        if (this.said.has(line)) return;
+        this.said.add(line);
+        this.log(line);
+    };
+
+    /** Nothing is validated here: the first operation that needs a setting reports it. */
+    configure = (req: ConfigureRequest): void => {
+        const next = resolveConfig((key) => req.config.get(`edis:${key}`));
+        if (this.config && JSON.stringify(this.config) === JSON.stringify(next)) return;
+        this.config = next;
+        this.context = undefined;
+    };
+
+    currentConfig = (): ProviderConfig => this.config ?? resolveConfig(() => undefined);
+
+    /** Needs no credentials, so diff (in preview) can settle entries. */
+    journal = (): OrderJournal => new OrderJournal(journalStoreAt(this.currentConfig().journal));
+
+    ctx = (): Context => {
+        this.context ??= createContext(this.currentConfig(), { log: this.log, replacing: this.replacing });
+        return this.context;
+    };
+
+    noteReplacement = (key: unknown, serviceId: number, kvmId: unknown, order: Record<string, unknown>): void => {
+        if (typeof key === "string") this.replacing.set(key, { serviceId, kvmId: typeof kvmId === "string" ? kvmId : undefined, order });
+    };
+
+    /** Never fails the operation. */
+    settleJournal = async (props: Record<string, unknown>): Promise<void> => {
+        try {
+            await settle(this.journal(), props, this.log);
+        } catch (e) {
+            this.log(`warning: the order journal could not be tidied: ${(e as Error).message}`);
+        }
+    };
 }
 
-export function log(raw: string): void {
-    const line = withhold(raw, { scope: "composed" });
-    if (sink) return sink(`pulumi-edis: ${line}`);
-    if (stderrGone || process.stderr.destroyed) return;
-    process.stderr.write(`pulumi-edis: ${line}\n`);
-}
+/** The dynamic door's core: one per host process (see above). */
+export const processCore = new Core();
 
-const said = new Set<string>();
-
-/** The engine calls diff more than once for a resource in one preview. */
-export function logOnce(line: string): void {
-    if (said.has(line)) return;
-    said.add(line);
-    log(line);
-}
-
-/** Nothing is validated here: the first operation that needs a setting reports it. */
-export function configure(req: ConfigureRequest): void {
-    const next = resolveConfig((key) => req.config.get(`edis:${key}`));
-    if (config && JSON.stringify(config) === JSON.stringify(next)) return;
-    config = next;
-    context = undefined;
-}
-
-export function currentConfig(): ProviderConfig {
-    return config ?? resolveConfig(() => undefined);
-}
-
-/** Needs no credentials, so diff (in preview) can settle entries. */
-export function journal(): OrderJournal {
-    return new OrderJournal(journalStoreAt((config ?? resolveConfig(() => undefined)).journal));
-}
-
-export function ctx(): Context {
-    context ??= createContext(config ?? resolveConfig(() => undefined), { log });
-    return context;
-}
-
-export function createContext(cfg: ProviderConfig, options: { clock?: Clock; log: (line: string) => void }): Context {
+export function createContext(cfg: ProviderConfig, options: { clock?: Clock; log: (line: string) => void; replacing?: Context["replacing"] }): Context {
     const clock = options.clock ?? systemClock;
     const client = clientFromConfig(cfg, { userAgent: `pulumi-edis/${packageVersion()}`, log: options.log, clock });
     const management = new ManagementClient(client, { urlTemplate: cfg.managementUrl, now: () => clock.now() });
@@ -91,21 +104,8 @@ export function createContext(cfg: ProviderConfig, options: { clock?: Clock; log
         batcher: cfg.batchOrders ? new OrderBatcher(client, flights, journal, clock, options.log) : undefined,
         powerReadings: new PowerReadings(management, clock, cfg.requestTimeoutSeconds * 1000, options.log),
         journal,
-        replacing,
+        replacing: options.replacing ?? new Map(),
         clock,
         log: options.log,
     };
-}
-
-export function noteReplacement(key: unknown, serviceId: number, kvmId: unknown, order: Record<string, unknown>): void {
-    if (typeof key === "string") replacing.set(key, { serviceId, kvmId: typeof kvmId === "string" ? kvmId : undefined, order });
-}
-
-/** Never fails the operation. */
-export async function settleJournal(props: Record<string, unknown>): Promise<void> {
-    try {
-        await settle(journal(), props, log);
-    } catch (e) {
-        log(`warning: the order journal could not be tidied: ${(e as Error).message}`);
-    }
 }

@@ -133,14 +133,8 @@ func (h *host) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulumirpc.R
 	}
 	args = append(append(args, entry), req.GetArgs()...)
 
-	config := map[string]string{}
-	for k, v := range req.GetConfig() {
-		if i := strings.Index(k, ":"); i >= 0 {
-			k = k[:i] + ":config:" + k[i+1:]
-		}
-		config[k] = v
-	}
-	configJSON, _ := json.Marshal(config)
+	// Keys as the engine sends them, `<namespace>:<name>`: what the Python SDK reads (the real host passes them unchanged).
+	configJSON, _ := json.Marshal(req.GetConfig())
 	secretsJSON, _ := json.Marshal(req.GetConfigSecretKeys())
 	cmd := exec.CommandContext(ctx, python, args...)
 	cmd.Dir = dir

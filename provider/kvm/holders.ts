@@ -75,7 +75,7 @@ export function heldElsewhereError(name: string, key: string | undefined, holder
         `${name} is also held by ${holder.key}; it was not cancelled. To let this resource go and leave the server to ` +
             `${holder.key}, run \`${stateDelete(key)}\`. To cancel the server, remove the other resource first` +
             (forgetRecord
-                ? `; if it is in no stack any more (let go with \`pulumi state delete\`), run \`${forgetRecord}\`, then this again.`
+                ? `; if \`pulumi stack --show-urns\` in its stack no longer lists it (let go with \`pulumi state delete\`), run \`${forgetRecord}\`, then this again.`
                 : "."),
     );
 }

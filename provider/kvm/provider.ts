@@ -1,6 +1,6 @@
 /** The KvmServer dynamic provider as the engine calls it, in Pulumi's dynamic-provider host via the sdk/ shim (runtime.ts). */
 import type * as pulumi from "@pulumi/pulumi";
-import { ConfigureRequest, configure, ctx, currentConfig, holders, journal, log, logOnce, noteReplacement, settleJournal } from "../runtime";
+import { ConfigureRequest, Core } from "../runtime";
 import { preflight } from "./preflight";
 import { Context, ServerInitError } from "../context";
 import { KvmServerDiff, UNFINISHED, diffKvmServer, needsUpgrade } from "./diff";
@@ -66,13 +66,13 @@ function markPower<T extends object>(outs: T, inputs: Record<string, unknown>): 
 }
 
 /** Drops add-on changes that isNoExtraAddon finds are none; the catalogue is asked only for such a pair. */
-async function withoutNoExtraAddons(olds: Record<string, unknown>, diff: KvmServerDiff, news: Record<string, unknown>): Promise<KvmServerDiff> {
+async function withoutNoExtraAddons(core: Core, olds: Record<string, unknown>, diff: KvmServerDiff, news: Record<string, unknown>): Promise<KvmServerDiff> {
     const same: string[] = [];
     for (const input of Object.keys(ADDON_INPUTS) as Array<keyof typeof ADDON_INPUTS>) {
         if (!diff.changed.includes(input)) continue;
         const [a, b] = [olds[input], news[input]];
         const chosen = a == null && typeof b === "number" ? b : b == null && typeof a === "number" ? a : undefined;
-        if (chosen !== undefined && typeof olds.planId === "number" && (await isNoExtraAddon(ctx().catalogue, olds.planId, input, chosen))) same.push(input);
+        if (chosen !== undefined && typeof olds.planId === "number" && (await isNoExtraAddon(core.ctx().catalogue, olds.planId, input, chosen))) same.push(input);
     }
     if (!same.length) return diff;
     const changed = diff.changed.filter((n) => !same.includes(n));
@@ -91,125 +91,129 @@ async function checkReplacementBeforeCancel(c: Context, key: string | undefined,
     }
 }
 
-export const kvmServer = {
-    async configure(req: ConfigureRequest): Promise<void> {
-        configure(req);
-    },
+/** KvmServer on one core (runtime.ts), as both doors serve it. */
+export function kvmServerOn(core: Core) {
+    const { ctx, currentConfig, holders, journal, log, logOnce, noteReplacement, settleJournal } = core;
+    return {
+        async configure(req: ConfigureRequest): Promise<void> {
+            core.configure(req);
+        },
 
-    async check(olds: Record<string, unknown>, news: Record<string, unknown>) {
-        const config = currentConfig();
-        if (runsInCi() && config.journal.kind === "file" && config.journal.dir === defaultJournalDir()) {
-            logOnce(
-                `warning: this deployment runs in CI with the order journal on this machine's disk (${config.journal.dir}). A runner that ` +
-                    `is thrown away after the job takes the journal with it: a job killed after an order was placed leaves no record, and ` +
-                    `the next job orders that server again. Set edis:journalUrl to an S3 location that outlives the runner ` +
-                    `(docs/guides/ci-and-the-shared-journal.md).`,
-            );
-        }
-        const checked = checkInputs(news, olds);
-        if (checked.failures.length) return checked;
-        const failures = await preflight(currentConfig(), ctx, journal(), olds, checked.inputs, log);
-        return failures.length ? { inputs: checked.inputs, failures } : checked;
-    },
-
-    async diff(id: string, olds: Record<string, unknown>, news: Record<string, unknown>) {
-        holders.see(holdingOf(resourceKeyOf(news) ?? resourceKeyOf(olds), id, olds), true);
-        await settleJournal(olds);
-        const { replaces, changed, deleteBeforeReplace } = await withoutNoExtraAddons(olds, diffKvmServer(olds, news), news);
-        const changes = changed.length > 0;
-        // The host passes no list of changed properties to the engine, so say here why the plan shows an update.
-        if (changed.includes("suspended")) {
-            logOnce(`${String(olds.hostname)} (service ${id}) is suspended at EDIS: the plan shows it as an update, which re-reads it`);
-        }
-        if (changed.includes("notListed")) {
-            logOnce(`${String(olds.hostname)} (service ${id}) was not in the account's listing at the last refresh: the plan shows it as an update, which looks for it again (nothing is ordered)`);
-        }
-        if (changed.includes(UNFINISHED)) {
-            logOnce(`${String(olds.hostname)} (service ${id}) was ordered but is not provisioned yet: the plan shows it as an update, which waits for it (nothing is ordered)`);
-        }
-        // Likewise for a replacement: the plan cannot say why it replaces, so the log does.
-        if (replaces.length) {
-            noteReplacement(news[RESOURCE_KEY] ?? olds[RESOURCE_KEY], Number(id), olds.kvmId, news);
-            logOnce(`${String(olds.hostname)} (service ${id}) is replaced because ${replaces.join(", ")} changed: a new server is ordered, then this one is cancelled`);
-        }
-        // `changed` names the inputs by meaning (a host name's case is no change): the plugin's detailed diff.
-        return { changes, replaces, deleteBeforeReplace, changed };
-    },
-
-    async create(inputs: Record<string, unknown>) {
-        try {
-            const c = ctx();
-            const key = resourceKeyOf(inputs);
-            const adopting = typeof inputs.adoptKvmId === "string" ? inputs.adoptKvmId : undefined;
-            if (adopting) holders.checkAdoption(key, adopting);
-            const created = await c.flights.run(() => createServer(c, inputsOf(inputs), identityOf(inputs)));
-            if (adopting) holders.checkAdoption(key, created.outs.kvmId ?? adopting, Number(created.id));
-            holders.see(holdingOf(key, created.id, created.outs), true);
-            const token = adopting ? await recordAdoption(c, key, created.outs) : undefined;
-            return { ...created, outs: { ...markPower(created.outs, inputs), ...(token ? { [ADOPTION_TOKEN]: token } : {}) } };
-        } catch (e) {
-            throw keepProvider(e, inputs);
-        }
-    },
-
-    async read(id: string, props: Record<string, unknown>) {
-        await settleJournal(props);
-        const read = await readServer(ctx(), id, props);
-        // An import (no outputs yet, a URN) is a resource the program declares: it may not share a server with another.
-        if (read.id) holders.see(holdingOf(resourceKeyOf(props), read.id, read.props), props.serviceId === undefined);
-        return read;
-    },
-
-    async update(id: string, olds: Record<string, unknown>, news: Record<string, unknown>) {
-        await settleJournal(olds);
-        const c = ctx();
-        const inputs = inputsOf(news);
-        const key = resourceKeyOf(news) ?? resourceKeyOf(olds);
-        // The location the server was ordered in stays recorded when the program leaves locationId out.
-        const locationId = inputs.locationId ?? (olds.locationId as number | undefined);
-        let outs = compact({ ...computedOf(olds), ...inputs, [RESOURCE_KEY]: key, locationId, serviceId: Number(id) }) as KvmServerOutputs;
-        if (inputs.locationId !== undefined && olds.locationId == null && outs.planId !== undefined) await checkLocation(c, outs);
-        outs = await confirmBatchPlaceLive(c, outs);
-        if (!outs.kvmId) {
-            // The create of this server stopped after its order: finish it (throws with the id if it cannot).
-            try {
-                const stopped = outs;
-                outs = await c.flights.run(() => resumeServer(c, stopped));
-            } catch (e) {
-                throw keepProvider(e, news);
+        async check(olds: Record<string, unknown>, news: Record<string, unknown>) {
+            const config = currentConfig();
+            if (runsInCi() && config.journal.kind === "file" && config.journal.dir === defaultJournalDir()) {
+                logOnce(
+                    `warning: this deployment runs in CI with the order journal on this machine's disk (${config.journal.dir}). A runner that ` +
+                        `is thrown away after the job takes the journal with it: a job killed after an order was placed leaves no record, and ` +
+                        `the next job orders that server again. Set edis:journalUrl to an S3 location that outlives the runner ` +
+                        `(docs/guides/ci-and-the-shared-journal.md).`,
+                );
             }
-        }
-        // Entries written under the key state recorded (before a stack rename or an alias) are this resource's too.
-        const identity = identityOf({ ...news, [RESOURCE_KEY]: key });
-        if (identity && typeof olds[RESOURCE_KEY] === "string" && olds[RESOURCE_KEY] !== key) identity.aliases.push(olds[RESOURCE_KEY] as string);
-        if (needsUpgrade(olds, news)) await upgradeServer(c, { ...(olds as unknown as KvmServerOutputs), kvmId: outs.kvmId }, inputs, identity);
-        if (outs.suspended) outs = await recheckSuspension(c, outs);
-        if (outs.notListed) outs = await recheckListing(c, outs);
-        if (inputs.powerState) outs = await applyPowerState(c, outs, inputs.powerState);
-        else outs = compact({ ...outs, powerState: undefined, trafficSuspended: undefined });
-        holders.see(holdingOf(key, id, outs), true);
-        return { outs: markPower(outs, news) };
-    },
+            const checked = checkInputs(news, olds);
+            if (checked.failures.length) return checked;
+            const failures = await preflight(currentConfig(), ctx, journal(), olds, checked.inputs, log);
+            return failures.length ? { inputs: checked.inputs, failures } : checked;
+        },
 
-    async delete(id: string, props: Record<string, unknown>) {
-        const c = ctx();
-        const key = resourceKeyOf(props);
-        // No delete cancels a server that another resource of the program holds, or adopted (holders.ts).
-        const name = `${String(props.hostname ?? "")} (service ${id})`;
-        const holder = holders.otherHolder(holdingOf(key, id, props));
-        if (holder) throw heldElsewhereError(name, key, holder);
-        const adoption = await c.journal.read(adoptionKey(Number(id)), "adoption");
-        if (adoption && adoption.token !== props[ADOPTION_TOKEN]) {
-            const forget = resolveCommand("forget", adoptionKey(Number(id)), c.journal, "adoption");
-            throw heldElsewhereError(name, key, { key: adoption.holder }, forget);
-        }
-        await checkReplacementBeforeCancel(c, key, Number(id));
-        await confirmBatchPlaceLive(c, props as Partial<KvmServerOutputs>);
-        await cancelServer(c, id, props);
-        if (adoption) await c.journal.clear(adoptionKey(Number(id)), "adoption").catch((e) => log(`warning: the order journal could not be tidied: ${(e as Error).message}`));
-        if (key) {
-            // Cancelled: a journal that cannot be tidied now is tidied by a later run; the cancellation stands.
-            await forgetService(c.journal, key, Number(id)).catch((e) => log(`warning: the order journal could not be tidied: ${(e as Error).message}`));
-        }
-    },
-} satisfies pulumi.dynamic.ResourceProvider;
+        async diff(id: string, olds: Record<string, unknown>, news: Record<string, unknown>) {
+            holders.see(holdingOf(resourceKeyOf(news) ?? resourceKeyOf(olds), id, olds), true);
+            await settleJournal(olds);
+            const { replaces, changed, deleteBeforeReplace } = await withoutNoExtraAddons(core, olds, diffKvmServer(olds, news), news);
+            const changes = changed.length > 0;
+            // The host passes no list of changed properties to the engine, so say here why the plan shows an update.
+            if (changed.includes("suspended")) {
+                logOnce(`${String(olds.hostname)} (service ${id}) is suspended at EDIS: the plan shows it as an update, which re-reads it`);
+            }
+            if (changed.includes("notListed")) {
+                logOnce(`${String(olds.hostname)} (service ${id}) was not in the account's listing at the last refresh: the plan shows it as an update, which looks for it again (nothing is ordered)`);
+            }
+            if (changed.includes(UNFINISHED)) {
+                logOnce(`${String(olds.hostname)} (service ${id}) was ordered but is not provisioned yet: the plan shows it as an update, which waits for it (nothing is ordered)`);
+            }
+            // Likewise for a replacement: the plan cannot say why it replaces, so the log does.
+            if (replaces.length) {
+                noteReplacement(news[RESOURCE_KEY] ?? olds[RESOURCE_KEY], Number(id), olds.kvmId, news);
+                logOnce(`${String(olds.hostname)} (service ${id}) is replaced because ${replaces.join(", ")} changed: a new server is ordered, then this one is cancelled`);
+            }
+            // `changed` names the inputs by meaning (a host name's case is no change): the plugin's detailed diff.
+            return { changes, replaces, deleteBeforeReplace, changed };
+        },
+
+        async create(inputs: Record<string, unknown>) {
+            try {
+                const c = ctx();
+                const key = resourceKeyOf(inputs);
+                const adopting = typeof inputs.adoptKvmId === "string" ? inputs.adoptKvmId : undefined;
+                if (adopting) holders.checkAdoption(key, adopting);
+                const created = await c.flights.run(() => createServer(c, inputsOf(inputs), identityOf(inputs)));
+                if (adopting) holders.checkAdoption(key, created.outs.kvmId ?? adopting, Number(created.id));
+                holders.see(holdingOf(key, created.id, created.outs), true);
+                const token = adopting ? await recordAdoption(c, key, created.outs) : undefined;
+                return { ...created, outs: { ...markPower(created.outs, inputs), ...(token ? { [ADOPTION_TOKEN]: token } : {}) } };
+            } catch (e) {
+                throw keepProvider(e, inputs);
+            }
+        },
+
+        async read(id: string, props: Record<string, unknown>) {
+            await settleJournal(props);
+            const read = await readServer(ctx(), id, props);
+            // An import (no outputs yet, a URN) is a resource the program declares: it may not share a server with another.
+            if (read.id) holders.see(holdingOf(resourceKeyOf(props), read.id, read.props), props.serviceId === undefined);
+            return read;
+        },
+
+        async update(id: string, olds: Record<string, unknown>, news: Record<string, unknown>) {
+            await settleJournal(olds);
+            const c = ctx();
+            const inputs = inputsOf(news);
+            const key = resourceKeyOf(news) ?? resourceKeyOf(olds);
+            // The location the server was ordered in stays recorded when the program leaves locationId out.
+            const locationId = inputs.locationId ?? (olds.locationId as number | undefined);
+            let outs = compact({ ...computedOf(olds), ...inputs, [RESOURCE_KEY]: key, locationId, serviceId: Number(id) }) as KvmServerOutputs;
+            if (inputs.locationId !== undefined && olds.locationId == null && outs.planId !== undefined) await checkLocation(c, outs);
+            outs = await confirmBatchPlaceLive(c, outs);
+            if (!outs.kvmId) {
+                // The create of this server stopped after its order: finish it (throws with the id if it cannot).
+                try {
+                    const stopped = outs;
+                    outs = await c.flights.run(() => resumeServer(c, stopped));
+                } catch (e) {
+                    throw keepProvider(e, news);
+                }
+            }
+            // Entries written under the key state recorded (before a stack rename or an alias) are this resource's too.
+            const identity = identityOf({ ...news, [RESOURCE_KEY]: key });
+            if (identity && typeof olds[RESOURCE_KEY] === "string" && olds[RESOURCE_KEY] !== key) identity.aliases.push(olds[RESOURCE_KEY] as string);
+            if (needsUpgrade(olds, news)) await upgradeServer(c, { ...(olds as unknown as KvmServerOutputs), kvmId: outs.kvmId }, inputs, identity);
+            if (outs.suspended) outs = await recheckSuspension(c, outs);
+            if (outs.notListed) outs = await recheckListing(c, outs);
+            if (inputs.powerState) outs = await applyPowerState(c, outs, inputs.powerState);
+            else outs = compact({ ...outs, powerState: undefined, trafficSuspended: undefined });
+            holders.see(holdingOf(key, id, outs), true);
+            return { outs: markPower(outs, news) };
+        },
+
+        async delete(id: string, props: Record<string, unknown>) {
+            const c = ctx();
+            const key = resourceKeyOf(props);
+            // No delete cancels a server that another resource of the program holds, or adopted (holders.ts).
+            const name = `${String(props.hostname ?? "")} (service ${id})`;
+            const holder = holders.otherHolder(holdingOf(key, id, props));
+            if (holder) throw heldElsewhereError(name, key, holder);
+            const adoption = await c.journal.read(adoptionKey(Number(id)), "adoption");
+            if (adoption && adoption.token !== props[ADOPTION_TOKEN]) {
+                const forget = resolveCommand("forget", adoptionKey(Number(id)), c.journal, "adoption");
+                throw heldElsewhereError(name, key, { key: adoption.holder }, forget);
+            }
+            await checkReplacementBeforeCancel(c, key, Number(id));
+            await confirmBatchPlaceLive(c, props as Partial<KvmServerOutputs>);
+            await cancelServer(c, id, props);
+            if (adoption) await c.journal.clear(adoptionKey(Number(id)), "adoption").catch((e) => log(`warning: the order journal could not be tidied: ${(e as Error).message}`));
+            if (key) {
+                // Cancelled: a journal that cannot be tidied now is tidied by a later run; the cancellation stands.
+                await forgetService(c.journal, key, Number(id)).catch((e) => log(`warning: the order journal could not be tidied: ${(e as Error).message}`));
+            }
+        },
+    } satisfies pulumi.dynamic.ResourceProvider;
+}

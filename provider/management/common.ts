@@ -5,7 +5,7 @@ import { ENDPOINTS } from "../client/client";
 import { KvmNotListedError } from "../client/management";
 import { CheckFailure, FieldRule, checkFields } from "../fields";
 import { kvmId } from "../kvm/inputs";
-import { ConfigureRequest, configure } from "../runtime";
+import { ConfigureRequest, Core } from "../runtime";
 
 export const KVM_ID_RULE: FieldRule = { required: true, validate: kvmId };
 
@@ -34,10 +34,10 @@ export function withoutSecrets(inputs: Record<string, unknown>, secrets: readonl
     return Object.fromEntries(Object.entries(inputs).filter(([k]) => !secrets.includes(k) && k !== "__provider"));
 }
 
-export function configuredResource(resource: string, rules: Record<string, FieldRule>) {
+export function configuredResource(core: Core, resource: string, rules: Record<string, FieldRule>) {
     return {
         async configure(req: ConfigureRequest): Promise<void> {
-            configure(req);
+            core.configure(req);
         },
         async check(_olds: Record<string, unknown>, news: Record<string, unknown>): Promise<{ inputs: Record<string, unknown>; failures: CheckFailure[] }> {
             return checkFields(resource, rules, news);

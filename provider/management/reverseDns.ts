@@ -7,7 +7,7 @@ import { isIP } from "node:net";
 import { isEdisApiError } from "../client/errors";
 import { FieldRule, compact, show } from "../fields";
 import { hostname } from "../kvm/inputs";
-import { ctx } from "../runtime";
+import { Core } from "../runtime";
 import { KVM_ID_RULE, configuredResource, serverGone } from "./common";
 
 const RULES: Record<string, FieldRule> = {
@@ -33,41 +33,45 @@ function idOf(props: Record<string, unknown>): string {
     return `${String(props.kvmId)}/${String(props.ipAddress)}`;
 }
 
-export const reverseDns = {
-    ...configuredResource("ReverseDns", RULES),
+/** ReverseDns on one core. */
+export function reverseDnsOn(core: Core) {
+    const { ctx } = core;
+    return {
+        ...configuredResource(core, "ReverseDns", RULES),
 
-    async diff(_id: string, olds: Record<string, unknown>, news: Record<string, unknown>) {
-        const replaces = ["kvmId", "ipAddress"].filter((k) => olds[k] !== news[k]);
-        // The same address moving to another KVM: delete first, or the old record's delete would remove the new one.
-        const sameAddress = olds.ipAddress === news.ipAddress;
-        return { changes: replaces.length > 0 || olds.dnsPtr !== news.dnsPtr, replaces, deleteBeforeReplace: replaces.length > 0 && sameAddress };
-    },
+        async diff(_id: string, olds: Record<string, unknown>, news: Record<string, unknown>) {
+            const replaces = ["kvmId", "ipAddress"].filter((k) => olds[k] !== news[k]);
+            // The same address moving to another KVM: delete first, or the old record's delete would remove the new one.
+            const sameAddress = olds.ipAddress === news.ipAddress;
+            return { changes: replaces.length > 0 || olds.dnsPtr !== news.dnsPtr, replaces, deleteBeforeReplace: replaces.length > 0 && sameAddress };
+        },
 
-    async create(inputs: Record<string, unknown>) {
-        await ctx().management.setPtr(String(inputs.kvmId), { [String(inputs.ipAddress)]: String(inputs.dnsPtr) });
-        return { id: idOf(inputs), outs: compact({ ...inputs, __provider: undefined }) };
-    },
+        async create(inputs: Record<string, unknown>) {
+            await ctx().management.setPtr(String(inputs.kvmId), { [String(inputs.ipAddress)]: String(inputs.dnsPtr) });
+            return { id: idOf(inputs), outs: compact({ ...inputs, __provider: undefined }) };
+        },
 
-    async update(_id: string, _olds: Record<string, unknown>, news: Record<string, unknown>) {
-        await ctx().management.setPtr(String(news.kvmId), { [String(news.ipAddress)]: String(news.dnsPtr) });
-        return { outs: compact({ ...news, __provider: undefined }) };
-    },
+        async update(_id: string, _olds: Record<string, unknown>, news: Record<string, unknown>) {
+            await ctx().management.setPtr(String(news.kvmId), { [String(news.ipAddress)]: String(news.dnsPtr) });
+            return { outs: compact({ ...news, __provider: undefined }) };
+        },
 
-    async read(id: string, props: Record<string, unknown>) {
-        return { id, props };
-    },
+        async read(id: string, props: Record<string, unknown>) {
+            return { id, props };
+        },
 
-    async delete(_id: string, props: Record<string, unknown>) {
-        const c = ctx();
-        try {
-            await c.management.deletePtr(String(props.kvmId), [String(props.ipAddress)]);
-        } catch (e) {
-            if (serverGone(e)) return;
-            if (isEdisApiError(e) && e.endpoint === "del/ptr" && e.status === 404) {
-                c.log(`note: the reverse-DNS host has no del/ptr (${e.message}); the PTR record of ${String(props.ipAddress)} is left as it is`);
-                return;
+        async delete(_id: string, props: Record<string, unknown>) {
+            const c = ctx();
+            try {
+                await c.management.deletePtr(String(props.kvmId), [String(props.ipAddress)]);
+            } catch (e) {
+                if (serverGone(e)) return;
+                if (isEdisApiError(e) && e.endpoint === "del/ptr" && e.status === 404) {
+                    c.log(`note: the reverse-DNS host has no del/ptr (${e.message}); the PTR record of ${String(props.ipAddress)} is left as it is`);
+                    return;
+                }
+                throw e;
             }
-            throw e;
-        }
-    },
-} satisfies pulumi.dynamic.ResourceProvider;
+        },
+    } satisfies pulumi.dynamic.ResourceProvider;
+}

@@ -11,7 +11,7 @@ import { FieldRule, UNKNOWN, compact, show } from "../fields";
 import { maskUserInfo } from "../config";
 import { HookEntry, JournalPlace, entryFor, identityOf, resolveCommand } from "../journal";
 import { WriteOutcomeUnknownError, sendOnce } from "../paidWrite";
-import { ctx, settleJournal } from "../runtime";
+import { Core } from "../runtime";
 import { KVM_ID_RULE, configuredResource, secretRule, serverGone, withoutSecrets } from "./common";
 import { digestSecret, matchesDigest } from "./secretDigest";
 
@@ -64,86 +64,90 @@ function outputs(inputs: Record<string, unknown>, hookId: number): Record<string
     return compact({ ...withoutSecrets(inputs, SECRETS), hookId, callbackPasswordDigest: password ? digestSecret(password) : undefined });
 }
 
-export const trafficAlert = {
-    ...configuredResource("TrafficAlert", RULES),
+/** TrafficAlert on one core. */
+export function trafficAlertOn(core: Core) {
+    const { ctx, settleJournal } = core;
+    return {
+        ...configuredResource(core, "TrafficAlert", RULES),
 
-    async diff(_id: string, olds: Record<string, unknown>, news: Record<string, unknown>) {
-        await settleJournal(olds);
-        const replaces: string[] = REPLACING.filter((k) => news[k] === UNKNOWN || olds[k] !== news[k]);
-        const password = news.callbackPassword;
-        const passwordChanged =
-            password === UNKNOWN || (password === undefined ? olds.callbackPasswordDigest !== undefined : !matchesDigest(String(password), olds.callbackPasswordDigest));
-        if (passwordChanged) replaces.push("callbackPassword");
-        return { changes: replaces.length > 0, replaces, deleteBeforeReplace: false };
-    },
+        async diff(_id: string, olds: Record<string, unknown>, news: Record<string, unknown>) {
+            await settleJournal(olds);
+            const replaces: string[] = REPLACING.filter((k) => news[k] === UNKNOWN || olds[k] !== news[k]);
+            const password = news.callbackPassword;
+            const passwordChanged =
+                password === UNKNOWN || (password === undefined ? olds.callbackPasswordDigest !== undefined : !matchesDigest(String(password), olds.callbackPasswordDigest));
+            if (passwordChanged) replaces.push("callbackPassword");
+            return { changes: replaces.length > 0, replaces, deleteBeforeReplace: false };
+        },
 
-    async create(inputs: Record<string, unknown>) {
-        const c = ctx();
-        const kvmId = String(inputs.kvmId);
-        const id = identityOf(inputs);
-        const digest = digestSecret(JSON.stringify(hookOf(inputs)));
-        const journaled = id ? await entryFor(c.journal, id, "hook", c.log, (e) => e.kvmId === kvmId && e.callbackUrl === inputs.callbackUrl) : undefined;
-        // A hook of a deployment that did not finish is this resource's only if made with these inputs.
-        if (journaled?.state === "done" && journaled.hookId !== undefined && (!journaled.inputsDigest || matchesDigest(JSON.stringify(hookOf(inputs)), journaled.inputsDigest))) {
-            c.log(`traffic hook ${journaled.hookId} on ${kvmId} was created by a deployment that did not finish; it is taken, not created again`);
-            return { id: String(journaled.hookId), outs: outputs(inputs, journaled.hookId) };
-        }
-        if (journaled) throw hookMayExist(journaled, c.journal);
-
-        const entry: HookEntry | undefined = id
-            ? {
-                  kind: "hook",
-                  state: "sending",
-                  key: id.key,
-                  hostname: kvmId,
-                  kvmId,
-                  sentAt: new Date().toISOString(),
-                  callbackUrl: String(inputs.callbackUrl),
-                  triggerPercent: Number(inputs.triggerPercent),
-                  inputsDigest: digest,
-              }
-            : undefined;
-        const outcome = await sendOnce<HookEntry, number>({
-            journal: c.journal,
-            entry,
-            endpoint: MANAGEMENT_ENDPOINTS.hookSet.path,
-            log: c.log,
-            send: () => c.management.setTrafficHook(kvmId, hookOf(inputs)),
-            made: (sending, hookId) => ({ ...sending, state: "done", hookId }),
-            madeDespite: () => undefined,
-            unknown: (problem, unknown) =>
-                unknown
-                    ? hookUnknown(unknown, c.journal)
-                    : new WriteOutcomeUnknownError(`a traffic hook on ${kvmId}`, problem, "If it exists, remove it in the KVM portal before running `pulumi up` again."),
-        });
-        if (!("answered" in outcome)) throw outcome.named;
-        return { id: String(outcome.answered), outs: outputs(inputs, outcome.answered) };
-    },
-
-    async update(_id: string, olds: Record<string, unknown>, news: Record<string, unknown>) {
-        return { outs: compact({ ...olds, ...withoutSecrets(news, SECRETS), __provider: undefined }) };
-    },
-
-    async read(id: string, props: Record<string, unknown>) {
-        await settleJournal(props);
-        return { id, props };
-    },
-
-    async delete(id: string, props: Record<string, unknown>) {
-        await settleJournal(props);
-        try {
-            await ctx().management.deleteTrafficHook(String(props.kvmId), Number(props.hookId ?? id));
-        } catch (e) {
-            // Any other refusal keeps it, whatever the words: it would still call the URL.
-            if (serverGone(e)) return;
-            if (isEdisApiError(e) && e.endpoint === MANAGEMENT_ENDPOINTS.hookDelete.path && refusedInEdisForm(e)) {
-                ctx().log(`traffic hook ${String(props.hookId ?? id)} on ${String(props.kvmId)} was not deleted (${e.message}); removed from the stack's state. If it still exists, remove it in the KVM portal.`);
-                return;
+        async create(inputs: Record<string, unknown>) {
+            const c = ctx();
+            const kvmId = String(inputs.kvmId);
+            const id = identityOf(inputs);
+            const digest = digestSecret(JSON.stringify(hookOf(inputs)));
+            const journaled = id ? await entryFor(c.journal, id, "hook", c.log, (e) => e.kvmId === kvmId && e.callbackUrl === inputs.callbackUrl) : undefined;
+            // A hook of a deployment that did not finish is this resource's only if made with these inputs.
+            if (journaled?.state === "done" && journaled.hookId !== undefined && (!journaled.inputsDigest || matchesDigest(JSON.stringify(hookOf(inputs)), journaled.inputsDigest))) {
+                c.log(`traffic hook ${journaled.hookId} on ${kvmId} was created by a deployment that did not finish; it is taken, not created again`);
+                return { id: String(journaled.hookId), outs: outputs(inputs, journaled.hookId) };
             }
-            throw e;
-        }
-    },
-} satisfies pulumi.dynamic.ResourceProvider;
+            if (journaled) throw hookMayExist(journaled, c.journal);
+
+            const entry: HookEntry | undefined = id
+                ? {
+                      kind: "hook",
+                      state: "sending",
+                      key: id.key,
+                      hostname: kvmId,
+                      kvmId,
+                      sentAt: new Date().toISOString(),
+                      callbackUrl: String(inputs.callbackUrl),
+                      triggerPercent: Number(inputs.triggerPercent),
+                      inputsDigest: digest,
+                  }
+                : undefined;
+            const outcome = await sendOnce<HookEntry, number>({
+                journal: c.journal,
+                entry,
+                endpoint: MANAGEMENT_ENDPOINTS.hookSet.path,
+                log: c.log,
+                send: () => c.management.setTrafficHook(kvmId, hookOf(inputs)),
+                made: (sending, hookId) => ({ ...sending, state: "done", hookId }),
+                madeDespite: () => undefined,
+                unknown: (problem, unknown) =>
+                    unknown
+                        ? hookUnknown(unknown, c.journal)
+                        : new WriteOutcomeUnknownError(`a traffic hook on ${kvmId}`, problem, "If it exists, remove it in the KVM portal before running `pulumi up` again."),
+            });
+            if (!("answered" in outcome)) throw outcome.named;
+            return { id: String(outcome.answered), outs: outputs(inputs, outcome.answered) };
+        },
+
+        async update(_id: string, olds: Record<string, unknown>, news: Record<string, unknown>) {
+            return { outs: compact({ ...olds, ...withoutSecrets(news, SECRETS), __provider: undefined }) };
+        },
+
+        async read(id: string, props: Record<string, unknown>) {
+            await settleJournal(props);
+            return { id, props };
+        },
+
+        async delete(id: string, props: Record<string, unknown>) {
+            await settleJournal(props);
+            try {
+                await ctx().management.deleteTrafficHook(String(props.kvmId), Number(props.hookId ?? id));
+            } catch (e) {
+                // Any other refusal keeps it, whatever the words: it would still call the URL.
+                if (serverGone(e)) return;
+                if (isEdisApiError(e) && e.endpoint === MANAGEMENT_ENDPOINTS.hookDelete.path && refusedInEdisForm(e)) {
+                    ctx().log(`traffic hook ${String(props.hookId ?? id)} on ${String(props.kvmId)} was not deleted (${e.message}); removed from the stack's state. If it still exists, remove it in the KVM portal.`);
+                    return;
+                }
+                throw e;
+            }
+        },
+    } satisfies pulumi.dynamic.ResourceProvider;
+}
 
 function hookUnknown(entry: HookEntry, dir: JournalPlace): WriteOutcomeUnknownError {
     return new WriteOutcomeUnknownError(

@@ -2,7 +2,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { VncStatus } from "../client/model";
 import { FieldRule, UNKNOWN, compact } from "../fields";
-import { ctx } from "../runtime";
+import { Core } from "../runtime";
 import { KVM_ID_RULE, configuredResource, noAnswerNow, secretRule, serverGone, withoutSecrets } from "./common";
 import { digestSecret, matchesDigest } from "./secretDigest";
 
@@ -25,46 +25,50 @@ function outputs(inputs: Record<string, unknown>, status: VncStatus, passwordDig
     });
 }
 
-export const vncAccess = {
-    ...configuredResource("VncAccess", RULES),
+/** VncAccess on one core. */
+export function vncAccessOn(core: Core) {
+    const { ctx } = core;
+    return {
+        ...configuredResource(core, "VncAccess", RULES),
 
-    async diff(_id: string, olds: Record<string, unknown>, news: Record<string, unknown>) {
-        const replaces = olds.kvmId !== news.kvmId ? ["kvmId"] : [];
-        const password = news.password === UNKNOWN || !matchesDigest(String(news.password), olds.passwordDigest);
-        const changes = replaces.length > 0 || password || olds.enabled === false;
-        return { changes, replaces, deleteBeforeReplace: false };
-    },
+        async diff(_id: string, olds: Record<string, unknown>, news: Record<string, unknown>) {
+            const replaces = olds.kvmId !== news.kvmId ? ["kvmId"] : [];
+            const password = news.password === UNKNOWN || !matchesDigest(String(news.password), olds.passwordDigest);
+            const changes = replaces.length > 0 || password || olds.enabled === false;
+            return { changes, replaces, deleteBeforeReplace: false };
+        },
 
-    async create(inputs: Record<string, unknown>) {
-        const kvmId = String(inputs.kvmId);
-        const status = await ctx().management.enableVnc(kvmId, String(inputs.password));
-        return { id: kvmId, outs: outputs(inputs, status, digestSecret(String(inputs.password))) };
-    },
+        async create(inputs: Record<string, unknown>) {
+            const kvmId = String(inputs.kvmId);
+            const status = await ctx().management.enableVnc(kvmId, String(inputs.password));
+            return { id: kvmId, outs: outputs(inputs, status, digestSecret(String(inputs.password))) };
+        },
 
-    async update(_id: string, _olds: Record<string, unknown>, news: Record<string, unknown>) {
-        const status = await ctx().management.enableVnc(String(news.kvmId), String(news.password));
-        return { outs: outputs(news, status, digestSecret(String(news.password))) };
-    },
+        async update(_id: string, _olds: Record<string, unknown>, news: Record<string, unknown>) {
+            const status = await ctx().management.enableVnc(String(news.kvmId), String(news.password));
+            return { outs: outputs(news, status, digestSecret(String(news.password))) };
+        },
 
-    async read(id: string, props: Record<string, unknown>) {
-        const kvmId = String(props.kvmId ?? id);
-        try {
-            const status = await ctx().management.getVnc(kvmId);
-            return { id, props: compact({ ...props, kvmId, enabled: status.enabled, host: status.host, port: status.port, novncPort: status.novncPort }) };
-        } catch (e) {
-            if (serverGone(e)) return { id: "", props: {} };
-            // A refresh that throws stops the whole command, so no answer now keeps state; a meaningful answer throws.
-            if (!noAnswerNow(e)) throw e;
-            ctx().log(`warning: the VNC access of ${kvmId} could not be read, so it was not checked: ${(e as Error).message}`);
-            return { id, props };
-        }
-    },
+        async read(id: string, props: Record<string, unknown>) {
+            const kvmId = String(props.kvmId ?? id);
+            try {
+                const status = await ctx().management.getVnc(kvmId);
+                return { id, props: compact({ ...props, kvmId, enabled: status.enabled, host: status.host, port: status.port, novncPort: status.novncPort }) };
+            } catch (e) {
+                if (serverGone(e)) return { id: "", props: {} };
+                // A refresh that throws stops the whole command, so no answer now keeps state; a meaningful answer throws.
+                if (!noAnswerNow(e)) throw e;
+                ctx().log(`warning: the VNC access of ${kvmId} could not be read, so it was not checked: ${(e as Error).message}`);
+                return { id, props };
+            }
+        },
 
-    async delete(_id: string, props: Record<string, unknown>) {
-        try {
-            await ctx().management.disableVnc(String(props.kvmId));
-        } catch (e) {
-            if (!serverGone(e)) throw e;
-        }
-    },
-} satisfies pulumi.dynamic.ResourceProvider;
+        async delete(_id: string, props: Record<string, unknown>) {
+            try {
+                await ctx().management.disableVnc(String(props.kvmId));
+            } catch (e) {
+                if (!serverGone(e)) throw e;
+            }
+        },
+    } satisfies pulumi.dynamic.ResourceProvider;
+}

@@ -2,7 +2,7 @@
 import * as catalogue from "../lookups/catalogue";
 import * as account from "../lookups/account";
 import { LookupAccount, lookupAccountFor } from "../lookups/account";
-import { currentConfig } from "../runtime";
+import type { Core } from "../runtime";
 import type { KvmSession } from "../client/model";
 import type { Props } from "./properties";
 
@@ -25,6 +25,9 @@ const BY_TOKEN: Record<string, Fn> = {
     "edis:index:getServiceId": (c, a) => account.getServiceId(c, a as never),
 };
 
-export const FUNCTIONS: Record<string, (args: Props) => Promise<unknown>> = Object.fromEntries(
-    Object.entries(BY_TOKEN).map(([token, fn]) => [token, (args: Props) => fn(lookupAccountFor(currentConfig()), args)]),
-);
+export const FUNCTION_TOKENS = Object.keys(BY_TOKEN);
+
+/** The functions on one core's configuration. */
+export function functionsOn(core: Core): Record<string, (args: Props) => Promise<unknown>> {
+    return Object.fromEntries(Object.entries(BY_TOKEN).map(([token, fn]) => [token, (args: Props) => fn(lookupAccountFor(core.currentConfig()), args)]));
+}

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /** The native provider plugin: the engine starts `pulumi-resource-edis [flags] <engine address>` and reads its port from stdout's first line. */
 import { packageVersion } from "../version";
+import { Core } from "../runtime";
 import { connectEngineLog, serve } from "./server";
 
 const USAGE =
@@ -28,8 +29,10 @@ function main(args: string[]): void {
         }
         positional.push(a);
     }
-    if (positional[0]) connectEngineLog(positional[0]);
-    serve().then(
+    // One provider process, one core.
+    const core = new Core();
+    if (positional[0]) connectEngineLog(core, positional[0]);
+    serve(core).then(
         (port) => process.stdout.write(`${port}\n`),
         (e) => {
             process.stderr.write(`pulumi-resource-edis: ${(e as Error).message}\n`);

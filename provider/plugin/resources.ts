@@ -1,8 +1,9 @@
 /** The resource types the plugin serves: the dynamic provider's implementations, plus what the plugin's door adds. */
-import { kvmServer } from "../kvm/provider";
-import { vncAccess } from "../management/vncAccess";
-import { reverseDns } from "../management/reverseDns";
-import { trafficAlert } from "../management/trafficAlert";
+import { kvmServerOn } from "../kvm/provider";
+import { vncAccessOn } from "../management/vncAccess";
+import { reverseDnsOn } from "../management/reverseDns";
+import { trafficAlertOn } from "../management/trafficAlert";
+import type { Core } from "../runtime";
 import { RESOURCE_KEY } from "../journal";
 import { hostname as hostnameRule } from "../kvm/inputs";
 import type { Props } from "./properties";
@@ -65,9 +66,12 @@ function importedServer(outs: Props): Props {
     return inputs;
 }
 
-export const RESOURCES: Record<string, ResourceDoor> = {
-    "edis:index:KvmServer": door("edis:index:KvmServer", kvmServer as unknown as ResourceImpl, importedServer),
-    "edis:index:VncAccess": door("edis:index:VncAccess", vncAccess as unknown as ResourceImpl, notImportable("VncAccess"), { secretOutputs: ["passwordDigest"] }),
-    "edis:index:ReverseDns": door("edis:index:ReverseDns", reverseDns as unknown as ResourceImpl, notImportable("ReverseDns")),
-    "edis:index:TrafficAlert": door("edis:index:TrafficAlert", trafficAlert as unknown as ResourceImpl, notImportable("TrafficAlert"), { secretOutputs: ["callbackPasswordDigest"] }),
-};
+/** The resource types on one core: the same implementations the dynamic provider serves. */
+export function resourcesOn(core: Core): Record<string, ResourceDoor> {
+    return {
+        "edis:index:KvmServer": door("edis:index:KvmServer", kvmServerOn(core) as unknown as ResourceImpl, importedServer),
+        "edis:index:VncAccess": door("edis:index:VncAccess", vncAccessOn(core) as unknown as ResourceImpl, notImportable("VncAccess"), { secretOutputs: ["passwordDigest"] }),
+        "edis:index:ReverseDns": door("edis:index:ReverseDns", reverseDnsOn(core) as unknown as ResourceImpl, notImportable("ReverseDns")),
+        "edis:index:TrafficAlert": door("edis:index:TrafficAlert", trafficAlertOn(core) as unknown as ResourceImpl, notImportable("TrafficAlert"), { secretOutputs: ["callbackPasswordDigest"] }),
+    };
+}

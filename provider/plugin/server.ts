@@ -7,10 +7,10 @@ import * as path from "node:path";
 import type * as grpcTypes from "@grpc/grpc-js";
 import { withheldError, withhold } from "../client/withhold";
 import { RESOURCE_KEY } from "../journal";
-import { ConfigureRequest, setLogSink } from "../runtime";
+import { ConfigureRequest, Core } from "../runtime";
 import { packageVersion } from "../version";
 import { Props, fromStruct, toStructValue } from "./properties";
-import { RESOURCES, ResourceDoor } from "./resources";
+import { ResourceDoor, resourcesOn } from "./resources";
 import { detailedDiff } from "./detailedDiff";
 import { schemaText } from "./schema";
 
@@ -29,16 +29,12 @@ const anyproto = fromPulumi("google-protobuf/google/protobuf/any_pb");
 /** Secrets in the provider's state whatever the stack config says. */
 const CREDENTIALS = ["email", "password"] as const;
 
-let engineLogAddress: string | undefined;
-
 /** A plugin's stderr shows only at higher verbosity, so log lines go to the engine. */
-export function connectEngineLog(address: string): void {
-    if (engineLogAddress === address) return;
-    engineLogAddress = address;
+export function connectEngineLog(core: Core, address: string): void {
     const engrpc = fromPulumi("@pulumi/pulumi/proto/engine_grpc_pb");
     const engproto = fromPulumi("@pulumi/pulumi/proto/engine_pb");
     const engine = new engrpc.EngineClient(address, grpc.credentials.createInsecure());
-    setLogSink((line) => {
+    core.setLogSink((line) => {
         const req = new engproto.LogRequest();
         req.setSeverity(/^pulumi-edis: warning: /.test(line) ? engproto.LogSeverity.WARNING : engproto.LogSeverity.INFO);
         req.setMessage(line.replace(/^pulumi-edis: warning: /, "pulumi-edis: "));
@@ -66,11 +62,11 @@ function struct(props: Props) {
     return structproto.Struct.fromJavaScript(props);
 }
 
-function resourceOf(urn: string): ResourceDoor {
+function doorOf(resources: Record<string, ResourceDoor>, urn: string): ResourceDoor {
     // urn:pulumi:<stack>::<project>::<parent types$>type::name
     const type = urn.split("::")[2]?.split("$").pop() ?? "";
-    const door = RESOURCES[type];
-    if (!door) throw new Error(`the edis provider has no resource type "${type}"; it has ${Object.keys(RESOURCES).join(", ")}`);
+    const door = resources[type];
+    if (!door) throw new Error(`the edis provider has no resource type "${type}"; it has ${Object.keys(resources).join(", ")}`);
     return door;
 }
 
@@ -103,15 +99,15 @@ function secretNames(door: ResourceDoor, given: ReadonlySet<string>): Set<string
     return new Set([...given, ...door.secretOutputs]);
 }
 
-function writeStep(cb: Callback, urn: string, given: ReadonlySet<string>, run: (door: ResourceDoor, secrets: Set<string>) => Promise<unknown>): void {
-    let door: ResourceDoor;
+function writeStep(door: () => ResourceDoor, cb: Callback, given: ReadonlySet<string>, run: (door: ResourceDoor, secrets: Set<string>) => Promise<unknown>): void {
+    let found: ResourceDoor;
     try {
-        door = resourceOf(urn);
+        found = door();
     } catch (e) {
         return handle(cb, () => Promise.reject(e));
     }
-    const secrets = secretNames(door, given);
-    handle(cb, () => run(door, secrets), secrets);
+    const secrets = secretNames(found, given);
+    handle(cb, () => run(found, secrets), secrets);
 }
 
 function handle<T>(cb: Callback, run: () => Promise<T>, secrets: ReadonlySet<string> = new Set()): void {
@@ -143,203 +139,207 @@ export function configFromRequest(req: any): ConfigureRequest {
     return { config: { get: (key: string) => values.get(key) } };
 }
 
-/** grpc-js calls handlers without `this`. */
-export class EdisProviderService {
-    handshake(_call: Call, cb: Callback) {
-        cb({ code: grpc.status.UNIMPLEMENTED, details: "Handshake is not implemented" });
-    }
+/** The service on one core. grpc-js calls handlers without `this`, so they reach the core through this closure. */
+export function providerService(core: Core) {
+    const resources = resourcesOn(core);
+    const resourceOf = (urn: string) => doorOf(resources, urn);
+    return new (class EdisProviderService {
+        handshake(_call: Call, cb: Callback) {
+            cb({ code: grpc.status.UNIMPLEMENTED, details: "Handshake is not implemented" });
+        }
 
-    getPluginInfo(_call: Call, cb: Callback) {
-        const resp = new plugproto.PluginInfo();
-        resp.setVersion(packageVersion());
-        cb(null, resp);
-    }
+        getPluginInfo(_call: Call, cb: Callback) {
+            const resp = new plugproto.PluginInfo();
+            resp.setVersion(packageVersion());
+            cb(null, resp);
+        }
 
-    getSchema(_call: Call, cb: Callback) {
-        handle(cb, async () => {
-            const resp = new provproto.GetSchemaResponse();
-            resp.setSchema(schemaText());
-            return resp;
-        });
-    }
+        getSchema(_call: Call, cb: Callback) {
+            handle(cb, async () => {
+                const resp = new provproto.GetSchemaResponse();
+                resp.setSchema(schemaText());
+                return resp;
+            });
+        }
 
-    checkConfig(call: Call, cb: Callback) {
-        handle(cb, async () => {
-            // The engine sends CheckConfig no secret marks: credentials go back as secrets whatever the config says.
-            const { props } = fromStruct(call.request.getNews());
-            const resp = new provproto.CheckResponse();
-            resp.setInputs(struct(toStructValue(props, new Set(CREDENTIALS))));
-            return resp;
-        });
-    }
+        checkConfig(call: Call, cb: Callback) {
+            handle(cb, async () => {
+                // The engine sends CheckConfig no secret marks: credentials go back as secrets whatever the config says.
+                const { props } = fromStruct(call.request.getNews());
+                const resp = new provproto.CheckResponse();
+                resp.setInputs(struct(toStructValue(props, new Set(CREDENTIALS))));
+                return resp;
+            });
+        }
 
-    diffConfig(call: Call, cb: Callback) {
-        handle(cb, async () => {
-            const olds = fromStruct(call.request.getOlds()).props;
-            const news = fromStruct(call.request.getNews()).props;
-            const keys = [...new Set([...Object.keys(olds), ...Object.keys(news)])].filter((k) => k !== "version" && JSON.stringify(olds[k]) !== JSON.stringify(news[k]));
-            const resp = new provproto.DiffResponse();
-            // A changed setting never replaces the servers a provider manages.
-            resp.setChanges(keys.length ? provproto.DiffResponse.DiffChanges.DIFF_SOME : provproto.DiffResponse.DiffChanges.DIFF_NONE);
-            resp.setDiffsList(keys);
-            return resp;
-        });
-    }
+        diffConfig(call: Call, cb: Callback) {
+            handle(cb, async () => {
+                const olds = fromStruct(call.request.getOlds()).props;
+                const news = fromStruct(call.request.getNews()).props;
+                const keys = [...new Set([...Object.keys(olds), ...Object.keys(news)])].filter((k) => k !== "version" && JSON.stringify(olds[k]) !== JSON.stringify(news[k]));
+                const resp = new provproto.DiffResponse();
+                // A changed setting never replaces the servers a provider manages.
+                resp.setChanges(keys.length ? provproto.DiffResponse.DiffChanges.DIFF_SOME : provproto.DiffResponse.DiffChanges.DIFF_NONE);
+                resp.setDiffsList(keys);
+                return resp;
+            });
+        }
 
-    configure(call: Call, cb: Callback) {
-        handle(cb, async () => {
-            const req = configFromRequest(call.request);
-            // One configuration shared by every resource type.
-            await RESOURCES["edis:index:KvmServer"].impl.configure(req);
-            const resp = new provproto.ConfigureResponse();
-            resp.setAcceptsecrets(true);
-            resp.setSupportspreview(false);
-            resp.setAcceptresources(false);
-            resp.setAcceptoutputs(false);
-            return resp;
-        });
-    }
+        configure(call: Call, cb: Callback) {
+            handle(cb, async () => {
+                const req = configFromRequest(call.request);
+                // One configuration shared by every resource type.
+                core.configure(req);
+                const resp = new provproto.ConfigureResponse();
+                resp.setAcceptsecrets(true);
+                resp.setSupportspreview(false);
+                resp.setAcceptresources(false);
+                resp.setAcceptoutputs(false);
+                return resp;
+            });
+        }
 
-    invoke(call: Call, cb: Callback) {
-        handle(cb, async () => {
-            const tok: string = call.request.getTok();
-            // Lazy: the lookups bring @pulumi/pulumi's runtime, a second of start-up.
-            const { FUNCTIONS } = require("./functions") as typeof import("./functions");
-            const fn = FUNCTIONS[tok];
-            if (!fn) throw new Error(`the edis provider has no function "${tok}"; it has ${Object.keys(FUNCTIONS).join(", ")}`);
-            const result = await fn(fromStruct(call.request.getArgs()).props);
-            const resp = new provproto.InvokeResponse();
-            resp.setReturn(struct(toStructValue(result as Props, new Set())));
-            return resp;
-        });
-    }
+        invoke(call: Call, cb: Callback) {
+            handle(cb, async () => {
+                const tok: string = call.request.getTok();
+                // Lazy: the lookups bring @pulumi/pulumi's runtime, a second of start-up.
+                const FUNCTIONS = (require("./functions") as typeof import("./functions")).functionsOn(core);
+                const fn = FUNCTIONS[tok];
+                if (!fn) throw new Error(`the edis provider has no function "${tok}"; it has ${Object.keys(FUNCTIONS).join(", ")}`);
+                const result = await fn(fromStruct(call.request.getArgs()).props);
+                const resp = new provproto.InvokeResponse();
+                resp.setReturn(struct(toStructValue(result as Props, new Set())));
+                return resp;
+            });
+        }
 
-    check(call: Call, cb: Callback) {
-        handle(cb, async () => {
+        check(call: Call, cb: Callback) {
+            handle(cb, async () => {
+                const req = call.request;
+                const door = resourceOf(req.getUrn());
+                const olds = fromStruct(req.getOlds());
+                const news = fromStruct(req.getNews());
+                const result = await door.impl.check(olds.props, withKey(news.props, req.getUrn()));
+                const resp = new provproto.CheckResponse();
+                resp.setInputs(struct(toStructValue(door.inputsForState(result.inputs ?? news.props), news.secrets)));
+                resp.setFailuresList(
+                    (result.failures ?? []).map((f: { property: string; reason: string }) => {
+                        const failure = new provproto.CheckFailure();
+                        failure.setProperty(f.property);
+                        failure.setReason(withhold(f.reason, { scope: "composed" }));
+                        return failure;
+                    }),
+                );
+                return resp;
+            });
+        }
+
+        diff(call: Call, cb: Callback) {
+            handle(cb, async () => {
+                const req = call.request;
+                const door = resourceOf(req.getUrn());
+                const olds = fromStruct(req.getOlds()).props;
+                const news = withKey(fromStruct(req.getNews()).props, req.getUrn());
+                const result = await door.impl.diff(req.getId(), olds, news);
+                const resp = new provproto.DiffResponse();
+                const D = provproto.DiffResponse.DiffChanges;
+                resp.setChanges(result.changes === true ? D.DIFF_SOME : result.changes === false ? D.DIFF_NONE : D.DIFF_UNKNOWN);
+                resp.setReplacesList(result.replaces ?? []);
+                resp.setDeletebeforereplace(!!result.deleteBeforeReplace);
+                const detail = detailedDiff(door, olds, news, result);
+                if (!detail) return resp;
+                resp.setDiffsList(Object.keys(detail));
+                const map = resp.getDetaileddiffMap();
+                for (const [key, { kind, inputDiff }] of Object.entries(detail)) {
+                    const d = new provproto.PropertyDiff();
+                    d.setKind(provproto.PropertyDiff.Kind[kind]);
+                    d.setInputdiff(inputDiff);
+                    map.set(key, d);
+                }
+                resp.setHasdetaileddiff(true);
+                return resp;
+            });
+        }
+
+        create(call: Call, cb: Callback) {
             const req = call.request;
-            const door = resourceOf(req.getUrn());
-            const olds = fromStruct(req.getOlds());
+            const inputs = fromStruct(req.getProperties());
+            writeStep(() => resourceOf(req.getUrn()), cb, inputs.secrets, async (door, secrets) => {
+                const result = await door.impl.create(withKey(inputs.props, req.getUrn()));
+                const resp = new provproto.CreateResponse();
+                resp.setId(result.id);
+                resp.setProperties(struct(toStructValue(door.outputsForState(result.outs), secrets)));
+                return resp;
+            });
+        }
+
+        read(call: Call, cb: Callback) {
+            handle(cb, async () => {
+                const req = call.request;
+                const door = resourceOf(req.getUrn());
+                const props = fromStruct(req.getProperties());
+                const inputs = fromStruct(req.getInputs());
+                // No outputs: `pulumi import` (no inputs either) or `refresh --import-pending-creates`.
+                const bare = Object.keys(props.props).length === 0;
+                const result = await door.impl.read(req.getId(), withKey(props.props, req.getUrn()));
+                const resp = new provproto.ReadResponse();
+                resp.setId(result.id ?? "");
+                if (!result.id) return resp;
+                let outs = door.outputsForState(result.props ?? {});
+                // Import: inputs learned from EDIS are outputs too; what EDIS reported wins.
+                const importing = bare && Object.keys(inputs.props).length === 0;
+                const next = importing ? door.importedInputs(outs) : door.inputsForState(inputs.props);
+                if (bare) outs = { ...next, ...outs };
+                resp.setProperties(struct(toStructValue(outs, secretNames(door, props.secrets))));
+                resp.setInputs(struct(toStructValue(door.inputsForState(next), inputs.secrets)));
+                return resp;
+            });
+        }
+
+        update(call: Call, cb: Callback) {
+            const req = call.request;
             const news = fromStruct(req.getNews());
-            const result = await door.impl.check(olds.props, withKey(news.props, req.getUrn()));
-            const resp = new provproto.CheckResponse();
-            resp.setInputs(struct(toStructValue(door.inputsForState(result.inputs ?? news.props), news.secrets)));
-            resp.setFailuresList(
-                (result.failures ?? []).map((f: { property: string; reason: string }) => {
-                    const failure = new provproto.CheckFailure();
-                    failure.setProperty(f.property);
-                    failure.setReason(withhold(f.reason, { scope: "composed" }));
-                    return failure;
-                }),
-            );
-            return resp;
-        });
-    }
+            writeStep(() => resourceOf(req.getUrn()), cb, news.secrets, async (door, secrets) => {
+                const olds = fromStruct(req.getOlds()).props;
+                const result = await door.impl.update(req.getId(), olds, withKey(news.props, req.getUrn()));
+                const resp = new provproto.UpdateResponse();
+                resp.setProperties(struct(toStructValue(door.outputsForState(result.outs), secrets)));
+                return resp;
+            });
+        }
 
-    diff(call: Call, cb: Callback) {
-        handle(cb, async () => {
-            const req = call.request;
-            const door = resourceOf(req.getUrn());
-            const olds = fromStruct(req.getOlds()).props;
-            const news = withKey(fromStruct(req.getNews()).props, req.getUrn());
-            const result = await door.impl.diff(req.getId(), olds, news);
-            const resp = new provproto.DiffResponse();
-            const D = provproto.DiffResponse.DiffChanges;
-            resp.setChanges(result.changes === true ? D.DIFF_SOME : result.changes === false ? D.DIFF_NONE : D.DIFF_UNKNOWN);
-            resp.setReplacesList(result.replaces ?? []);
-            resp.setDeletebeforereplace(!!result.deleteBeforeReplace);
-            const detail = detailedDiff(door, olds, news, result);
-            if (!detail) return resp;
-            resp.setDiffsList(Object.keys(detail));
-            const map = resp.getDetaileddiffMap();
-            for (const [key, { kind, inputDiff }] of Object.entries(detail)) {
-                const d = new provproto.PropertyDiff();
-                d.setKind(provproto.PropertyDiff.Kind[kind]);
-                d.setInputdiff(inputDiff);
-                map.set(key, d);
-            }
-            resp.setHasdetaileddiff(true);
-            return resp;
-        });
-    }
+        delete(call: Call, cb: Callback) {
+            handle(cb, async () => {
+                const req = call.request;
+                const door = resourceOf(req.getUrn());
+                const props = fromStruct(req.getProperties()).props;
+                await door.impl.delete(req.getId(), withKey(props, req.getUrn()));
+                return new emptyproto.Empty();
+            });
+        }
 
-    create(call: Call, cb: Callback) {
-        const req = call.request;
-        const inputs = fromStruct(req.getProperties());
-        writeStep(cb, req.getUrn(), inputs.secrets, async (door, secrets) => {
-            const result = await door.impl.create(withKey(inputs.props, req.getUrn()));
-            const resp = new provproto.CreateResponse();
-            resp.setId(result.id);
-            resp.setProperties(struct(toStructValue(door.outputsForState(result.outs), secrets)));
-            return resp;
-        });
-    }
+        cancel(_call: Call, cb: Callback) {
+            cb(null, new emptyproto.Empty());
+        }
 
-    read(call: Call, cb: Callback) {
-        handle(cb, async () => {
-            const req = call.request;
-            const door = resourceOf(req.getUrn());
-            const props = fromStruct(req.getProperties());
-            const inputs = fromStruct(req.getInputs());
-            // No outputs: `pulumi import` (no inputs either) or `refresh --import-pending-creates`.
-            const bare = Object.keys(props.props).length === 0;
-            const result = await door.impl.read(req.getId(), withKey(props.props, req.getUrn()));
-            const resp = new provproto.ReadResponse();
-            resp.setId(result.id ?? "");
-            if (!result.id) return resp;
-            let outs = door.outputsForState(result.props ?? {});
-            // Import: inputs learned from EDIS are outputs too; what EDIS reported wins.
-            const importing = bare && Object.keys(inputs.props).length === 0;
-            const next = importing ? door.importedInputs(outs) : door.inputsForState(inputs.props);
-            if (bare) outs = { ...next, ...outs };
-            resp.setProperties(struct(toStructValue(outs, secretNames(door, props.secrets))));
-            resp.setInputs(struct(toStructValue(door.inputsForState(next), inputs.secrets)));
-            return resp;
-        });
-    }
+        getMapping(_call: Call, cb: Callback) {
+            const resp = new provproto.GetMappingResponse();
+            resp.setProvider("");
+            resp.setData("");
+            cb(null, resp);
+        }
 
-    update(call: Call, cb: Callback) {
-        const req = call.request;
-        const news = fromStruct(req.getNews());
-        writeStep(cb, req.getUrn(), news.secrets, async (door, secrets) => {
-            const olds = fromStruct(req.getOlds()).props;
-            const result = await door.impl.update(req.getId(), olds, withKey(news.props, req.getUrn()));
-            const resp = new provproto.UpdateResponse();
-            resp.setProperties(struct(toStructValue(door.outputsForState(result.outs), secrets)));
-            return resp;
-        });
-    }
+        getMappings(_call: Call, cb: Callback) {
+            cb(null, new provproto.GetMappingsResponse());
+        }
 
-    delete(call: Call, cb: Callback) {
-        handle(cb, async () => {
-            const req = call.request;
-            const door = resourceOf(req.getUrn());
-            const props = fromStruct(req.getProperties()).props;
-            await door.impl.delete(req.getId(), withKey(props, req.getUrn()));
-            return new emptyproto.Empty();
-        });
-    }
-
-    cancel(_call: Call, cb: Callback) {
-        cb(null, new emptyproto.Empty());
-    }
-
-    getMapping(_call: Call, cb: Callback) {
-        const resp = new provproto.GetMappingResponse();
-        resp.setProvider("");
-        resp.setData("");
-        cb(null, resp);
-    }
-
-    getMappings(_call: Call, cb: Callback) {
-        cb(null, new provproto.GetMappingsResponse());
-    }
-
-    construct = unimplemented("Construct");
-    call = unimplemented("Call");
-    parameterize = unimplemented("Parameterize");
-    attach = unimplemented("Attach");
-    streamInvoke = unimplementedStream("StreamInvoke");
-    list = unimplementedStream("List");
+        construct = unimplemented("Construct");
+        call = unimplemented("Call");
+        parameterize = unimplemented("Parameterize");
+        attach = unimplemented("Attach");
+        streamInvoke = unimplementedStream("StreamInvoke");
+        list = unimplementedStream("List");
+    })();
 }
 
 function unimplemented(name: string) {
@@ -350,9 +350,9 @@ function unimplementedStream(name: string) {
     return (call: { emit(event: string, e: unknown): void }) => call.emit("error", { code: grpc.status.UNIMPLEMENTED, details: `${name} is not implemented by the edis provider` });
 }
 
-export function serve(): Promise<number> {
+export function serve(core: Core): Promise<number> {
     const server = new grpc.Server({ "grpc.max_receive_message_length": 400 * 1024 * 1024 });
-    server.addService(provrpc.ResourceProviderService, new EdisProviderService() as unknown as grpcTypes.UntypedServiceImplementation);
+    server.addService(provrpc.ResourceProviderService, providerService(core) as unknown as grpcTypes.UntypedServiceImplementation);
     return new Promise((resolve, reject) =>
         server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, port) => (err ? reject(err) : resolve(port))),
     );

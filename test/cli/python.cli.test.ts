@@ -41,7 +41,8 @@ function virtualenv(stack: CliStack): void {
 }
 
 test("a Python program orders, refreshes and cancels a server through the plugin and its generated SDK", async () => {
-    const f = await open(PYTHON);
+    // The program's own config reaches it (the host passes `<project>:<key>` as the Python SDK reads it).
+    const f = await open(PYTHON, { config: { hostname: "py-1.example.com" } });
     const { sim, stack } = f;
     // The plugin installed from its release archive (no PATH, no ambient plugins), the SDK from its wheel.
     await installPlugin(stack);
@@ -50,11 +51,11 @@ test("a Python program orders, refreshes and cancels a server through the plugin
     const up = ok(await stack.up());
     expect(up.output).not.toContain("from $PATH");
     expect(opsOf(up).web).toEqual(["create"]);
-    expect(up.output).toContain("ordered web-1.example.com");
+    expect(up.output).toContain("ordered py-1.example.com");
     expect(paidWrites(sim)).toEqual(["add/order"]);
     const server = (await stack.resources()).web;
     expect(server.type).toBe("edis:index:KvmServer");
-    expect(server.outputs).toMatchObject({ serviceId: 1003, kvmId: expect.stringMatching(/^kvm_/), hostname: "web-1.example.com" });
+    expect(server.outputs).toMatchObject({ serviceId: 1003, kvmId: expect.stringMatching(/^kvm_/), hostname: "py-1.example.com" });
     expect(await stack.outputs()).toMatchObject({ serviceId: 1003, planName: "KVM M" });
 
     ok(await stack.preview(["--expect-no-changes"]));
