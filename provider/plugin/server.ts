@@ -3,6 +3,7 @@
  * dynamic provider runs. It adds the provider's own configuration, a detailed diff, every resource's URN (the journal's
  * identity), `pulumi import`, the lookups as functions, and the schema.
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 import * as path from "node:path";
 import type * as grpcTypes from "@grpc/grpc-js";
 import { withheldError, withhold } from "../client/withhold";
@@ -29,6 +30,13 @@ const anyproto = fromPulumi("google-protobuf/google/protobuf/any_pb");
 /** Secrets in the provider's state whatever the stack config says. */
 const CREDENTIALS = ["email", "password"] as const;
 
+/** The resource an RPC is about: its log lines show under it, not under the stack. */
+const underResource = new AsyncLocalStorage<string>();
+
+function inResource<A extends unknown[], T>(urn: string, run: (...args: A) => Promise<T>): (...args: A) => Promise<T> {
+    return (...args) => underResource.run(urn, () => run(...args));
+}
+
 /** A plugin's stderr shows only at higher verbosity, so log lines go to the engine. */
 export function connectEngineLog(core: Core, address: string): void {
     const engrpc = fromPulumi("@pulumi/pulumi/proto/engine_grpc_pb");
@@ -38,6 +46,8 @@ export function connectEngineLog(core: Core, address: string): void {
         const req = new engproto.LogRequest();
         req.setSeverity(/^pulumi-edis: warning: /.test(line) ? engproto.LogSeverity.WARNING : engproto.LogSeverity.INFO);
         req.setMessage(line.replace(/^pulumi-edis: warning: /, "pulumi-edis: "));
+        const urn = underResource.getStore();
+        if (urn) req.setUrn(urn);
         // An engine that went away must not hold an answer back.
         const sent = new Promise<void>((resolve) => {
             setTimeout(resolve, 2000).unref();
@@ -214,7 +224,7 @@ export function providerService(core: Core) {
         }
 
         check(call: Call, cb: Callback) {
-            handle(cb, async () => {
+            handle(cb, inResource(call.request.getUrn(), async () => {
                 const req = call.request;
                 const door = resourceOf(req.getUrn());
                 const olds = fromStruct(req.getOlds());
@@ -231,11 +241,11 @@ export function providerService(core: Core) {
                     }),
                 );
                 return resp;
-            });
+            }));
         }
 
         diff(call: Call, cb: Callback) {
-            handle(cb, async () => {
+            handle(cb, inResource(call.request.getUrn(), async () => {
                 const req = call.request;
                 const door = resourceOf(req.getUrn());
                 const olds = fromStruct(req.getOlds()).props;
@@ -258,23 +268,23 @@ export function providerService(core: Core) {
                 }
                 resp.setHasdetaileddiff(true);
                 return resp;
-            });
+            }));
         }
 
         create(call: Call, cb: Callback) {
             const req = call.request;
             const inputs = fromStruct(req.getProperties());
-            writeStep(() => resourceOf(req.getUrn()), cb, inputs.secrets, async (door, secrets) => {
+            writeStep(() => resourceOf(req.getUrn()), cb, inputs.secrets, inResource(req.getUrn(), async (door: ResourceDoor, secrets: Set<string>) => {
                 const result = await door.impl.create(withKey(inputs.props, req.getUrn()));
                 const resp = new provproto.CreateResponse();
                 resp.setId(result.id);
                 resp.setProperties(struct(toStructValue(door.outputsForState(result.outs), secrets)));
                 return resp;
-            });
+            }));
         }
 
         read(call: Call, cb: Callback) {
-            handle(cb, async () => {
+            handle(cb, inResource(call.request.getUrn(), async () => {
                 const req = call.request;
                 const door = resourceOf(req.getUrn());
                 const props = fromStruct(req.getProperties());
@@ -293,29 +303,29 @@ export function providerService(core: Core) {
                 resp.setProperties(struct(toStructValue(outs, secretNames(door, props.secrets))));
                 resp.setInputs(struct(toStructValue(door.inputsForState(next), inputs.secrets)));
                 return resp;
-            });
+            }));
         }
 
         update(call: Call, cb: Callback) {
             const req = call.request;
             const news = fromStruct(req.getNews());
-            writeStep(() => resourceOf(req.getUrn()), cb, news.secrets, async (door, secrets) => {
+            writeStep(() => resourceOf(req.getUrn()), cb, news.secrets, inResource(req.getUrn(), async (door: ResourceDoor, secrets: Set<string>) => {
                 const olds = fromStruct(req.getOlds()).props;
                 const result = await door.impl.update(req.getId(), olds, withKey(news.props, req.getUrn()));
                 const resp = new provproto.UpdateResponse();
                 resp.setProperties(struct(toStructValue(door.outputsForState(result.outs), secrets)));
                 return resp;
-            });
+            }));
         }
 
         delete(call: Call, cb: Callback) {
-            handle(cb, async () => {
+            handle(cb, inResource(call.request.getUrn(), async () => {
                 const req = call.request;
                 const door = resourceOf(req.getUrn());
                 const props = fromStruct(req.getProperties()).props;
                 await door.impl.delete(req.getId(), withKey(props, req.getUrn()));
                 return new emptyproto.Empty();
-            });
+            }));
         }
 
         cancel(_call: Call, cb: Callback) {

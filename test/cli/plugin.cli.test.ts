@@ -48,6 +48,9 @@ test("a YAML program orders, refreshes and cancels a server through the plugin; 
     expect(server.outputs).toMatchObject({ serviceId: 1003, kvmId: expect.stringMatching(/^kvm_/), hostname: "web-1.example.com", planId: expect.any(Number) });
     // The journal's identity is the URN the plugin received.
     expect(server.outputs!.__resourceKey).toBe(server.urn);
+    // The provider's lines show under the resource they are about, not under the stack.
+    const ordered = up.events.map((e) => e.diagnosticEvent).find((d) => d?.message.includes("ordered web-1.example.com"));
+    expect(ordered?.urn).toBe(server.urn);
 
     ok(await stack.preview(["--expect-no-changes"]));
     ok(await stack.refresh());
