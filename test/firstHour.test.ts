@@ -1,6 +1,6 @@
 /**
  * What a new user met in their first hour, kept fixed (the whole flow, from `pulumi new` to a deployment, is
- * test/cli/firstHour.cli.test.ts; the types, test/declarations.test.ts):
+ * test/cli/install.cli.test.ts; the types, test/declarations.test.ts):
  * - a lookup that fails says what failed, not `error serializing property "planId": ...`;
  * - `account.stop()` in afterAll waits for the lookups that a test did not await, instead of failing them;
  * - a linked pulumi-edis with its own @pulumi/pulumi says so, instead of `resp.getUnknown is not a function`.
