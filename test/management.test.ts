@@ -104,6 +104,15 @@ describe("sessions", () => {
         }
     });
 
+    test("API Access off on a call never repeated (vnc/enable): the same error, sent once, never the e-mail or password's", async () => {
+        sim.account.state.apiAccess = false;
+        const e = await failure(management.enableVnc(kvmId, "Vnc12345"));
+        expect(e.kind).toBe("session");
+        expect(e.message).toContain("enable API Access in the KVM portal of any of your servers");
+        expect(e.message).not.toContain("the e-mail or password was refused");
+        expect(sim.calls("set/vnc/enable")).toHaveLength(1);
+    });
+
     test("a refusal of the request itself is not taken for a refused session: sent once, reported as it is", async () => {
         sim.inject({ endpoint: "hooks/set", status: 400, message: "callback URL denied: not reachable" });
         const e = await failure(management.setTrafficHook(kvmId, { callbackUrl: "https://h.example.com", callbackMethod: "post", triggerPercent: 80 }));
@@ -115,7 +124,8 @@ describe("sessions", () => {
     test("hooks/set refused with 401 is never sent a second time, whatever its answer says (a hook may exist)", async () => {
         sim.inject({ endpoint: "hooks/set", status: 401, json: { status: "success", id: 77 } });
         const e = await failure(management.setTrafficHook(kvmId, { callbackUrl: "https://h.example.com", callbackMethod: "post", triggerPercent: 80 }));
-        expect(e).toMatchObject({ kind: "credentials", endpoint: "hooks/set" });
+        // A refusal by a management host is of the session (the account's password never reaches it), never "nothing happened".
+        expect(e).toMatchObject({ kind: "session", endpoint: "hooks/set" });
         expect(sim.calls("hooks/set")).toHaveLength(1);
         expect(nothingHappened(e)).toBe(false);
     });

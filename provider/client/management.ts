@@ -172,7 +172,9 @@ export class ManagementClient {
         try {
             return await this.send(session, endpoint, fields, schema, options);
         } catch (e) {
-            if (!isEdisApiError(e) || !repeatable || !refusesSession(e)) throw e;
+            if (!isEdisApiError(e) || !refusesSession(e)) throw e;
+            // The account's e-mail and password never reach these hosts: a refusal here is of the session (API Access).
+            if (!repeatable) throw e.with({ kind: "session" });
         }
         session = await this.session(kvmId, true);
         try {
