@@ -18,7 +18,8 @@ export function requireSecretCredentials(resource: string): void {
     if (underMocks()) return;
     for (const { key, env: variable } of CREDENTIAL_SETTINGS) {
         if (pulumi.runtime.getConfig(key) === undefined || isSecretConfig(key)) continue;
-        throw new Error(
+        // A RunError: the program host prints its message alone, with no stack trace.
+        throw new pulumi.RunError(
             `config ${key} is set in plain text, so the engine would store it unencrypted in the stack's state (it records ` +
                 `the stack config with the provider of every ${resource}). Set it as a secret: \`pulumi config set --secret ${key} <value>\` ` +
                 `(the value stays the same), or remove it (\`pulumi config rm ${key}\`) and set ${variable} in the environment instead. ` +
