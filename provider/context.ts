@@ -24,6 +24,8 @@ export interface Context {
     /** By resource key, as diff saw them: the new half's errors tell old from new. */
     replacing: Map<string, Replacement>;
     clock: Clock;
+    /** Aborted when the deployment is cancelled (Ctrl-C): waits stop, and what was ordered stays in state. */
+    cancelled: AbortSignal;
     /** Already free of secrets. */
     log: (line: string) => void;
 }

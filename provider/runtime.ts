@@ -34,6 +34,10 @@ export class Core {
     /** Diff runs without credentials (no context), so what it notes lives here, across configurations. */
     readonly replacing: Context["replacing"] = new Map();
     readonly holders = new Holders();
+    private readonly cancellation = new AbortController();
+
+    /** The deployment is cancelled (Ctrl-C, a CI system's cancel): the provisioning wait stops; what was ordered stays in state. */
+    cancel = (): void => this.cancellation.abort();
 
     setLogSink = (next: (line: string) => void): void => {
         this.sink = next;
@@ -67,7 +71,7 @@ export class Core {
     journal = (): OrderJournal => new OrderJournal(journalStoreAt(this.currentConfig().journal));
 
     ctx = (): Context => {
-        this.context ??= createContext(this.currentConfig(), { log: this.log, replacing: this.replacing });
+        this.context ??= createContext(this.currentConfig(), { log: this.log, replacing: this.replacing, cancelled: this.cancellation.signal });
         return this.context;
     };
 
@@ -88,7 +92,10 @@ export class Core {
 /** The dynamic door's core: one per host process (see above). */
 export const processCore = new Core();
 
-export function createContext(cfg: ProviderConfig, options: { clock?: Clock; log: (line: string) => void; replacing?: Context["replacing"] }): Context {
+export function createContext(
+    cfg: ProviderConfig,
+    options: { clock?: Clock; log: (line: string) => void; replacing?: Context["replacing"]; cancelled?: AbortSignal },
+): Context {
     const clock = options.clock ?? systemClock;
     const client = clientFromConfig(cfg, { userAgent: `pulumi-edis/${packageVersion()}`, log: options.log, clock });
     const management = new ManagementClient(client, { urlTemplate: cfg.managementUrl, now: () => clock.now() });
@@ -106,6 +113,7 @@ export function createContext(cfg: ProviderConfig, options: { clock?: Clock; log
         journal,
         replacing: options.replacing ?? new Map(),
         clock,
+        cancelled: options.cancelled ?? new AbortController().signal,
         log: options.log,
     };
 }

@@ -345,9 +345,23 @@ async function waitForKvmId(ctx: Context, outs: KvmServerOutputs): Promise<strin
                     `${limitSeconds} s, ${poll} poll${poll === 1 ? "" : "s"}; EDIS last said: ${lastAnswer}`,
             );
         }
-        await ctx.clock.sleep(Math.min(pauseMs, left));
+        await Promise.race([ctx.clock.sleep(Math.min(pauseMs, left)), aborted(ctx.cancelled)]);
+        if (ctx.cancelled.aborted) {
+            throw new ServerInitError(
+                String(outs.serviceId),
+                outs,
+                `the deployment was cancelled while ${outs.hostname} (service ${outs.serviceId}, order ${outs.orderId ?? "?"}) was ` +
+                    `being provisioned; it stays ordered, and in the stack's state: the next \`pulumi up\` waits for it again ` +
+                    `without ordering it (or remove it from the program and run \`pulumi up\` to cancel it)`,
+            );
+        }
         pauseMs = Math.min(pauseMs * 1.5, 30_000);
     }
+}
+
+/** Resolves when the signal is aborted (never, if it never is). */
+function aborted(signal: AbortSignal): Promise<void> {
+    return new Promise((resolve) => (signal.aborted ? resolve() : signal.addEventListener("abort", () => resolve(), { once: true })));
 }
 
 /** Takes over a server that exists: nothing is ordered. */

@@ -328,7 +328,9 @@ export function providerService(core: Core) {
             }));
         }
 
+        // The engine's cancellation (Ctrl-C, a CI system's cancel): the provisioning wait stops; ordered servers stay in state.
         cancel(_call: Call, cb: Callback) {
+            core.cancel();
             cb(null, new emptyproto.Empty());
         }
 

@@ -146,6 +146,31 @@ test("an engine killed after the order answered: the next up records that order 
 });
 
 
+test("Ctrl-C while the server is provisioned: the wait stops, the server is in state with its service id, and the next up finishes it without a second order", async () => {
+    // EDIS takes an hour: without the engine's cancellation reaching the wait, this up would not end within the test's limit.
+    const f = await open(YAML, { sim: { provisioningDelayMs: 3_600_000 } });
+    const { sim } = f;
+    const stack = await installPlugin(f.stack);
+    const interrupted = failed(
+        await stack.up([], {
+            onStart: () => {
+                const poll = setInterval(() => {
+                    if (sim.calls("get/kvmid").length > 0) {
+                        clearInterval(poll);
+                        stack.kill("SIGINT");
+                    }
+                }, 20);
+            },
+        }),
+    );
+    expect(interrupted.output).toContain("the deployment was cancelled while web-1.example.com (service 1003");
+    expect((await stack.resources()).web.outputs).toMatchObject({ serviceId: 1003 });
+    sim.account.state.services[0].provisionAt = Date.now();
+    ok(await stack.up());
+    expect((await stack.resources()).web.outputs).toMatchObject({ serviceId: 1003, kvmId: expect.stringMatching(/^kvm_/) });
+    expect(paidWrites(sim)).toEqual(["add/order"]);
+});
+
 test("an unpaid invoice stops the create through the plugin: the server reaches state with its init error, and once paid the next up finishes it without a second order", async () => {
     const f = await open(YAML, { sim: { unpaidInvoices: true, provisioningDelayMs: 1000 } });
     const { sim } = f;
