@@ -101,6 +101,7 @@ export function createContext(
     const management = new ManagementClient(client, { urlTemplate: cfg.managementUrl, now: () => clock.now() });
     const flights = new Flights();
     const journal = new OrderJournal(journalStoreAt(cfg.journal));
+    const cancelled = options.cancelled ?? new AbortController().signal;
     return {
         config: cfg,
         client,
@@ -108,12 +109,12 @@ export function createContext(
         catalogue: new Catalogue(client),
         sessions: new SessionDirectory(client, flights, clock),
         flights,
-        batcher: cfg.batchOrders ? new OrderBatcher(client, flights, journal, clock, options.log) : undefined,
+        batcher: cfg.batchOrders ? new OrderBatcher(client, flights, journal, clock, options.log, cancelled) : undefined,
         powerReadings: new PowerReadings(management, clock, cfg.requestTimeoutSeconds * 1000, options.log),
         journal,
         replacing: options.replacing ?? new Map(),
         clock,
-        cancelled: options.cancelled ?? new AbortController().signal,
+        cancelled,
         log: options.log,
     };
 }

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { ManualClock } from "./support/clock";
 import { resolveConfig } from "../provider/config";
 import { KvmServerOutputs } from "../provider/kvm/inputs";
-import { PROGRESS_EVERY_MS, resumeServer } from "../provider/kvm/orderFlow";
+import { PROGRESS_EVERY_MS, createServer, resumeServer } from "../provider/kvm/orderFlow";
 import { createContext } from "../provider/runtime";
 import { EdisSimulator } from "../simulator/server";
 import { startSimulator } from "./support/sim";
@@ -52,4 +52,24 @@ test("at the limit the error gives the time, the polls and EDIS's last answer, a
     expect((result as Error).message).toMatch(/has no KVM after 120 s and \d+ polls \(last answer: EDIS get\/kvmid: .+\)/);
     expect(result).toMatchObject({ id: expect.any(String) });
     expect(clock.now() - started).toBe(120_000);
+});
+
+test("a cancelled deployment (Ctrl-C) stops the wait at the next pause, keeping the service id; an order not yet sent is not sent", async () => {
+    sim = await startSimulator({ provisioningDelayMs: 0, provisioningPolls: 1000, kvmIdNotYet: "error" });
+    const config = { ...sim.stackConfig(), "edis:provisioningPollSeconds": "5", "edis:journalUrl": `file://${mkdtempSync(join(tmpdir(), "edis-journal-"))}` };
+    const cancellation = new AbortController();
+    const clock = new ManualClock();
+    // The engine's Cancel arrives while the wait says where it is.
+    const log = (line: string) => line.startsWith("waiting for") && cancellation.abort();
+    const ctx = createContext(resolveConfig((key) => config[`edis:${key}` as keyof typeof config]), { clock, log, cancelled: cancellation.signal });
+    const order = await ctx.client.addOrder({ billingCycle: "monthly", paymentMethod: "credit", applyCredit: true, items: [{ pid: 101, os: 1012, hostname: "slow.example.com" }] });
+    const outs: KvmServerOutputs = { planId: 101, osId: 1012, hostname: "slow.example.com", billingCycle: "monthly", applyCredit: true, serviceId: order.serviceIds[0], invoicePaid: true };
+    const result = await resumeServer(ctx, outs).catch((e: Error) => e);
+    expect((result as Error).message).toContain(`the deployment was cancelled while slow.example.com (service ${order.serviceIds[0]}`);
+    expect(result).toMatchObject({ id: String(order.serviceIds[0]) });
+    expect(sim.calls("get/kvmid")).toHaveLength(1);
+
+    const refused = await createServer(ctx, { planId: 101, osId: 1012, hostname: "late.example.com", billingCycle: "monthly", applyCredit: true, paymentMethod: "credit" }).catch((e: Error) => e);
+    expect((refused as Error).message).toBe("the deployment was cancelled before late.example.com was ordered: nothing was ordered");
+    expect(sim.calls("add/order")).toHaveLength(1);
 });

@@ -173,8 +173,9 @@ export class ManagementClient {
             return await this.send(session, endpoint, fields, schema, options);
         } catch (e) {
             if (!isEdisApiError(e) || !refusesSession(e)) throw e;
-            // The account's e-mail and password never reach these hosts: a refusal here is of the session (API Access).
-            if (!repeatable) throw e.with({ kind: "session" });
+            // Never repeated: a 401/403 is the session's (the account's e-mail and password never reach these hosts).
+            if (endpoint.retry !== "safe" && e.kind === "credentials") throw e.with({ kind: "session" });
+            if (!repeatable) throw e;
         }
         session = await this.session(kvmId, true);
         try {

@@ -45,6 +45,7 @@ export class OrderBatcher {
         private readonly journal: OrderJournal,
         clock: Clock,
         private readonly log: (line: string) => void,
+        private readonly cancelled: AbortSignal = new AbortController().signal,
     ) {
         this.orders = flights.add(new Gathering<BatchMember>(clock, BATCH_WAIT_MAX_MS, (members) => this.send(members), BATCH_QUIET_MS));
     }
@@ -84,6 +85,11 @@ export class OrderBatcher {
     }
 
     private async sendTracked(members: BatchMember[]): Promise<void> {
+        if (this.cancelled.aborted) {
+            const cancelled = new Error(`the deployment was cancelled before the batch was ordered: nothing was ordered`);
+            for (const m of members) m.settle({ error: cancelled });
+            return;
+        }
         const id = randomBytes(8).toString("hex");
         const claimed = await this.claim(members, id);
         if (!claimed.length) return;

@@ -85,6 +85,7 @@ async function orderOrResume(ctx: Context, inputs: KvmServerInputs, id?: Identit
     const outcomeUnknown = (problem: string, recorded?: OrderEntry) => orderOutcomeUnknown(ctx.journal, inputs.hostname, problem, recorded ?? entry, replacing);
     let outcome: PaidOutcome<OrderResult>;
     let batch: OrderBatchInfo | undefined;
+    if (ctx.cancelled.aborted) throw new Error(`the deployment was cancelled before ${inputs.hostname} was ordered: nothing was ordered`);
     try {
         // With `edis:batchOrders`, the creates in flight share one add/order (orderBatch.ts).
         if (ctx.batcher) ({ outcome, batch } = await ctx.batcher.order({ terms, item, entry, unknown: outcomeUnknown }));
@@ -345,7 +346,7 @@ async function waitForKvmId(ctx: Context, outs: KvmServerOutputs): Promise<strin
                     `${limitSeconds} s, ${poll} poll${poll === 1 ? "" : "s"}; EDIS last said: ${lastAnswer}`,
             );
         }
-        await Promise.race([ctx.clock.sleep(Math.min(pauseMs, left)), aborted(ctx.cancelled)]);
+        await pause(ctx, Math.min(pauseMs, left));
         if (ctx.cancelled.aborted) {
             throw new ServerInitError(
                 String(outs.serviceId),
@@ -359,9 +360,17 @@ async function waitForKvmId(ctx: Context, outs: KvmServerOutputs): Promise<strin
     }
 }
 
-/** Resolves when the signal is aborted (never, if it never is). */
-function aborted(signal: AbortSignal): Promise<void> {
-    return new Promise((resolve) => (signal.aborted ? resolve() : signal.addEventListener("abort", () => resolve(), { once: true })));
+/** Sleeps, or less when the deployment is cancelled meanwhile; leaves no listener on the signal behind. */
+async function pause(ctx: Context, ms: number): Promise<void> {
+    if (ctx.cancelled.aborted) return;
+    let wake = () => {};
+    const woken = new Promise<void>((resolve) => (wake = resolve));
+    ctx.cancelled.addEventListener("abort", wake, { once: true });
+    try {
+        await Promise.race([ctx.clock.sleep(ms), woken]);
+    } finally {
+        ctx.cancelled.removeEventListener("abort", wake);
+    }
 }
 
 /** Takes over a server that exists: nothing is ordered. */
