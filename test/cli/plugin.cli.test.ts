@@ -151,18 +151,8 @@ test("Ctrl-C while the server is provisioned: the wait stops, the server is in s
     const f = await open(YAML, { sim: { provisioningDelayMs: 3_600_000 } });
     const { sim } = f;
     const stack = await installPlugin(f.stack);
-    const interrupted = failed(
-        await stack.up([], {
-            onStart: () => {
-                const poll = setInterval(() => {
-                    if (sim.calls("get/kvmid").length > 0) {
-                        clearInterval(poll);
-                        stack.kill("SIGINT");
-                    }
-                }, 20);
-            },
-        }),
-    );
+    // Ctrl-C as a terminal sends it: SIGINT to the CLI's process group, once the wait has begun.
+    const interrupted = failed(await upKilledWhileProvisioning(sim, stack, "SIGINT"));
     expect(interrupted.output).toContain("the deployment was cancelled while web-1.example.com (service 1003");
     expect((await stack.resources()).web.outputs).toMatchObject({ serviceId: 1003 });
     sim.account.state.services[0].provisionAt = Date.now();

@@ -66,14 +66,14 @@ export function cliStacksPerTest(): typeof cliStack {
     };
 }
 
-/** `pulumi up`, killed with SIGKILL (as a cancelled CI job is) once add/order has answered and provisioning is being waited for. */
-export function upKilledWhileProvisioning(sim: EdisSimulator, stack: CliStack): Promise<CliResult> {
+/** `pulumi up`, killed with SIGKILL (as a cancelled CI job is; SIGINT is Ctrl-C) once add/order has answered and provisioning is being waited for. */
+export function upKilledWhileProvisioning(sim: EdisSimulator, stack: CliStack, signal: NodeJS.Signals = "SIGKILL"): Promise<CliResult> {
     return stack.up([], {
         onStart: () => {
             const poll = setInterval(() => {
                 if (sim.calls("get/kvmid").length > 0) {
                     clearInterval(poll);
-                    stack.kill("SIGKILL");
+                    stack.kill(signal);
                 }
             }, 20);
         },
