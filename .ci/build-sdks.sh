@@ -48,10 +48,36 @@ echo "build-sdks: the Go SDK builds and vets after $((SECONDS - started)) s" >&2
     export GOTOOLCHAIN=auto GOFLAGS=-mod=mod CGO_ENABLED=0
     go mod init example.com/edis-check >/dev/null 2>&1
     go mod edit -require=github.com/pulumi-edis/pulumi-edis/sdk/go@v0.1.0 -replace=github.com/pulumi-edis/pulumi-edis/sdk/go="$out/go"
-    printf 'package main\n\nimport _ "github.com/pulumi-edis/pulumi-edis/sdk/go/edis"\n\nfunc main() {}\n' > main.go
+    # What a Go user writes: typed lookup arguments (integers), enums and typed provider settings must compile.
+    cat > main.go <<'GO'
+package main
+
+import (
+	"github.com/pulumi-edis/pulumi-edis/sdk/go/edis"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+)
+
+func main() {
+	pulumi.Run(func(ctx *pulumi.Context) error {
+		plan, err := edis.GetPlan(ctx, &edis.GetPlanArgs{MinRamMb: pulumi.IntRef(2048), MinCpu: pulumi.IntRef(2)})
+		if err != nil {
+			return err
+		}
+		provider, err := edis.NewProvider(ctx, "edis", &edis.ProviderArgs{BatchOrders: pulumi.BoolPtr(true), ProvisioningTimeoutSeconds: pulumi.IntPtr(1800), CancellationType: edis.CancellationTypeImmediate})
+		if err != nil {
+			return err
+		}
+		_, err = edis.NewKvmServer(ctx, "web", &edis.KvmServerArgs{
+			PlanId: pulumi.Int(plan.Id), OsId: pulumi.Int(1012), Hostname: pulumi.String("web1.example.com"),
+			BillingCycle: edis.BillingCycleMonthly, CancellationType: edis.CancellationTypeEndOfBillingPeriod, PowerState: edis.PowerStateOn,
+		}, pulumi.Provider(provider))
+		return err
+	})
+}
+GO
     go mod tidy >&2 && go build ./... >&2
     rm -rf "$check"
 )
-echo "build-sdks: a Go program builds against it with the documented replace after $((SECONDS - started)) s" >&2
+echo "build-sdks: a Go program (GetPlan with integers, enums, a typed Provider) builds against it with the documented replace after $((SECONDS - started)) s" >&2
 echo "$stamp" > "$out/.built-from"
 echo "$out"

@@ -6,6 +6,7 @@
 import { existsSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import ts from "typescript";
+import { BILLING_CYCLES, CANCELLATION_TYPES, POWER_STATES } from "../provider/client/model";
 import { SETTINGS } from "../provider/config";
 import { packageVersion } from "../provider/version";
 
@@ -15,22 +16,18 @@ const PKG = "edis";
 
 type Spec = Record<string, unknown>;
 
-/** What each provider setting means; the environment variable is added from SETTINGS. */
-const SETTING_DOCS: Record<keyof typeof SETTINGS, string> = {
-    email: "E-mail address of the EDIS account.",
-    password: "Password of the EDIS account. Set it as a secret: `pulumi config set --secret edis:password`.",
-    baseUrl: "Base URL of the EDIS order API.",
-    authUrl: "Base URL of the EDIS session API (get/auth).",
-    managementUrl: "URL template of a server's Management API; `{host}` stands for the server's api_host.",
-    paymentMethod: "Payment method of orders that name none (see getPaymentMethods).",
-    cancellationType: 'What deleting a server asks EDIS for: "Immediate" or "End of Billing Period" (the default).',
-    provisioningTimeoutSeconds: "How long a create waits for EDIS to provision a server, in seconds (default 1200).",
-    provisioningPollSeconds: "First wait between provisioning polls, in seconds; it grows by half each poll, to 30 s.",
-    requestTimeoutSeconds: "Time limit of one request to EDIS, in seconds.",
-    allowInsecureHttp: "Allow http:// endpoints other than loopback (never for a real account).",
-    journalUrl: "Where the order journal lives when it is shared: s3://bucket/prefix?region=... (see the README).",
-    batchOrders: "Order the servers a deployment creates together in one order (one invoice). Off by default.",
+/**
+ * Closed sets of strings, as schema enums: every language's SDK names the values (edis.BillingCycleMonthly in Go,
+ * edis.BillingCycle.MONTHLY in Python). A property whose declared type names one of these is typed by it.
+ */
+const ENUMS: Record<string, { description: string; values: readonly string[] }> = {
+    BillingCycle: { description: "How often EDIS invoices a server.", values: BILLING_CYCLES },
+    CancellationType: { description: "What deleting a server asks EDIS for.", values: CANCELLATION_TYPES },
+    PowerState: { description: "A server's power state.", values: POWER_STATES },
 };
+
+/** Numbers that are whole (ids, MB, GB, cores, ports, percentages, seconds of a time limit, Unix times): integers in every SDK. */
+const WHOLE = /^id$|Id$|Mb$|Gb$|^cpu$|Cpu$|[pP]ort$|Percent$|TimeoutSeconds$|^validUntil$/;
 
 const RESOURCES = [
     { name: "KvmServer", file: "sdk/kvmServer.ts", args: "KvmServerArgs" },
@@ -110,14 +107,27 @@ export function buildSchema(): Spec {
         return { $ref: `#/types/${token}` };
     };
 
+    const enumRef = (name: string): Spec => {
+        const { description, values } = ENUMS[name];
+        types[`${PKG}:index:${name}`] = { type: "string", description, enum: values.map((value) => ({ name: pascal(value), value })) };
+        return { $ref: `#/types/${PKG}:index:${name}` };
+    };
+
+    /** The enum a property's declared type names (`pulumi.Input<BillingCycle>`, `CancellationType | undefined`, `BillingCycle[]`). */
+    const enumOf = (p: ts.Symbol): Spec | undefined => {
+        const declared = (p.getDeclarations() ?? []).map((d) => (ts.isPropertySignature(d) || ts.isPropertyDeclaration(d) ? (d.type?.getText() ?? "") : "")).join(" ");
+        const name = Object.keys(ENUMS).find((n) => new RegExp(`\\b${n}\\b`).test(declared));
+        if (!name) return undefined;
+        return new RegExp(`\\b${name}\\s*\\[\\]|Array<${name}>`).test(declared) ? { type: "array", items: enumRef(name) } : enumRef(name);
+    };
+
     function objectOf(props: ts.Symbol[], skip: (p: ts.Symbol) => boolean = () => false): { properties: Record<string, Spec>; required?: string[] } {
         const properties: Record<string, Spec> = {};
         const required: string[] = [];
         for (const p of props) {
             if (skip(p)) continue;
-            const spec: Spec = { ...specOf(checker.getTypeOfSymbol(p)) };
-            // EDIS's ids are whole numbers: integers in every language's SDK.
-            if (spec.type === "number" && /^id$|Id$/.test(p.getName())) spec.type = "integer";
+            const spec: Spec = enumOf(p) ?? { ...specOf(checker.getTypeOfSymbol(p)) };
+            if (spec.type === "number" && WHOLE.test(p.getName())) spec.type = "integer";
             const doc = docOf(p);
             if (doc) spec.description = doc;
             properties[p.getName()] = spec;
@@ -180,8 +190,8 @@ export function buildSchema(): Spec {
     const variables: Record<string, Spec> = {};
     for (const [name, s] of Object.entries(SETTINGS)) {
         variables[name] = {
-            type: "string",
-            description: `${SETTING_DOCS[name as keyof typeof SETTINGS]} Environment variable when unset: \`${s.env}\`.`,
+            ...(s.type in ENUMS ? enumRef(s.type) : { type: s.type }),
+            description: `${s.doc} Environment variable when unset: \`${s.env}\`.`,
             // The engine keeps a provider's settings in state: the credentials are secrets there.
             ...(name === "password" || name === "email" ? { secret: true } : {}),
         };
@@ -214,6 +224,11 @@ export function buildSchema(): Spec {
             go: { importBasePath: "github.com/pulumi-edis/pulumi-edis/sdk/go/edis", generateResourceContainerTypes: true, respectSchemaVersion: true },
         },
     };
+}
+
+/** An enum value's name in the SDKs: "End of Billing Period" is EndOfBillingPeriod. */
+function pascal(value: string): string {
+    return value.replace(/(^|[^A-Za-z0-9]+)([A-Za-z0-9])/g, (_m, _sep, c: string) => c.toUpperCase());
 }
 
 export function schemaJson(): string {

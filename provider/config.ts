@@ -8,20 +8,24 @@ import { DEFAULT_MANAGEMENT_URL } from "./client/management";
 import { JournalLocation, journalLocationFrom, retiredJournalDir } from "./journal/location";
 import { Clock } from "./clock";
 
+/**
+ * Every provider setting, once: its config key, environment fallback, type (the schema's, so that every language's SDK
+ * types it; a string form is accepted too, as `pulumi config set` and the dynamic host deliver strings) and meaning.
+ */
 export const SETTINGS = {
-    email: { key: "email", env: "EDIS_EMAIL" },
-    password: { key: "password", env: "EDIS_PASSWORD" },
-    baseUrl: { key: "baseUrl", env: "EDIS_BASE_URL" },
-    authUrl: { key: "authUrl", env: "EDIS_AUTH_URL" },
-    managementUrl: { key: "managementUrl", env: "EDIS_MANAGEMENT_URL" },
-    paymentMethod: { key: "paymentMethod", env: "EDIS_PAYMENT_METHOD" },
-    cancellationType: { key: "cancellationType", env: "EDIS_CANCELLATION_TYPE" },
-    provisioningTimeoutSeconds: { key: "provisioningTimeoutSeconds", env: "EDIS_PROVISIONING_TIMEOUT_SECONDS" },
-    provisioningPollSeconds: { key: "provisioningPollSeconds", env: "EDIS_PROVISIONING_POLL_SECONDS" },
-    requestTimeoutSeconds: { key: "requestTimeoutSeconds", env: "EDIS_REQUEST_TIMEOUT_SECONDS" },
-    allowInsecureHttp: { key: "allowInsecureHttp", env: "EDIS_ALLOW_INSECURE_HTTP" },
-    journalUrl: { key: "journalUrl", env: "EDIS_JOURNAL_URL" },
-    batchOrders: { key: "batchOrders", env: "EDIS_BATCH_ORDERS" },
+    email: { key: "email", env: "EDIS_EMAIL", type: "string", doc: "E-mail address of the EDIS account." },
+    password: { key: "password", env: "EDIS_PASSWORD", type: "string", doc: "Password of the EDIS account. Set it as a secret: `pulumi config set --secret edis:password`." },
+    baseUrl: { key: "baseUrl", env: "EDIS_BASE_URL", type: "string", doc: "Base URL of the EDIS order API." },
+    authUrl: { key: "authUrl", env: "EDIS_AUTH_URL", type: "string", doc: "Base URL of the EDIS session API (get/auth)." },
+    managementUrl: { key: "managementUrl", env: "EDIS_MANAGEMENT_URL", type: "string", doc: "URL template of a server's Management API; `{host}` stands for the server's api_host." },
+    paymentMethod: { key: "paymentMethod", env: "EDIS_PAYMENT_METHOD", type: "string", doc: "Payment method of orders that name none (see getPaymentMethods)." },
+    cancellationType: { key: "cancellationType", env: "EDIS_CANCELLATION_TYPE", type: "CancellationType", doc: 'What deleting a server asks EDIS for: "Immediate" or "End of Billing Period" (the default).' },
+    provisioningTimeoutSeconds: { key: "provisioningTimeoutSeconds", env: "EDIS_PROVISIONING_TIMEOUT_SECONDS", type: "integer", doc: "How long a create waits for EDIS to provision a server, in seconds (default 1200)." },
+    provisioningPollSeconds: { key: "provisioningPollSeconds", env: "EDIS_PROVISIONING_POLL_SECONDS", type: "number", doc: "First wait between provisioning polls, in seconds; it grows by half each poll, to 30 s." },
+    requestTimeoutSeconds: { key: "requestTimeoutSeconds", env: "EDIS_REQUEST_TIMEOUT_SECONDS", type: "number", doc: "Time limit of one request to EDIS, in seconds." },
+    allowInsecureHttp: { key: "allowInsecureHttp", env: "EDIS_ALLOW_INSECURE_HTTP", type: "boolean", doc: "Allow http:// endpoints other than loopback (never for a real account)." },
+    journalUrl: { key: "journalUrl", env: "EDIS_JOURNAL_URL", type: "string", doc: "Where the order journal lives: `file://<dir>` (default `file://.pulumi-edis/journal`, relative to the program's directory), or `s3://<bucket>/<prefix>?region=...` for CI runners that do not outlive a job (guide: CI and the shared journal)." },
+    batchOrders: { key: "batchOrders", env: "EDIS_BATCH_ORDERS", type: "boolean", doc: "Order the servers a deployment creates together in one order (one invoice). Off by default." },
 } as const;
 
 export type SettingName = keyof typeof SETTINGS;

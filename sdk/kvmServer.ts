@@ -90,7 +90,7 @@ export class KvmServer extends pulumi.dynamic.Resource {
     /** Location id: the one given, or else the location the server was ordered in. */
     declare public readonly locationId: pulumi.Output<number | undefined>;
     /** Billing cycle, normalized (`semi-annually` becomes `semiannually`). */
-    declare public readonly billingCycle: pulumi.Output<string>;
+    declare public readonly billingCycle: pulumi.Output<BillingCycle>;
     /** Payment method, when it was given as an input. */
     declare public readonly paymentMethod: pulumi.Output<string | undefined>;
     /** Whether account credit pays the invoice. */

@@ -39,6 +39,8 @@ const runs = (n: number) => ({ seed: SEED, numRuns: Math.max(1, Math.round(n * R
 type Reply = { status: number; text: string };
 let server: Server;
 let base: string;
+/** Every run's journal, under one directory removed at the end: thousands of runs must not fill the machine's tmp. */
+const journals = mkdtempSync(join(tmpdir(), "edis-prop-"));
 let replies: Record<string, Reply> = {};
 const calls: string[] = [];
 
@@ -58,6 +60,7 @@ beforeAll(async () => {
 afterAll(async () => {
     await new Promise<void>((r) => server.close(() => r()));
     forgetSecrets();
+    rmSync(journals, { recursive: true, force: true });
 });
 
 const noRetry = { maxAttempts: 1 };
@@ -254,7 +257,7 @@ const lookupAnswer = fc.oneof(
 );
 
 function contextFor() {
-    const cfg = resolveConfig((k) => ({ email: "ops@example.com", password: "correct-horse-9", baseUrl: base, authUrl: base, journalUrl: `file://${mkdtempSync(join(tmpdir(), "edis-prop-"))}` })[k]);
+    const cfg = resolveConfig((k) => ({ email: "ops@example.com", password: "correct-horse-9", baseUrl: base, authUrl: base, journalUrl: `file://${mkdtempSync(join(journals, "j-"))}` })[k]);
     const ctx = createContext(cfg, { clock: new ManualClock(), log: () => undefined });
     return { ...ctx, client: new EdisClient({ email: "ops@example.com", password: "correct-horse-9", baseUrl: base, authUrl: base, retry: noRetry }) };
 }

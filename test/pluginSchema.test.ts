@@ -64,4 +64,18 @@ describe("schema.json", () => {
         // EDIS_PASSWORD into a provider's inputs, and so into state.
         expect(JSON.stringify(schema)).not.toMatch(/"defaultInfo"/);
     });
+
+    it("types closed sets as enums and whole numbers as integers, in the schema and the configuration table alike", () => {
+        const kvm = schema.resources["edis:index:KvmServer"].inputProperties;
+        expect([kvm.billingCycle.$ref, kvm.cancellationType.$ref, kvm.powerState.$ref]).toEqual(["BillingCycle", "CancellationType", "PowerState"].map((n) => `#/types/edis:index:${n}`));
+        expect(schema.types["edis:index:CancellationType"].enum).toEqual([{ name: "Immediate", value: "Immediate" }, { name: "EndOfBillingPeriod", value: "End of Billing Period" }]);
+        expect(schema.functions["edis:index:getPlan"].inputs.properties.minRamMb.type).toBe("integer");
+        expect(schema.config.variables.batchOrders.type).toBe("boolean");
+        // Each setting's row in the docs: its key, its variable and the schema's type.
+        const doc = fs.readFileSync(path.join(__dirname, "..", "docs", "installation-configuration.md"), "utf8");
+        const rows = [...doc.matchAll(/^\| `edis:(\w+)` \| `(\w+)` \| ([^|]+) \|/gm)].map((m) => `${m[1]} ${m[2]} ${m[3].trim()}`);
+        const variables = schema.config.variables as Record<string, { type?: string; $ref?: string }>;
+        const typeOf = (name: string) => variables[name].type ?? `enum ${variables[name].$ref!.split(":").pop()}`;
+        expect(rows.sort()).toEqual(Object.values(SETTINGS).map((s) => `${s.key} ${s.env} ${typeOf(s.key)}`).sort());
+    });
 });

@@ -15,6 +15,7 @@ server = edis.KvmServer(
     plan_id=plan.id,
     os_id=os_image.id,
     hostname=config.get("hostname") or "web-1.example.com",
+    billing_cycle=edis.BillingCycle.MONTHLY,
     # What the lookups pick changes when EDIS's catalogue does; without this, such a change would replace the
     # running server (a new paid order, the old one cancelled).
     opts=pulumi.ResourceOptions(ignore_changes=["planId", "osId"]),

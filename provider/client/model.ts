@@ -195,8 +195,9 @@ export interface KvmSession {
 
 // ---- Management API -------------------------------------------------------------------------------------
 
+export const POWER_STATES = ["on", "off"] as const;
 /** A server's power state as the Management API reports it. */
-export type PowerState = "on" | "off";
+export type PowerState = (typeof POWER_STATES)[number];
 
 /** get/power, parsed. */
 export interface PowerStatus {

@@ -41,8 +41,9 @@ function virtualenv(stack: CliStack): void {
 }
 
 test("a Python program orders, refreshes and cancels a server through the plugin and its generated SDK", async () => {
-    // The program's own config reaches it (the host passes `<project>:<key>` as the Python SDK reads it).
-    const f = await open(PYTHON, { config: { hostname: "py-1.example.com" } });
+    // The program's own config reaches it (the host passes `<project>:<key>` as the Python SDK reads it); settings the
+    // schema types as integer and boolean are accepted in the string form `pulumi config set` writes.
+    const f = await open(PYTHON, { config: { hostname: "py-1.example.com", "edis:provisioningTimeoutSeconds": "900", "edis:batchOrders": "false" } });
     const { sim, stack } = f;
     // The plugin installed from its release archive (no PATH, no ambient plugins), the SDK from its wheel.
     await installPlugin(stack);
@@ -55,7 +56,7 @@ test("a Python program orders, refreshes and cancels a server through the plugin
     expect(paidWrites(sim)).toEqual(["add/order"]);
     const server = (await stack.resources()).web;
     expect(server.type).toBe("edis:index:KvmServer");
-    expect(server.outputs).toMatchObject({ serviceId: 1003, kvmId: expect.stringMatching(/^kvm_/), hostname: "py-1.example.com" });
+    expect(server.outputs).toMatchObject({ serviceId: 1003, kvmId: expect.stringMatching(/^kvm_/), hostname: "py-1.example.com", billingCycle: "monthly" });
     expect(await stack.outputs()).toMatchObject({ serviceId: 1003, planName: "KVM M" });
 
     ok(await stack.preview(["--expect-no-changes"]));
