@@ -38,12 +38,13 @@ const RESOURCES = [
 
 /** The lookups the plugin serves (provider/plugin/functions.ts), by the SDK function they run. */
 const FUNCTIONS = [
-    ...["getLocation", "getPlan", "getOperatingSystem", "getAddon", "getBillingCycles", "getPaymentMethods"].map((name) => ({ name, file: "sdk/lookups/catalogue.ts" })),
-    ...["getKvmSessions", "getKvmId", "getServiceId"].map((name) => ({ name, file: "sdk/lookups/account.ts" })),
+    ...["getLocations", "getLocation", "getPlans", "getPlan", "getOperatingSystems", "getOperatingSystem", "getAddon", "getBillingCycles", "getPaymentMethods"].map((name) => ({
+        name,
+        file: "sdk/lookups/catalogue.ts",
+    })),
+    ...["getKvmSessions", "getKvmSession", "getKvmId", "getServiceId"].map((name) => ({ name, file: "sdk/lookups/account.ts" })),
 ];
 
-/** Session fields that are credentials: the plugin's getKvmSessions leaves them out. */
-const LEFT_OUT = new Set(["signature", "validUntilText"]);
 
 /** KvmServer's order inputs that an adopted or imported server may leave out (provider/kvm/inputs.ts). */
 const OPTIONAL_WHEN_ADOPTED = new Set(["planId", "osId", "hostname"]);
@@ -102,7 +103,7 @@ export function buildSchema(): Spec {
         const token = `${PKG}:index:${name}`;
         if (!types[token]) {
             types[token] = {};
-            types[token] = { type: "object", ...objectOf(props, (p) => LEFT_OUT.has(p.getName())) };
+            types[token] = { type: "object", ...objectOf(props) };
         }
         return { $ref: `#/types/${token}` };
     };
@@ -121,11 +122,10 @@ export function buildSchema(): Spec {
         return new RegExp(`\\b${name}\\s*\\[\\]|Array<${name}>`).test(declared) ? { type: "array", items: enumRef(name) } : enumRef(name);
     };
 
-    function objectOf(props: ts.Symbol[], skip: (p: ts.Symbol) => boolean = () => false): { properties: Record<string, Spec>; required?: string[] } {
+    function objectOf(props: ts.Symbol[]): { properties: Record<string, Spec>; required?: string[] } {
         const properties: Record<string, Spec> = {};
         const required: string[] = [];
         for (const p of props) {
-            if (skip(p)) continue;
             const spec: Spec = enumOf(p) ?? { ...specOf(checker.getTypeOfSymbol(p)) };
             if (spec.type === "number" && WHOLE.test(p.getName())) spec.type = "integer";
             const doc = docOf(p);
@@ -178,7 +178,7 @@ export function buildSchema(): Spec {
         const argsType = checker.getTypeOfSymbol(sig.getParameters()[0]);
         const argProps = checker.getPropertiesOfType(checker.getNonNullableType(argsType));
         const result = unwrap(sig.getReturnType());
-        const resultSpec = objectOf(checker.getPropertiesOfType(result), (p) => LEFT_OUT.has(p.getName()));
+        const resultSpec = objectOf(checker.getPropertiesOfType(result));
         const doc = docOf(fn);
         functions[`${PKG}:index:${f.name}`] = {
             description: doc,

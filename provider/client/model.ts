@@ -167,7 +167,8 @@ export interface UpgradeResult {
 }
 
 /** One entry of get/auth: how to reach a KVM's own management API. `signature` is a credential. */
-export interface KvmSession {
+/** A KVM of the account as every lookup returns it: what get/auth says of it, without its session credential. */
+export interface KvmSessionInfo {
     /** The KVM id, e.g. "kvm_123456_789012". */
     kvmId: string;
     /** Host name of the server's own management API. */
@@ -176,13 +177,6 @@ export interface KvmSession {
     apiRdns?: string;
     /** When the session expires, in Unix seconds. */
     validUntil?: number;
-    /**
-     * `valid_until` exactly as EDIS wrote it ("1737476000"; the vendor's pages also show "2025-01-12T15:30:00Z"):
-     * what goes back with every Management API call, since the signature may be bound to that text.
-     */
-    validUntilText?: string;
-    /** The session signature for the management API: a credential. */
-    signature: string;
     /** True when EDIS has suspended the server (the answer's `suspended` is a letter other than "n"). */
     suspended: boolean;
     /** The server's label. */
@@ -191,6 +185,17 @@ export interface KvmSession {
     lps?: string;
     /** Whether that platform is premium. */
     lpsIsPremium?: boolean;
+}
+
+/** A KVM's get/auth entry with its session credential: the provider's own, never a lookup's result. */
+export interface KvmSession extends KvmSessionInfo {
+    /**
+     * `valid_until` exactly as EDIS wrote it ("1737476000"; the vendor's pages also show "2025-01-12T15:30:00Z"):
+     * what goes back with every Management API call, since the signature may be bound to that text.
+     */
+    validUntilText?: string;
+    /** The session signature for the management API: a credential. */
+    signature: string;
 }
 
 // ---- Management API -------------------------------------------------------------------------------------

@@ -5,7 +5,7 @@
  */
 import { refusedInEdisForm } from "../client/answers";
 import { isEdisApiError } from "../client/errors";
-import { KvmSession } from "../client/model";
+import { KvmSession, KvmSessionInfo } from "../client/model";
 import { Catalogue } from "../catalogue";
 import { ProviderConfig, clientFromConfig } from "../config";
 import { SessionDirectory } from "../sessions";
@@ -42,18 +42,22 @@ export function lookupAccountFor(config: ProviderConfig): LookupAccount {
     return account;
 }
 
-/** A KVM's session entry (get/auth); `signature` is a credential. */
-export type { KvmSession };
+export type { KvmSessionInfo };
 
 /** The result of getKvmSessions. */
 export interface GetKvmSessionsResult {
-    /** Every KVM of the account with its management-API session. `signature` is a credential. */
-    sessions: KvmSession[];
+    /** Every KVM of the account, as get/auth lists it. */
+    sessions: KvmSessionInfo[];
 }
 
-/** Every KVM of the account (get/auth), signatures included. */
+/** A session entry without its credentials (the signature, and the expiry text it may be bound to): no lookup returns them. */
+function withoutCredential({ signature: _signature, validUntilText: _text, ...info }: KvmSession): KvmSessionInfo {
+    return info;
+}
+
+/** Every KVM of the account (get/auth). */
 export async function getKvmSessions(account: LookupAccount): Promise<GetKvmSessionsResult> {
-    return { sessions: [...(await account.sessions.all()).values()] };
+    return { sessions: [...(await account.sessions.all()).values()].map(withoutCredential) };
 }
 
 /** The arguments of getKvmSession. */
@@ -63,10 +67,10 @@ export interface GetKvmSessionArgs {
 }
 
 /** One KVM's session entry; an error when the account has no such KVM. */
-export async function getKvmSession(account: LookupAccount, args: GetKvmSessionArgs): Promise<KvmSession> {
+export async function getKvmSession(account: LookupAccount, args: GetKvmSessionArgs): Promise<KvmSessionInfo> {
     const session = await account.sessions.one(args.kvmId);
     if (!session) throw new LookupError("getKvmSession", `the account has no KVM "${args.kvmId}"; getKvmSessions() lists them`);
-    return session;
+    return withoutCredential(session);
 }
 
 /** The arguments of getKvmId. */

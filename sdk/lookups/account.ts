@@ -1,33 +1,22 @@
 /**
  * The account lookups of the TypeScript SDK: the KVMs of the account and the service-id/KVM-id mapping, the core's
- * (provider/lookups/account.ts) on the account the program's config names. The Output forms of the session lookups
- * are secret: they carry the session signatures.
+ * (provider/lookups/account.ts) on the account the program's config names. No result carries a session credential,
+ * in this SDK or any other language's.
  */
-import * as pulumi from "@pulumi/pulumi";
 import * as core from "../../provider/lookups/account";
-import type { GetKvmSessionArgs, GetKvmSessionsResult, KvmSession } from "../../provider/lookups/account";
-import { OutputArgs, outputOf, promiseOf } from "./context";
+import { outputOf, promiseOf } from "./context";
 
-export type { GetKvmIdArgs, GetKvmIdResult, GetKvmSessionArgs, GetKvmSessionsResult, GetServiceIdArgs, GetServiceIdResult, KvmSession } from "../../provider/lookups/account";
+export type { GetKvmIdArgs, GetKvmIdResult, GetKvmSessionArgs, GetKvmSessionsResult, GetServiceIdArgs, GetServiceIdResult, KvmSessionInfo } from "../../provider/lookups/account";
 
-/** Every KVM of the account (get/auth). The Promise form returns signatures in the clear: handle with care. @function */
+/** Every KVM of the account (get/auth), without the session credentials. @function */
 export const getKvmSessions = promiseOf(core.getKvmSessions);
+/** `getKvmSessions` as an Output: its arguments may be Outputs (another lookup's result), and the result is an Output. */
+export const getKvmSessionsOutput = outputOf(getKvmSessions);
 
-/**
- * Output form of getKvmSessions. The result is a secret, because it carries the session signatures:
- * Pulumi masks it in logs and encrypts it in state.
- */
-export function getKvmSessionsOutput(_args?: Record<string, never>, opts?: pulumi.InvokeOptions): pulumi.Output<GetKvmSessionsResult> {
-    return pulumi.secret(pulumi.output(getKvmSessions({}, opts)));
-}
-
-/** One KVM's session entry; an error when the account has no such KVM. @function */
+/** One KVM of the account, without its session credential; an error when the account has no such KVM. @function */
 export const getKvmSession = promiseOf(core.getKvmSession);
-
-/** Output form of getKvmSession; the result is a secret because it carries the signature. */
-export function getKvmSessionOutput(args: OutputArgs<GetKvmSessionArgs>, opts?: pulumi.InvokeOptions): pulumi.Output<KvmSession> {
-    return pulumi.secret(outputOf(getKvmSession)(args, opts));
-}
+/** `getKvmSession` as an Output: its arguments may be Outputs (another lookup's result), and the result is an Output. */
+export const getKvmSessionOutput = outputOf(getKvmSession);
 
 /** The KVM id of a service. @function */
 export const getKvmId = promiseOf(core.getKvmId);

@@ -37,9 +37,19 @@ test("a YAML program orders, refreshes and cancels a server through the plugin; 
     const { sim } = f;
     // Installed from its release archive, as a Pulumi user installs a provider; `pulumi plugin ls` lists it (support.ts).
     const stack = await installPlugin(f.stack);
+    // Lookups the TypeScript SDK has are the plugin's functions too: a list of plans, and one KVM's entry (no credential).
+    const invoke = (name: string, fn: string, args: string) => `  ${name}:\n    fn::invoke:\n      function: edis:index:${fn}\n      arguments:\n        ${args}\n`;
+    editProgram(stack, (y) =>
+        y
+            .replace("resources:\n", `${invoke("plans", "getPlans", "locationId: ${location.id}")}${invoke("session", "getKvmSession", "kvmId: ${web.kvmId}")}resources:\n`)
+            .replace("outputs:\n", "outputs:\n  cheapest: ${plans.plans[0].name}\n  apiHost: ${session.apiHost}\n  session: ${session}\n"),
+    );
 
     const up = ok(await stack.up());
     expect(opsOf(up).web).toEqual(["create"]);
+    const outputs = await stack.outputs();
+    expect(outputs).toMatchObject({ cheapest: "KVM S", apiHost: expect.stringContaining("edis-sim") });
+    expect(Object.keys(outputs.session as object)).not.toContain("signature");
     // Installed, not found on the PATH: the engine says nothing about where it found it.
     expect(up.output).not.toContain("from $PATH");
     expect(paidWrites(sim)).toEqual(["add/order"]);
