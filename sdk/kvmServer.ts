@@ -46,12 +46,12 @@ export interface KvmServerArgs {
     /**
      * How long create waits for EDIS to provision the server, in seconds. Default: config
      * `edis:provisioningTimeoutSeconds`, else 1200. A create that runs out of time keeps the server in state;
-     * the next `pulumi up` continues the wait. (Pulumi's `customTimeouts` do not reach dynamic providers.)
+     * the next `pulumi up` continues the wait. The `customTimeouts` resource option does not change this wait.
      */
     provisioningTimeoutSeconds?: pulumi.Input<number>;
     /**
-     * Take over an existing server by its KVM id instead of ordering one: the stand-in for `pulumi import`,
-     * which the engine does not offer for dynamic resources. Adoption happens once: removing it afterwards
+     * Take over an existing server by its KVM id instead of ordering one (in TypeScript, where `pulumi import`
+     * cannot take a server over, the only way; in other languages `pulumi import` does it too). Adoption happens once: removing it afterwards
      * changes nothing, and changing it to another KVM replaces the resource (that KVM is adopted, this one cancelled).
      */
     adoptKvmId?: pulumi.Input<string>;
@@ -64,8 +64,8 @@ export interface KvmServerArgs {
     /**
      * When true, a change of `planId` replaces the server (a new one is ordered with the new plan, at the new
      * plan's location, then this one is cancelled with its data) instead of resizing it in place. Set it to move
-     * a server to another location. Use this rather than the `replaceOnChanges` resource option, which the
-     * engine does not apply to dynamic resources. Default false; changing it alone changes nothing at EDIS.
+     * a server to another location. It works in every language (in TypeScript the `replaceOnChanges` resource
+     * option has no effect on this resource). Default false; changing it alone changes nothing at EDIS.
      */
     replaceOnPlanChange?: pulumi.Input<boolean>;
 }

@@ -83,7 +83,7 @@ export interface GetKvmIdArgs {
 export interface GetKvmIdResult {
     /** The service id asked about. */
     serviceId: number;
-    /** The KVM id; undefined while the service is not provisioned yet. */
+    /** The KVM id; absent while the service is not provisioned yet. */
     kvmId?: string;
 }
 

@@ -252,7 +252,7 @@ export interface GetAddonResult {
     name: string;
     /** The group it was found in. */
     group: AddonGroupName;
-    /** The monthly price, two decimals; undefined when the add-on has no price (the "no extra" entry). */
+    /** The monthly price, two decimals; absent when the add-on has no price (the "no extra" entry). */
     monthlyPrice?: string;
     /** The currency of the prices. */
     currency: string;
