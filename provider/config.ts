@@ -7,6 +7,7 @@ import { DEFAULT_AUTH_URL, DEFAULT_BASE_URL, EdisClient } from "./client/client"
 import { DEFAULT_MANAGEMENT_URL } from "./client/management";
 import { JournalLocation, journalLocationFrom, retiredJournalDir } from "./journal/location";
 import { Clock } from "./clock";
+import { CheckFailure, nearest } from "./fields";
 
 /**
  * Every provider setting, once: its config key, environment fallback, type (the schema's, so that every language's SDK
@@ -29,6 +30,24 @@ export const SETTINGS = {
 } as const;
 
 export type SettingName = keyof typeof SETTINGS;
+
+/**
+ * The keys of the `edis` namespace that are no setting: a mistyped key would otherwise be ignored without a word, and a
+ * guard set under it would be off. Each names the setting it most resembles, or lists them all.
+ */
+export function unknownSettings(keys: Iterable<string>): CheckFailure[] {
+    const known = Object.values(SETTINGS).map((s) => s.key as string);
+    return [...keys]
+        .filter((key) => !known.includes(key))
+        .map((key) => {
+            const near = nearest(key, known);
+            if (key === "journalDir") return { property: key, reason: retiredJournalDir(key, undefined)! };
+            return {
+                property: key,
+                reason: `config \`${CONFIG_NAMESPACE}:${key}\` is not a setting of the edis provider${near ? ` (did you mean \`${CONFIG_NAMESPACE}:${near}\`?)` : ""}; its settings are ${known.join(", ")}`,
+            };
+        });
+}
 export const CONFIG_NAMESPACE = "edis";
 
 export const DEFAULT_PROVISIONING_TIMEOUT_SECONDS = 1200;

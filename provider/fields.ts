@@ -48,7 +48,7 @@ export function checkFields(
     if (Array.isArray(news[RESOURCE_ALIASES])) inputs[RESOURCE_ALIASES] = (news[RESOURCE_ALIASES] as unknown[]).filter((a) => typeof a === "string");
     for (const key of Object.keys(news)) {
         if (key !== "__provider" && key !== RESOURCE_KEY && key !== RESOURCE_ALIASES && !names.includes(key)) {
-            const near = names.find((n) => n.toLowerCase() === key.toLowerCase());
+            const near = nearest(key, names);
             failures.push({
                 property: key,
                 reason: `${key} is not a ${resource} input${near ? ` (did you mean ${near}?)` : `; inputs are ${names.join(", ")}`}`,
@@ -68,4 +68,26 @@ export function show(v: unknown): string {
 /** The provider host cannot send undefined ("Unexpected struct type"). */
 export function compact<T extends object>(obj: T): T {
     return Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined)) as T;
+}
+
+/** The name a mistyped one most resembles (case aside, at most a quarter of its letters, and 2, changed), if any. */
+export function nearest(name: string, names: readonly string[]): string | undefined {
+    const limit = Math.max(2, Math.floor(name.length / 4));
+    let best: { name: string; distance: number } | undefined;
+    for (const candidate of names) {
+        const distance = editDistance(name.toLowerCase(), candidate.toLowerCase());
+        if (distance <= limit && (!best || distance < best.distance)) best = { name: candidate, distance };
+    }
+    return best?.name;
+}
+
+/** Levenshtein distance: insertions, deletions and substitutions. */
+function editDistance(a: string, b: string): number {
+    let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+    for (let i = 1; i <= a.length; i++) {
+        const next = [i];
+        for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+        row = next;
+    }
+    return row[b.length];
 }

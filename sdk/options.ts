@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { CONFIG_NAMESPACE, SETTINGS } from "../provider/config";
+import { CONFIG_NAMESPACE, SETTINGS, unknownSettings } from "../provider/config";
 
 /** The account's credentials as namespaced config keys (`edis:email`), with their environment fallbacks. */
 export const CREDENTIAL_SETTINGS = (["email", "password"] as const).map((name) => ({ key: `${CONFIG_NAMESPACE}:${SETTINGS[name].key}`, env: SETTINGS[name].env }));
@@ -43,9 +43,21 @@ function isSecretConfig(key: string): boolean {
     }
 }
 
-/** The options of every pulumi-edis resource registration, with `secret` outputs encrypted in state; checks the credentials first. */
+/**
+ * Refuses a stack config key of the `edis` namespace that is no setting (a typo would leave its guard off): the plugin
+ * refuses it in CheckConfig, and the dynamic provider's host has no such step, so the program does, in preview too.
+ */
+export function refuseUnknownSettings(): void {
+    const prefix = `${CONFIG_NAMESPACE}:`;
+    const keys = Object.keys(pulumi.runtime.allConfig()).filter((k) => k.startsWith(prefix)).map((k) => k.slice(prefix.length));
+    const unknown = unknownSettings(keys);
+    if (unknown.length) throw new pulumi.RunError(unknown.map((f) => f.reason).join("\n"));
+}
+
+/** The options of every pulumi-edis resource registration, with `secret` outputs encrypted in state; checks the credentials and settings first. */
 export function registration(resource: string, opts: pulumi.CustomResourceOptions | undefined, secret: string[] = []): pulumi.CustomResourceOptions {
     requireSecretCredentials(resource);
+    refuseUnknownSettings();
     return { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...secret] };
 }
 

@@ -2,6 +2,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import * as edis from "../sdk";
 import { checkInputs, UNKNOWN } from "../provider/kvm/inputs";
+import { unknownSettings } from "../provider/config";
 import { diffKvmServer, needsUpgrade } from "../provider/kvm/diff";
 import { INPUT_NAMES } from "../provider/kvm/inputs";
 import { entryId, resolveCommand } from "../provider/journal";
@@ -45,11 +46,23 @@ describe("check", () => {
         [{ adoptKvmId: "kvm 1" }, "adoptKvmId", "KVM id"],
         [{ cancellationType: "immediate" }, "cancellationType", '"Immediate" or "End of Billing Period"'],
         [{ hostName: "typo" }, "hostName", "not a KvmServer input (did you mean hostname?)"],
+        [{ hotsname: "typo" }, "hotsname", "not a KvmServer input (did you mean hostname?)"],
+        [{ colour: "red" }, "colour", "not a KvmServer input; inputs are planId, "],
     ])("%j fails on %s", (bad, property, text) => {
         const { failures } = checkInputs({ planId: 101, osId: 1012, hostname: "a.example.com", ...bad });
         expect(failures).toHaveLength(1);
         expect(failures[0].property).toBe(property);
         expect(failures[0].reason).toContain(text);
+    });
+
+    test.each([
+        ["batchOrder", "(did you mean `edis:batchOrders`?)"],
+        ["BATCHORDERS", "(did you mean `edis:batchOrders`?)"],
+        ["requestTimeoutSecond", "(did you mean `edis:requestTimeoutSeconds`?)"],
+        ["colour", "is not a setting of the edis provider; its settings are email, password, "],
+        ["journalDir", "config `edis:journalDir` is not read: name that directory as file://<dir> in edis:journalUrl"],
+    ])("the unknown setting edis:%s is named, with the one it resembles", (key, text) => {
+        expect(unknownSettings([key, "batchOrders", "email"])).toEqual([{ property: key, reason: expect.stringContaining(text) }]);
     });
 
     test("required inputs", () => {

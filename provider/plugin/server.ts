@@ -7,6 +7,8 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import * as path from "node:path";
 import type * as grpcTypes from "@grpc/grpc-js";
 import { withheldError, withhold } from "../client/withhold";
+import { unknownSettings } from "../config";
+import type { CheckFailure } from "../fields";
 import { RESOURCE_KEY } from "../journal";
 import { ConfigureRequest, Core } from "../runtime";
 import { packageVersion } from "../version";
@@ -149,6 +151,13 @@ export function configFromRequest(req: any): ConfigureRequest {
     return { config: { get: (key: string) => values.get(key) } };
 }
 
+function checkFailure(f: CheckFailure): unknown {
+    const failure = new provproto.CheckFailure();
+    failure.setProperty(f.property);
+    failure.setReason(withhold(f.reason, { scope: "composed" }));
+    return failure;
+}
+
 /** The service on one core. grpc-js calls handlers without `this`, so they reach the core through this closure. */
 export function providerService(core: Core) {
     const resources = resourcesOn(core);
@@ -178,6 +187,7 @@ export function providerService(core: Core) {
                 const { props } = fromStruct(call.request.getNews());
                 const resp = new provproto.CheckResponse();
                 resp.setInputs(struct(toStructValue(props, new Set(CREDENTIALS))));
+                resp.setFailuresList(unknownSettings(Object.keys(props).filter((k) => k !== "version")).map(checkFailure));
                 return resp;
             });
         }
@@ -232,14 +242,7 @@ export function providerService(core: Core) {
                 const result = await door.impl.check(olds.props, withKey(news.props, req.getUrn()));
                 const resp = new provproto.CheckResponse();
                 resp.setInputs(struct(toStructValue(door.inputsForState(result.inputs ?? news.props), news.secrets)));
-                resp.setFailuresList(
-                    (result.failures ?? []).map((f: { property: string; reason: string }) => {
-                        const failure = new provproto.CheckFailure();
-                        failure.setProperty(f.property);
-                        failure.setReason(withhold(f.reason, { scope: "composed" }));
-                        return failure;
-                    }),
-                );
+                resp.setFailuresList((result.failures ?? []).map(checkFailure));
                 return resp;
             }));
         }

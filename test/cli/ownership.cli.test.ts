@@ -205,12 +205,17 @@ describe.each(DOORS)("through $name", (door) => {
         expect(f.sim.account.state.cancellations).toEqual([]);
     });
 
-    test("one location whose catalogue cannot be read: a plan elsewhere is ordered; a plan not found is 'cannot tell', naming that location", async () => {
+    test("a mistyped edis: key fails the preview with the key it resembles; one location whose catalogue cannot be read: a plan elsewhere is ordered; a plan not found is 'cannot tell', naming that location", async () => {
         const f = await open(door.programDir);
         door.prepare(f.stack);
         // Zurich's products (plan ids 4xx) come back as an HTML page, every time.
         f.sim.inject({ endpoint: "get/products", times: 1000, rewrite: (a) => (JSON.stringify(a).includes('"id":401') ? "<html>Bad gateway</html>" : a) });
         await door.declare(f.stack, { web });
+        // A mistyped setting would leave its guard off: the preview fails, naming the setting it resembles.
+        await f.stack.setConfig({ "edis:batchOrder": "true" });
+        expect(failed(await f.stack.preview()).output).toContain("config `edis:batchOrder` is not a setting of the edis provider (did you mean `edis:batchOrders`?)");
+        await f.stack.mustRun(["config", "rm", "edis:batchOrder"]);
+        expect(paidWrites(f.sim)).toEqual([]);
         ok(await f.stack.up());
         await door.declare(f.stack, { web, other: { ...web, planId: 999, hostname: "other.example.com" } });
         const unsure = failed(await f.stack.preview());
