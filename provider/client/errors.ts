@@ -51,17 +51,19 @@ const KIND_TEXT: Record<EdisErrorKind, string> = {
     session: "the management session was refused",
 };
 
-const KIND_HINT: Partial<Record<EdisErrorKind, string>> = {
-    credentials:
-        "check config `edis:email` and `edis:password` (or EDIS_EMAIL and EDIS_PASSWORD). `pulumi refresh`, `pulumi destroy` " +
-        "and the refresh before `pulumi up` and `preview` use the credentials recorded in the stack's state at the last " +
-        "`pulumi up`, not the current config: after changing them, record them with one `pulumi up --refresh=false` " +
-        "(check first with `pulumi preview --refresh=false` that it changes nothing else)",
-    not_sent: "check config `edis:baseUrl` and `edis:authUrl` (or EDIS_BASE_URL and EDIS_AUTH_URL) and the network",
-    network: "check config `edis:baseUrl` and `edis:authUrl` (or EDIS_BASE_URL and EDIS_AUTH_URL) and the network",
-    session:
-        "enable API Access in the KVM portal of any of your servers (it applies to the whole account), then run the " +
-        "command again; if it is enabled, check config `edis:managementUrl` (or EDIS_MANAGEMENT_URL)",
+/** What to do, right after what failed; a second part, when there is one, comes last. */
+const KIND_HINT: Partial<Record<EdisErrorKind, [string, string?]>> = {
+    credentials: [
+        "check config `edis:email` and `edis:password` (or EDIS_EMAIL and EDIS_PASSWORD)",
+        "after changing them, record them with one `pulumi up --refresh=false` (preview it first): refresh, destroy and the " +
+            "refresh before up and preview use the credentials recorded at the last up",
+    ],
+    not_sent: ["check config `edis:baseUrl` and `edis:authUrl` (or EDIS_BASE_URL and EDIS_AUTH_URL) and the network"],
+    network: ["check config `edis:baseUrl` and `edis:authUrl` (or EDIS_BASE_URL and EDIS_AUTH_URL) and the network"],
+    session: [
+        "enable API Access in the KVM portal of any of your servers (it applies to the whole account), then run the command again",
+        "if it is enabled, check config `edis:managementUrl` (or EDIS_MANAGEMENT_URL)",
+    ],
 };
 
 export interface EdisApiError extends Readonly<Omit<EdisApiErrorInit, "saferReadings" | "rawAnswer">> {}
@@ -74,12 +76,14 @@ export class EdisApiError extends Error {
         const origin = { status: init.status, bytes: init.answerBytes };
         const serverMessage = init.serverMessage === undefined ? undefined : withhold(init.serverMessage, origin);
         const detail = init.detail === undefined ? undefined : withhold(cut(init.detail), { ...origin, scope: "composed" });
-        const parts = [`EDIS ${init.endpoint}: ${KIND_TEXT[init.kind]}`];
-        if (init.status !== undefined) parts[0] += ` (HTTP ${init.status})`;
+        // What failed and what to do come first: the one line is also quoted inside other messages.
+        const [todo, more] = KIND_HINT[init.kind] ?? [];
+        let first = `EDIS ${init.endpoint}: ${KIND_TEXT[init.kind]}${init.status !== undefined ? ` (HTTP ${init.status})` : ""}`;
+        if (init.attempts !== undefined && init.attempts > 1) first += ` after ${init.attempts} attempts`;
+        const parts = [todo ? `${first}: ${todo}` : first];
         if (serverMessage) parts.push(`server said: ${serverMessage}`);
         if (detail) parts.push(detail);
-        if (init.attempts !== undefined && init.attempts > 1) parts.push(`after ${init.attempts} attempts`);
-        if (KIND_HINT[init.kind]) parts.push(KIND_HINT[init.kind]!);
+        if (more) parts.push(more);
         super(parts.join("; "));
         const { rawAnswer, ...fields } = init;
         Object.assign(this, fields, { serverMessage, detail });

@@ -3,7 +3,6 @@
  * dynamic provider runs. It adds the provider's own configuration, a detailed diff, every resource's URN (the journal's
  * identity), `pulumi import`, the lookups as functions, and the schema.
  */
-import { AsyncLocalStorage } from "node:async_hooks";
 import * as path from "node:path";
 import type * as grpcTypes from "@grpc/grpc-js";
 import { withheldError, withhold } from "../client/withhold";
@@ -11,6 +10,8 @@ import { unknownSettings } from "../config";
 import type { CheckFailure } from "../fields";
 import { RESOURCE_KEY } from "../journal";
 import { ConfigureRequest, Core } from "../runtime";
+import { inResource, linesDelivered } from "../engineLog";
+export { connectEngineLog } from "../engineLog";
 import { packageVersion } from "../version";
 import { Props, fromStruct, toStructValue } from "./properties";
 import { ResourceDoor, resourcesOn } from "./resources";
@@ -31,41 +32,6 @@ const anyproto = fromPulumi("google-protobuf/google/protobuf/any_pb");
 
 /** Secrets in the provider's state whatever the stack config says. */
 const CREDENTIALS = ["email", "password"] as const;
-
-/** The resource an RPC is about: its log lines show under it, not under the stack. */
-const underResource = new AsyncLocalStorage<string>();
-
-function inResource<A extends unknown[], T>(urn: string, run: (...args: A) => Promise<T>): (...args: A) => Promise<T> {
-    return (...args) => underResource.run(urn, () => run(...args));
-}
-
-/** A plugin's stderr shows only at higher verbosity, so log lines go to the engine. */
-export function connectEngineLog(core: Core, address: string): void {
-    const engrpc = fromPulumi("@pulumi/pulumi/proto/engine_grpc_pb");
-    const engproto = fromPulumi("@pulumi/pulumi/proto/engine_pb");
-    const engine = new engrpc.EngineClient(address, grpc.credentials.createInsecure());
-    core.setLogSink((line) => {
-        const req = new engproto.LogRequest();
-        req.setSeverity(/^pulumi-edis: warning: /.test(line) ? engproto.LogSeverity.WARNING : engproto.LogSeverity.INFO);
-        req.setMessage(line.replace(/^pulumi-edis: warning: /, "pulumi-edis: "));
-        const urn = underResource.getStore();
-        if (urn) req.setUrn(urn);
-        // An engine that went away must not hold an answer back.
-        const sent = new Promise<void>((resolve) => {
-            setTimeout(resolve, 2000).unref();
-            engine.log(req, () => resolve());
-        });
-        linesInFlight.add(sent);
-        void sent.then(() => linesInFlight.delete(sent));
-    });
-}
-
-const linesInFlight = new Set<Promise<void>>();
-
-/** Methods answer only after this: a Log arriving after its step ends is never shown. */
-function linesDelivered(): Promise<void> {
-    return Promise.all([...linesInFlight]).then(() => undefined);
-}
 
 type Call = { request: any };
 type Callback = (err: unknown, resp?: unknown, metadata?: unknown) => void;

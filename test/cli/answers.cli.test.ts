@@ -16,7 +16,7 @@ import { readFileSync, readdirSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import { addSecret, holdsSecret } from "../../provider/client/withhold";
 import { PACKAGE_ROOT } from "../harness/workspace";
-import { CliStack, pulumiBinDir } from "./pulumi";
+import { CliResult, CliStack, pulumiBinDir } from "./pulumi";
 import { CliFixture, cliStacksPerTest, failed, ok, paidWrites } from "./support";
 
 const open = cliStacksPerTest();
@@ -138,12 +138,16 @@ describe.each(DOORS)("through $name", (door) => {
 
     test("6. a server missing from the listing that EDIS does not confirm gone stays in state, shows as a change, and refresh goes on", async () => {
         const f = await stackFor(door);
-        ok(await f.stack.up());
+        const up = ok(await f.stack.up());
+        // The provider's lines show under the resource they are about, in the engine's own record, and a warning is a warning.
+        const diagnostic = (r: CliResult, text: string) => r.events.map((e) => e.diagnosticEvent).find((d) => d?.message.includes(text));
+        expect(diagnostic(up, `ordered ${web.hostname}`)).toMatchObject({ urn: door.urn, severity: "info" });
         // The listing leaves it out; get/kvmid still names it (a cancellation only scheduled, or a listing that lags).
         f.sim.inject({ endpoint: "get/auth", json: { status: "success", data: [] }, times: 20 });
         const refreshed = ok(await f.stack.refresh());
         f.sim.clearFaults();
         expect(refreshed.output).toContain("is kept in the stack's state and shown as a change");
+        expect(diagnostic(refreshed, "is kept in the stack's state and shown as a change")).toMatchObject({ urn: door.urn, severity: "warning" });
         expect((await f.stack.resources()).web.outputs).toMatchObject({ serviceId: 1003, notListed: true });
         failed(await f.stack.preview(["--expect-no-changes"]));
         // Listed again: the update that the plan shows clears the mark, and nothing is ordered or cancelled.
