@@ -73,7 +73,9 @@ export interface KvmServerArgs {
 
 /**
  * A KVM virtual server bought from EDIS Global. Creating it places an order and waits until the server is
- * provisioned; deleting it cancels the service. The resource id is the EDIS service id.
+ * provisioned; deleting it cancels the service. The resource id is the EDIS service id. An order needs `planId`,
+ * `osId` and `hostname` (preview refuses one without them); a server taken over with `adoptKvmId` or `pulumi import`
+ * needs none of them, since EDIS does not report a server's plan or operating system.
  *
  * ```ts
  * const server = new edis.KvmServer("web", { planId: plan.id, osId: os.id, hostname: "web-1.example.com" });

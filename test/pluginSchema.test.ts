@@ -6,6 +6,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { schemaJson } from "../.ci/schema";
+import { committedPages, referencePages } from "../.ci/reference";
 import { INPUT_NAMES, OUTPUT_ONLY_NAMES } from "../provider/kvm/inputs";
 import { FUNCTION_TOKENS } from "../provider/plugin/functions";
 import { SETTINGS } from "../provider/config";
@@ -77,5 +78,13 @@ describe("schema.json", () => {
         const variables = schema.config.variables as Record<string, { type?: string; $ref?: string }>;
         const typeOf = (name: string) => variables[name].type ?? `enum ${variables[name].$ref!.split(":").pop()}`;
         expect(rows.sort()).toEqual(Object.values(SETTINGS).map((s) => `${s.key} ${s.env} ${typeOf(s.key)}`).sort());
+    });
+
+    it("has its reference, a page per resource and function, as built from it (npm run schema writes both)", () => {
+        const pages = referencePages(schema);
+        expect(Object.keys(pages).sort()).toEqual(["_index.md", ...[...Object.keys(schema.resources), ...Object.keys(schema.functions)].map((t) => `${t.split(":").pop()!.toLowerCase()}.md`)].sort());
+        expect(committedPages()).toEqual(pages);
+        expect(pages["getplan.md"]).toContain("| `minRamMb` | integer |");
+        expect(pages["kvmserver.md"]).toContain("| `billingCycle` | BillingCycle: `monthly`, `quarterly`, `semiannually`, `annually` |");
     });
 });
