@@ -40,11 +40,11 @@ describe("each endpoint against the simulator", () => {
         const products = await client.getProducts(3);
         const [s, m] = products;
         expect(s).toMatchObject({ id: 301, name: "KVM S", locationId: 3, cpu: 1, ramMb: 1024, diskGb: 20, trafficTb: 2, currency: "EUR" });
-        expect(s.prices).toEqual({ monthly: "4.95", quarterly: "14.40", semiannually: "27.92", annually: "53.46" });
+        expect(s.prices).toEqual({ monthly: 4.95, quarterly: 14.4, semiannually: 27.92, annually: 53.46 });
         expect(s.addons.os.map((a) => a.name)).toContain("Debian 12 (64bit)");
-        expect(s.addons.ram.map((a) => [a.id, a.prices.monthly])).toEqual([[2000, undefined], [2001, "2.00"], [2002, "4.00"]]);
+        expect(s.addons.ram.map((a) => [a.id, a.prices.monthly])).toEqual([[2000, undefined], [2001, 2], [2002, 4]]);
         expect(s.addons.diskBoost).toEqual([]);
-        expect(m.addons.diskBoost[1]).toEqual({ id: 2301, name: "Drive boost +20 GByte", prices: { monthly: "1.00" }, currency: "EUR" });
+        expect(m.addons.diskBoost[1]).toEqual({ id: 2301, name: "Drive boost +20 GByte", prices: { monthly: 1 }, currency: "EUR" });
         expect(s.addons.other).toEqual({});
         const zurich = await client.getProducts(4);
         expect(zurich[0].addons.ip).toEqual([]);

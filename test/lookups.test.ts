@@ -41,10 +41,10 @@ test("getLocations and getLocation by name (case-insensitive, whole or city) or 
 test("getPlans filters and sorts by price in the chosen cycle", async () => {
     const all = (await edis.getPlans({ locationId: 1 })).plans;
     expect(all.map((p) => [p.name, p.prices.monthly])).toEqual([
-        ["KVM S", "4.50"],
-        ["KVM M", "8.00"],
-        ["KVM L", "15.00"],
-        ["KVM XL", "28.00"],
+        ["KVM S", 4.5],
+        ["KVM M", 8],
+        ["KVM L", 15],
+        ["KVM XL", 28],
     ]);
     expect(all[1]).toMatchObject({ id: 102, cpu: 2, ramMb: 2048, diskGb: 40, trafficTb: 4, currency: "EUR" });
     expect(all[1].addons.os.length).toBeGreaterThan(0);
@@ -54,7 +54,7 @@ test("getPlans filters and sorts by price in the chosen cycle", async () => {
     expect((await edis.getPlans({ locationId: 1, nameRegex: "^kvm (s|xl)$" })).plans.map((p) => p.id)).toEqual([101, 104]);
     // Prices are compared in the cycle asked for: London's yearly prices, from description.price.annually.
     const yearly = await edis.getPlans({ locationId: 3, billingCycle: "annually", maxPrice: 200 });
-    expect(yearly.plans.map((p) => [p.name, p.prices.annually])).toEqual([["KVM S", "53.46"], ["KVM M", "95.04"], ["KVM L", "178.20"]]);
+    expect(yearly.plans.map((p) => [p.name, p.prices.annually])).toEqual([["KVM S", 53.46], ["KVM M", 95.04], ["KVM L", 178.2]]);
     expect(await rejection(edis.getPlans({ locationId: 9 }))).toContain("edis.getPlans: no location with id 9; available: 1 (Frankfurt, Germany)");
     expect(await rejection(edis.getPlans({ locationId: 1, nameRegex: "([" }))).toContain('nameRegex "([" is not a valid regular expression');
 });
@@ -88,9 +88,9 @@ test("getAddon: one add-on with its monthly price; ambiguous or missing patterns
         id: 2002,
         name: "+2048 MB RAM",
         group: "ram",
-        monthlyPrice: "4.00",
+        monthlyPrice: 4,
         currency: "EUR",
-        prices: expect.objectContaining({ monthly: "4.00" }),
+        prices: expect.objectContaining({ monthly: 4 }),
     });
     expect(await edis.getAddon({ locationId: 1, planId: 102, group: "diskBoost", nameRegex: "no drive" })).toMatchObject({ id: 2300, monthlyPrice: undefined, prices: {} });
     expect((await edis.getAddon({ locationId: 1, planId: 102, group: "diskBoost", nameRegex: "50 GByte" })).id).toBe(2302);

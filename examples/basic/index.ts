@@ -29,4 +29,4 @@ export const apiHost = server.apiHost;
 export const serviceId = server.serviceId;
 export const planName = plan.name;
 export const osName = os.name;
-export const monthlyPrice = pulumi.interpolate`${plan.prices.monthly} ${plan.currency}`;
+export const monthlyPrice = pulumi.interpolate`${plan.prices.apply((p) => p.monthly?.toFixed(2))} ${plan.currency}`;

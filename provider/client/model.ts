@@ -26,8 +26,8 @@ export function upgradeBillingCycle(cycle: BillingCycle): string {
     return cycle === "semiannually" ? "semi-annually" : cycle;
 }
 
-/** Prices per billing cycle as two-decimal strings; a cycle the product is not sold in is absent. */
-export type Prices = Partial<Record<BillingCycle, string>>;
+/** List prices per billing cycle (before tax), in the currency beside them; a cycle the product is not sold in is absent. */
+export type Prices = Partial<Record<BillingCycle, number>>;
 
 /** A data centre EDIS sells servers in (get/locations). */
 export interface Location {
@@ -98,7 +98,7 @@ export interface Product {
     trafficTb?: number;
     /** The currency of `prices`. */
     currency: string;
-    /** The price per billing cycle, as EDIS writes it ("12.50"). */
+    /** The list price per billing cycle, in `currency` (12.5 for EDIS's "12.50"). */
     prices: Prices;
     /** The add-ons the plan can be ordered with, by group. */
     addons: AddonGroups;

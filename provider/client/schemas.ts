@@ -41,7 +41,7 @@ function keyedBy<T extends z.ZodType>(value: T) {
 /** Negative (WHMCS's "-1.00") means "not sold". */
 const wireAmount = z.union([z.string().trim().regex(/^-?\d+(\.\d+)?$/, "expected a decimal amount"), z.number()]).transform((v) => {
     const n = Number(v);
-    return n >= 0 ? n.toFixed(2) : undefined;
+    return n >= 0 ? Math.round(n * 100) / 100 : undefined;
 });
 const wireMoney = z.object({ amount: wireAmount, currency: z.string().trim().min(1).optional() });
 

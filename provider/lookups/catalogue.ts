@@ -124,19 +124,19 @@ function shortfalls(plan: Plan, f: PlanFilters, cycle: BillingCycle, nameRegex?:
     atLeast("trafficTb", plan.trafficTb, f.minTrafficTb);
     const price = plan.prices[cycle];
     if (price === undefined) out.push({ text: `not sold ${cycle}`, gap: 1 });
-    else if (f.maxPrice !== undefined && Number(price) > Number(f.maxPrice)) {
-        out.push({ text: `price ${price} > ${f.maxPrice}`, gap: (Number(price) - Number(f.maxPrice)) / Math.max(Number(f.maxPrice), 0.01) });
+    else if (f.maxPrice !== undefined && price > Number(f.maxPrice)) {
+        out.push({ text: `price ${price.toFixed(2)} > ${f.maxPrice}`, gap: (price - Number(f.maxPrice)) / Math.max(Number(f.maxPrice), 0.01) });
     }
     if (nameRegex && !nameRegex.test(plan.name)) out.push({ text: `name does not match /${nameRegex.source}/`, gap: 1 });
     return out;
 }
 
 function byPrice(cycle: BillingCycle) {
-    return (a: Plan, b: Plan) => Number(a.prices[cycle] ?? Infinity) - Number(b.prices[cycle] ?? Infinity) || a.id - b.id;
+    return (a: Plan, b: Plan) => (a.prices[cycle] ?? Infinity) - (b.prices[cycle] ?? Infinity) || a.id - b.id;
 }
 
 function describePlan(p: Plan, cycle: BillingCycle): string {
-    return `${p.name} (id ${p.id}: ${p.cpu ?? "?"} vCPU, ${p.ramMb ?? "?"} MB RAM, ${p.diskGb ?? "?"} GB disk, ${p.trafficTb ?? "?"} TB traffic, ${p.prices[cycle] ?? "not sold"} ${p.currency} ${cycle})`;
+    return `${p.name} (id ${p.id}: ${p.cpu ?? "?"} vCPU, ${p.ramMb ?? "?"} MB RAM, ${p.diskGb ?? "?"} GB disk, ${p.trafficTb ?? "?"} TB traffic, ${p.prices[cycle]?.toFixed(2) ?? "not sold"} ${p.currency} ${cycle})`;
 }
 
 /** The plans of a location that satisfy the filters, cheapest first. */
@@ -252,8 +252,8 @@ export interface GetAddonResult {
     name: string;
     /** The group it was found in. */
     group: AddonGroupName;
-    /** The monthly price, two decimals; absent when the add-on has no price (the "no extra" entry). */
-    monthlyPrice?: string;
+    /** The monthly list price, in `currency`; absent when the add-on has no price (the "no extra" entry). */
+    monthlyPrice?: number;
     /** The currency of the prices. */
     currency: string;
     /** Prices in every cycle it is sold in. */

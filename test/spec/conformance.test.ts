@@ -240,22 +240,22 @@ describe("the client reads each shape of the specification", () => {
         expect(m.locationId).toBe(11);
         expect([m.cpu, m.ramMb, m.diskGb, m.trafficTb]).toEqual([2, 2048, 40, 10]);
         expect(m.currency).toBe("EUR");
-        expect(m.prices).toEqual({ monthly: "8.00", quarterly: "23.28", semiannually: "45.12", annually: "86.40" });
+        expect(m.prices).toEqual({ monthly: 8, quarterly: 23.28, semiannually: 45.12, annually: 86.4 });
         expect(m.addons.os).toEqual([
             { id: 77, name: "Debian 12 (64bit)", prices: {}, currency: undefined, unpriced: true },
             { id: 78, name: "Debian 11 (64bit)", prices: {}, currency: undefined, unpriced: true },
         ]);
         expect(m.addons.ram).toEqual([
             { id: 300, name: "no additional RAM", prices: {}, currency: undefined, unpriced: true },
-            { id: 301, name: "+1 GB RAM", prices: { monthly: "2.00" }, currency: "EUR" },
+            { id: 301, name: "+1 GB RAM", prices: { monthly: 2 }, currency: "EUR" },
         ]);
-        expect(m.addons.ip).toEqual([{ id: 400, name: "+1 IPv4", prices: { monthly: "1.50" }, currency: "EUR" }]);
+        expect(m.addons.ip).toEqual([{ id: 400, name: "+1 IPv4", prices: { monthly: 1.5 }, currency: "EUR" }]);
         expect(m.addons.diskBoost).toEqual([{ id: 500, name: "no drive boost", prices: {}, currency: undefined, unpriced: true }]);
         expect(m.addons.vcpu).toEqual([]);
         expect(m.addons.other).toEqual({});
 
         // The other plan offers operating systems only.
-        expect([s.id, s.name, s.cpu, s.ramMb, s.diskGb, s.trafficTb, s.prices.annually]).toEqual([101, "KVM S", 1, 1024, 20, 2, "48.60"]);
+        expect([s.id, s.name, s.cpu, s.ramMb, s.diskGb, s.trafficTb, s.prices.annually]).toEqual([101, "KVM S", 1, 1024, 20, 2, 48.6]);
         expect([s.addons.os.length, s.addons.ram, s.addons.ip, s.addons.diskBoost]).toEqual([1, [], [], []]);
     });
 
@@ -296,7 +296,7 @@ describe("tolerance where the specification leaves things open, without weakenin
         const [p] = wire.productsAnswer(1).parse({
             products: { P: { id: "102", description: { ...plan.description, price: { ...plan.description.price, annually: { amount: "-1.00", currency: "EUR" } } }, addons: [] } },
         });
-        expect(p).toMatchObject({ id: 102, prices: { monthly: "8.00", quarterly: "23.28", semiannually: "45.12" } });
+        expect(p).toMatchObject({ id: 102, prices: { monthly: 8, quarterly: 23.28, semiannually: 45.12 } });
         expect(p.prices.annually).toBeUndefined();
         expect(p.addons.os).toEqual([]);
         expect(wire.locationsAnswer.parse({ locations: [] })).toEqual([]);
@@ -318,7 +318,7 @@ describe("tolerance where the specification leaves things open, without weakenin
             },
         });
         expect(p.addons.os.map((a) => a.id)).toEqual([1]);
-        expect(p.addons.vcpu).toEqual([{ id: 2, name: "+1 core", prices: { monthly: "1.00" }, currency: "EUR" }]);
+        expect(p.addons.vcpu).toEqual([{ id: 2, name: "+1 core", prices: { monthly: 1 }, currency: "EUR" }]);
         expect(p.addons.other).toEqual({ "additional backup": [{ id: 3, name: "daily", prices: {}, currency: undefined, unpriced: true }] });
     });
 });
