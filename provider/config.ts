@@ -198,7 +198,7 @@ export function requireCredentials(config: ProviderConfig): { email: string; pas
 }
 
 /** The one place where credentials leave the config. */
-export function clientFromConfig(config: ProviderConfig, options: { userAgent: string; log?: (line: string) => void; clock?: Clock }): EdisClient {
+export function clientFromConfig(config: ProviderConfig, options: { userAgent: string; log?: (line: string) => void; clock?: Clock; cancelled?: AbortSignal }): EdisClient {
     const { email, password } = requireCredentials(config);
     return new EdisClient({
         email,
@@ -209,5 +209,6 @@ export function clientFromConfig(config: ProviderConfig, options: { userAgent: s
         userAgent: options.userAgent,
         log: options.log,
         clock: options.clock,
+        cancelled: options.cancelled,
     });
 }

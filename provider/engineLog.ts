@@ -4,6 +4,7 @@
  * given. Stderr would put them under the stack, as info, or hide them below the default verbosity.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
+import * as net from "node:net";
 import * as path from "node:path";
 import type * as grpcTypes from "@grpc/grpc-js";
 import type { Core } from "./runtime";
@@ -23,23 +24,55 @@ export function connectEngineLog(core: Core, address: string): void {
     const engrpc = fromPulumi("@pulumi/pulumi/proto/engine_grpc_pb");
     const engproto = fromPulumi("@pulumi/pulumi/proto/engine_pb");
     const engine = new engrpc.EngineClient(address, grpc.credentials.createInsecure());
+    // One line at a time, so the engine shows them in the order they were said ("ordered" before "waiting").
+    let previous = Promise.resolve();
+    let engineGone = false;
     core.setLogSink((line) => {
         const req = new engproto.LogRequest();
         req.setSeverity(/^pulumi-edis: warning: /.test(line) ? engproto.LogSeverity.WARNING : engproto.LogSeverity.INFO);
         req.setMessage(line.replace(/^pulumi-edis: warning: /, "pulumi-edis: "));
         const urn = underResource.getStore();
         if (urn) req.setUrn(urn);
-        // An engine that went away must not hold an answer back.
-        const sent = new Promise<void>((resolve) => {
-            setTimeout(resolve, 2000).unref();
-            engine.log(req, () => resolve());
-        });
+        const sent = previous.then(
+            () =>
+                new Promise<void>((resolve) => {
+                    if (engineGone) return resolve();
+                    // An engine that went away must not hold an answer back: after one unanswered line, no more are sent.
+                    const timer = setTimeout(() => ((engineGone = true), resolve()), 2000);
+                    timer.unref();
+                    engine.log(req, () => (clearTimeout(timer), resolve()));
+                }),
+        );
+        previous = sent;
         linesInFlight.add(sent);
         void sent.then(() => linesInFlight.delete(sent));
     });
 }
 
 const linesInFlight = new Set<Promise<void>>();
+
+/**
+ * When the engine's address stops answering (the engine was killed, or left its plugins behind after a CI system's
+ * second signal), the deployment is over: the core is cancelled, so every wait ends and no paid write starts.
+ */
+export function watchEngine(core: Pick<Core, "cancel">, address: string, everyMs = 5_000): void {
+    const m = /^(.*):(\d+)$/.exec(address);
+    if (!m) return;
+    let refused = 0;
+    const timer = setInterval(() => {
+        const socket = net.connect({ host: m[1], port: Number(m[2]) });
+        socket.once("connect", () => ((refused = 0), socket.destroy()));
+        socket.once("error", (e: NodeJS.ErrnoException) => {
+            socket.destroy();
+            // Twice in a row: a refused connection is nothing listening, never a busy engine.
+            if (e.code === "ECONNREFUSED" && ++refused >= 2) {
+                clearInterval(timer);
+                core.cancel();
+            }
+        });
+    }, everyMs);
+    timer.unref();
+}
 
 /** Calls answer only after this: a Log arriving after its step ends is never shown. */
 export function linesDelivered(): Promise<void> {

@@ -97,11 +97,11 @@ export function createContext(
     options: { clock?: Clock; log: (line: string) => void; replacing?: Context["replacing"]; cancelled?: AbortSignal },
 ): Context {
     const clock = options.clock ?? systemClock;
-    const client = clientFromConfig(cfg, { userAgent: `pulumi-edis/${packageVersion()}`, log: options.log, clock });
+    const cancelled = options.cancelled ?? new AbortController().signal;
+    const client = clientFromConfig(cfg, { userAgent: `pulumi-edis/${packageVersion()}`, log: options.log, clock, cancelled });
     const management = new ManagementClient(client, { urlTemplate: cfg.managementUrl, now: () => clock.now() });
     const flights = new Flights();
     const journal = new OrderJournal(journalStoreAt(cfg.journal));
-    const cancelled = options.cancelled ?? new AbortController().signal;
     return {
         config: cfg,
         client,
@@ -110,7 +110,7 @@ export function createContext(
         sessions: new SessionDirectory(client, flights, clock),
         flights,
         batcher: cfg.batchOrders ? new OrderBatcher(client, flights, journal, clock, options.log, cancelled) : undefined,
-        powerReadings: new PowerReadings(management, clock, cfg.requestTimeoutSeconds * 1000, options.log),
+        powerReadings: new PowerReadings(management, clock, cfg.requestTimeoutSeconds * 1000, options.log, cancelled),
         journal,
         replacing: options.replacing ?? new Map(),
         clock,

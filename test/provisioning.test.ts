@@ -11,7 +11,9 @@ import { KvmServerOutputs } from "../provider/kvm/inputs";
 import { PROGRESS_EVERY_MS, createServer, resumeServer } from "../provider/kvm/orderFlow";
 import { createContext } from "../provider/runtime";
 import { EdisSimulator } from "../simulator/server";
-import { startSimulator } from "./support/sim";
+import { clientFor, startSimulator } from "./support/sim";
+import { createServer as createNetServer, AddressInfo } from "node:net";
+import { watchEngine } from "../provider/engineLog";
 
 let sim: EdisSimulator;
 afterEach(() => sim.stop());
@@ -72,4 +74,26 @@ test("a cancelled deployment (Ctrl-C) stops the wait at the next pause, keeping 
     const refused = await createServer(ctx, { planId: 101, osId: 1012, hostname: "late.example.com", billingCycle: "monthly", applyCredit: true, paymentMethod: "credit" }).catch((e: Error) => e);
     expect((refused as Error).message).toBe("the deployment was cancelled before late.example.com was ordered: nothing was ordered");
     expect(sim.calls("add/order")).toHaveLength(1);
+});
+
+test("a cancelled deployment waits for no retry: a read answered 503 is not asked again once the deployment is cancelled", async () => {
+    sim = await startSimulator({ faults: [{ endpoint: "get/locations", status: 503, times: 5 }] });
+    const cancellation = new AbortController();
+    // The engine's Cancel arrives while the client waits to ask again.
+    const client = clientFor(sim, { clock: new ManualClock(), cancelled: cancellation.signal, log: (line) => line.includes("retry 1") && cancellation.abort() });
+    const failed = await client.getLocations().catch((e: Error) => e);
+    expect(failed).toMatchObject({ kind: "server_error", status: 503 });
+    expect(sim.calls("get/locations")).toHaveLength(1);
+});
+
+test("an engine whose address stops answering cancels the core: its waits end and nothing more is sent", async () => {
+    const engine = createNetServer().listen(0, "127.0.0.1");
+    await new Promise((r) => engine.once("listening", r));
+    const core = { cancel: jest.fn() };
+    watchEngine(core, `127.0.0.1:${(engine.address() as AddressInfo).port}`, 20);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(core.cancel).not.toHaveBeenCalled();
+    await new Promise((r) => engine.close(r));
+    for (let i = 0; i < 100 && core.cancel.mock.calls.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(core.cancel).toHaveBeenCalledTimes(1);
 });

@@ -44,6 +44,8 @@ export interface EdisClientOptions {
     log?: (line: string) => void;
     userAgent?: string;
     clock?: Clock;
+    /** A cancelled deployment: retries stop (request.ts). */
+    cancelled?: AbortSignal;
 }
 
 interface Endpoint {
@@ -88,6 +90,7 @@ export class EdisClient {
             log: options.log ?? (() => undefined),
             userAgent: options.userAgent ?? "pulumi-edis",
             clock: options.clock ?? systemClock,
+            cancelled: options.cancelled,
         };
     }
 

@@ -1,7 +1,7 @@
 /** One endpoint call as both clients make it: post, check the answer's shape, repeat what the retry policy allows. */
 import type { z } from "zod";
 import { EdisApiError, quoted } from "./errors";
-import { Clock, systemClock } from "../clock";
+import { Clock, pause, systemClock } from "../clock";
 import { RetryPolicy, nextDelayMs } from "./retry";
 import { describeIssues } from "./schemas";
 import { postJson } from "./transport";
@@ -14,6 +14,8 @@ export interface RequestSettings {
     log: (line: string) => void;
     userAgent: string;
     clock?: Clock;
+    /** A cancelled deployment: no retry waits or is sent. */
+    cancelled?: AbortSignal;
 }
 
 /**
@@ -58,11 +60,12 @@ export async function request<T>(settings: RequestSettings, call: EndpointCall<T
         } catch (e) {
             if (!(e instanceof EdisApiError)) throw e;
             const delay = call.retry === "safe" ? nextDelayMs(settings.retryPolicy, e, attempt) : undefined;
-            if (delay === undefined) throw attempt > 1 ? e.with({ attempts: attempt }) : e;
+            if (delay === undefined || settings.cancelled?.aborted) throw attempt > 1 ? e.with({ attempts: attempt }) : e;
             settings.log(
                 `EDIS ${call.endpoint}: ${e.kind}${e.status ? ` (HTTP ${e.status})` : ""}, retry ${attempt} of ${settings.retryPolicy.maxAttempts - 1} in ${delay} ms`,
             );
-            await (settings.clock ?? systemClock).sleep(delay);
+            await pause(settings.clock ?? systemClock, delay, settings.cancelled);
+            if (settings.cancelled?.aborted) throw attempt > 1 ? e.with({ attempts: attempt }) : e;
         }
     }
 }

@@ -18,6 +18,7 @@ import { observe } from "./operations";
 import { confirmBatchPlace } from "./batchCheck";
 import { orderedAt, orderedDespite } from "./orderBatch";
 import { Context, ServerInitError } from "../context";
+import { pause } from "../clock";
 import { KvmServerInputs, KvmServerOutputs, ORDER_BATCH, compact, sameHostname, sessionOutputs } from "./inputs";
 import { checkOrder, resolvePaymentMethod } from "./orderCheck";
 import { applyPowerState } from "./power";
@@ -346,7 +347,7 @@ async function waitForKvmId(ctx: Context, outs: KvmServerOutputs): Promise<strin
                     `${limitSeconds} s, ${poll} poll${poll === 1 ? "" : "s"}; EDIS last said: ${lastAnswer}`,
             );
         }
-        await pause(ctx, Math.min(pauseMs, left));
+        await pause(ctx.clock, Math.min(pauseMs, left), ctx.cancelled);
         if (ctx.cancelled.aborted) {
             throw new ServerInitError(
                 String(outs.serviceId),
@@ -357,19 +358,6 @@ async function waitForKvmId(ctx: Context, outs: KvmServerOutputs): Promise<strin
             );
         }
         pauseMs = Math.min(pauseMs * 1.5, 30_000);
-    }
-}
-
-/** Sleeps, or less when the deployment is cancelled meanwhile; leaves no listener on the signal behind. */
-async function pause(ctx: Context, ms: number): Promise<void> {
-    if (ctx.cancelled.aborted) return;
-    let wake = () => {};
-    const woken = new Promise<void>((resolve) => (wake = resolve));
-    ctx.cancelled.addEventListener("abort", wake, { once: true });
-    try {
-        await Promise.race([ctx.clock.sleep(ms), woken]);
-    } finally {
-        ctx.cancelled.removeEventListener("abort", wake);
     }
 }
 

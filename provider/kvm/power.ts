@@ -4,7 +4,7 @@
  * a fleet's refresh costs one get/auth. Powering off does not stop billing: only cancelling does.
  */
 import { mayRetry } from "../client/answers";
-import { Clock } from "../clock";
+import { Clock, pause } from "../clock";
 import { isEdisApiError } from "../client/errors";
 import { ManagementClient } from "../client/management";
 import { KvmSession, PowerState, PowerStatus } from "../client/model";
@@ -38,7 +38,10 @@ async function waitForPower(ctx: Context, outs: KvmServerOutputs, want: PowerSta
                     `run \`pulumi up\` again to check and retry`,
             );
         }
-        await ctx.clock.sleep(pauseMs);
+        await pause(ctx.clock, pauseMs, ctx.cancelled);
+        if (ctx.cancelled.aborted) {
+            throw new Error(`the deployment was cancelled while ${outs.hostname} (${outs.kvmId}) was being powered ${want}; run \`pulumi up\` again to check it`);
+        }
         pauseMs = Math.min(pauseMs * 1.5, 10_000);
     }
 }
@@ -77,6 +80,7 @@ export class PowerReadings {
         private readonly clock: Clock,
         private readonly timeoutMs: number,
         private readonly log: (line: string) => void,
+        private readonly cancelled?: AbortSignal,
     ) {}
 
     /** The server's power, or undefined when it is not read (see above). */
@@ -115,8 +119,9 @@ export class PowerReadings {
             return await once();
         } catch (e) {
             const answered = isEdisApiError(e) && mayRetry(e) && e.status !== undefined;
-            if (!answered || this.skips(host) || this.windowEnd! - this.clock.now() < POWER_READ_RETRY_MS + 1_000) throw e;
-            await this.clock.sleep(POWER_READ_RETRY_MS);
+            if (!answered || this.skips(host) || this.cancelled?.aborted || this.windowEnd! - this.clock.now() < POWER_READ_RETRY_MS + 1_000) throw e;
+            await pause(this.clock, POWER_READ_RETRY_MS, this.cancelled);
+            if (this.cancelled?.aborted) throw e;
             return once();
         }
     }

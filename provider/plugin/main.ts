@@ -3,6 +3,7 @@
 import { packageVersion } from "../version";
 import { Core } from "../runtime";
 import { connectEngineLog, serve } from "./server";
+import { watchEngine } from "../engineLog";
 
 const USAGE =
     "usage: pulumi-resource-edis <engine address>\n" +
@@ -31,7 +32,10 @@ function main(args: string[]): void {
     }
     // One provider process, one core.
     const core = new Core();
-    if (positional[0]) connectEngineLog(core, positional[0]);
+    if (positional[0]) {
+        connectEngineLog(core, positional[0]);
+        watchEngine(core, positional[0]);
+    }
     serve(core).then(
         (port) => process.stdout.write(`${port}\n`),
         (e) => {

@@ -137,11 +137,16 @@ describe.each(DOORS)("through $name", (door) => {
     });
 
     test("6. a server missing from the listing that EDIS does not confirm gone stays in state, shows as a change, and refresh goes on", async () => {
-        const f = await stackFor(door);
+        // Provisioned 1.5 s after the order: the create says it waits.
+        const f = await stackFor(door, { sim: { provisioningDelayMs: 1500 } });
         const up = ok(await f.stack.up());
-        // The provider's lines show under the resource they are about, in the engine's own record, and a warning is a warning.
-        const diagnostic = (r: CliResult, text: string) => r.events.map((e) => e.diagnosticEvent).find((d) => d?.message.includes(text));
+        // The provider's lines show under the resource they are about, in the engine's own record and in the order they
+        // were said, and a warning is a warning.
+        const diagnostics = (r: CliResult) => r.events.map((e) => e.diagnosticEvent).filter((d) => d !== undefined);
+        const diagnostic = (r: CliResult, text: string) => diagnostics(r).find((d) => d.message.includes(text));
         expect(diagnostic(up, `ordered ${web.hostname}`)).toMatchObject({ urn: door.urn, severity: "info" });
+        const said = diagnostics(up).map((d) => d.message);
+        expect(said.findIndex((m) => m.includes(`waiting for ${web.hostname}`))).toBeGreaterThan(said.findIndex((m) => m.includes(`ordered ${web.hostname}`)));
         // The listing leaves it out; get/kvmid still names it (a cancellation only scheduled, or a listing that lags).
         f.sim.inject({ endpoint: "get/auth", json: { status: "success", data: [] }, times: 20 });
         const refreshed = ok(await f.stack.refresh());
