@@ -24,6 +24,7 @@ async function main(argv: string[]): Promise<void> {
                     config: {
                         ...stackConfigFor(sim),
                         "edis-servers:servers": JSON.stringify(fleet),
+                        "edis:maxNewServers": String(servers),
                         ...(journal === "S3" ? { "edis:journalUrl": s3.journalUrl(await s3.bucket()) } : {}),
                     },
                     secretKeys: ["edis:email", "edis:password"],

@@ -57,6 +57,7 @@ async function benchSize(n: number, latencyMs: number, parallelism: number, batc
             "edis:paymentMethod": "credit",
             "edis:provisioningPollSeconds": "0.2",
             "edis:batchOrders": String(batched),
+            "edis:maxNewServers": String(n),
             "edis-servers:servers": JSON.stringify(fleet(n)),
         },
         secretKeys: ["edis:email", "edis:password"],

@@ -9,6 +9,9 @@ import { JournalLocation, journalLocationFrom, retiredJournalDir } from "./journ
 import { Clock } from "./clock";
 import { CheckFailure, nearest } from "./fields";
 
+/** A loop that orders forty servers instead of four stops at the eleventh; a larger fleet raises it knowingly. */
+export const DEFAULT_MAX_NEW_SERVERS = 10;
+
 /**
  * Every provider setting, once: its config key, environment fallback, type (the schema's, so that every language's SDK
  * types it; a string form is accepted too, as `pulumi config set` and the dynamic host deliver strings) and meaning.
@@ -27,6 +30,12 @@ export const SETTINGS = {
     allowInsecureHttp: { key: "allowInsecureHttp", env: "EDIS_ALLOW_INSECURE_HTTP", type: "boolean", doc: "Allow http:// endpoints other than loopback (never for a real account)." },
     journalUrl: { key: "journalUrl", env: "EDIS_JOURNAL_URL", type: "string", doc: "Where the order journal lives: `file://<dir>` (default `file://.pulumi-edis/journal`, relative to the program's directory), or `s3://<bucket>/<prefix>?region=...` for CI runners that do not outlive a job (guide: CI and the shared journal)." },
     batchOrders: { key: "batchOrders", env: "EDIS_BATCH_ORDERS", type: "boolean", doc: "Order the servers a deployment creates together in one order (one invoice). Off by default." },
+    maxNewServers: {
+        key: "maxNewServers",
+        env: "EDIS_MAX_NEW_SERVERS",
+        type: "integer",
+        doc: `The most servers one deployment may order (new ones, and the new half of a replacement; adoptions and resumed orders do not count), in preview and up alike. Default ${DEFAULT_MAX_NEW_SERVERS}; 0 orders none.`,
+    },
 } as const;
 
 export type SettingName = keyof typeof SETTINGS;
@@ -69,6 +78,8 @@ export interface ProviderConfig {
     journal: JournalLocation;
     /** One order (one invoice) for servers created together on the same terms. */
     batchOrders: boolean;
+    /** The most servers one deployment orders. */
+    maxNewServers: number;
     /** Unusable settings, reported when an operation needs them, not at configure. */
     problems: string[];
 }
@@ -95,6 +106,12 @@ export function resolveConfig(
             return fallback;
         }
         return n;
+    };
+    const whole = (name: SettingName, fallback: number, min: number, max: number): number => {
+        const n = number(name, fallback, min, max);
+        if (Number.isInteger(n)) return n;
+        problems.push(`${describeSetting(name)} must be a whole number, got "${read(name)}"`);
+        return fallback;
     };
     const allowInsecureHttp = read("allowInsecureHttp") === "true";
     const url = (name: SettingName, fallback: string): string => {
@@ -134,6 +151,7 @@ export function resolveConfig(
         requestTimeoutSeconds: number("requestTimeoutSeconds", 30, 1, 600),
         journal,
         batchOrders: batchOrders === "true",
+        maxNewServers: whole("maxNewServers", DEFAULT_MAX_NEW_SERVERS, 0, 100_000),
         problems,
     };
 }

@@ -34,6 +34,8 @@ export class Core {
     /** Diff runs without credentials (no context), so what it notes lives here, across configurations. */
     readonly replacing: Context["replacing"] = new Map();
     readonly holders = new Holders();
+    /** The servers this deployment orders (edis:maxNewServers), by resource: one provider process is one deployment. */
+    readonly ordering = new Set<string>();
     private readonly cancellation = new AbortController();
 
     /** The deployment is cancelled (Ctrl-C, a CI system's cancel): the provisioning wait stops; what was ordered stays in state. */

@@ -3,6 +3,10 @@ import * as pulumi from "@pulumi/pulumi";
 import * as edis from "../sdk";
 import { checkInputs, UNKNOWN } from "../provider/kvm/inputs";
 import { unknownSettings } from "../provider/config";
+import { Core } from "../provider/runtime";
+import { kvmServerOn } from "../provider/kvm/provider";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { diffKvmServer, needsUpgrade } from "../provider/kvm/diff";
 import { INPUT_NAMES } from "../provider/kvm/inputs";
 import { entryId, resolveCommand } from "../provider/journal";
@@ -294,4 +298,20 @@ describe("an adopted or imported server: EDIS does not report its plan, OS or bi
         const ordered = { hostname: "a.example.com", planId: 101, osId: 1012, billingCycle: "monthly", serviceId: 1003, kvmId: "kvm_1" };
         expect(diffKvmServer(ordered, { ...ordered, additionalRamId: 2001 }).replaces).toEqual(["additionalRamId"]);
     });
+});
+
+test("edis:maxNewServers counts each resource a deployment would order, once; adoptions and in-place changes do not count", async () => {
+    const core = new Core();
+    const config: Record<string, string> = { "edis:maxNewServers": "2", "edis:journalUrl": `file://${mkdtempSync(join(tmpdir(), "edis-journal-"))}` };
+    core.configure({ config: { get: (k) => config[k] } });
+    const kvm = kvmServerOn(core);
+    const server = (name: string, extra: object = {}) => ({ planId: 101, osId: 1012, hostname: `${name}.example.com`, __resourceKey: `urn:pulumi:dev::p::edis:index:KvmServer::${name}`, ...extra });
+    const failuresOf = async (olds: object, news: object) => (await kvm.check(olds as never, news as never)).failures ?? [];
+    expect(await failuresOf({}, server("a"))).toEqual([]);
+    expect(await failuresOf({}, server("a"))).toEqual([]);
+    expect(await failuresOf({}, server("b", { adoptKvmId: "kvm_1_1" }))).toEqual([]);
+    expect(await failuresOf(server("c"), server("c", { cancellationType: "Immediate" }))).toEqual([]);
+    expect(await failuresOf({}, server("d"))).toEqual([]);
+    expect(await failuresOf({}, server("e"))).toEqual([{ property: "hostname", reason: expect.stringContaining("e.example.com would be server 3 that this deployment orders") }]);
+    expect(resolveConfig((k) => ({ maxNewServers: "2.5" })[k], {}).problems).toEqual([expect.stringContaining("must be a whole number")]);
 });

@@ -59,6 +59,7 @@ test("without credentials the preview checks the inputs alone, passes, and says 
 
 test("a fleet's preview costs the catalogue once, no call per server", async () => {
     declareServers(stack, Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`s${i}`, { ...web, planId: i % 2 ? 101 : 202, hostname: `s${i}.example.com` }])));
+    stack.setConfig("edis:maxNewServers", "12");
     const preview = await stack.preview();
     expect(preview.errors).toEqual([]);
     const counts = sim.callCounts();

@@ -27,7 +27,8 @@ beforeAll(async () => {
     sim = await startSimulator({ latencyMs: 50, provisioningDelayMs: 0 });
     stack = TestStack.create({
         programDir: join(__dirname, "programs", "servers"),
-        config: { ...stackConfigFor(sim), "edis-servers:servers": fleet() },
+        // A fleet of N is ordered knowingly: the default limit of new servers per deployment is 10.
+        config: { ...stackConfigFor(sim), "edis:maxNewServers": String(N), "edis-servers:servers": fleet() },
         secretKeys: ["edis:email", "edis:password"],
     });
     stack.parallelism = PARALLELISM;

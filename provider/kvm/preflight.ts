@@ -21,13 +21,13 @@ export async function preflight(
     olds: Record<string, unknown>,
     news: Record<string, unknown>,
     log: (line: string) => void,
+    ordering: Set<string>,
 ): Promise<CheckFailure[]> {
     const inputs = inputsOf(news);
     if (inputs.adoptKvmId !== undefined) return [];
     // New, or replaced; an in-place change is checked by the update, and must not block resuming a stopped create.
     const changed = olds.planId === undefined || diffKvmServer(olds, news).replaces.length > 0;
-    // A value not known until the deployment runs (an output of another resource) is checked by create.
-    if (!changed || INPUT_NAMES.some((n) => (inputs as unknown as Record<string, unknown>)[n] === UNKNOWN)) return [];
+    if (!changed) return [];
     if (config.problems.length) throw new Error(`pulumi-edis configuration: ${config.problems.join("; ")}`);
     // Read before anything is checked: a journal that cannot be read stops the order, and preview says so already.
     const identity = identityOf(news);
@@ -36,6 +36,23 @@ export async function preflight(
             if (await journal.read(key, "order").catch(unreadable)) return [];
         }
     }
+    // The engine checks a create with no old inputs (a new server, or the new half of a replacement, checked again):
+    // each is one order of this deployment, counted once per resource, in registration order.
+    if (olds.planId === undefined) {
+        ordering.add(identity?.key ?? inputs.hostname);
+        if (ordering.size > config.maxNewServers) {
+            return [
+                {
+                    property: "hostname",
+                    reason:
+                        `${inputs.hostname} would be server ${ordering.size} that this deployment orders, and ${describeSetting("maxNewServers")} ` +
+                        `allows ${config.maxNewServers}: it is not ordered. For a larger fleet, raise the limit: \`pulumi config set edis:maxNewServers ${Math.max(ordering.size, config.maxNewServers * 2)}\``,
+                },
+            ];
+        }
+    }
+    // A value not known until the deployment runs (an output of another resource) is checked by create.
+    if (INPUT_NAMES.some((n) => (inputs as unknown as Record<string, unknown>)[n] === UNKNOWN)) return [];
     if (!config.email || !config.password) {
         if (!reportedNoCredentials) {
             reportedNoCredentials = true;

@@ -111,7 +111,7 @@ export function kvmServerOn(core: Core) {
             }
             const checked = checkInputs(news, olds);
             if (checked.failures.length) return checked;
-            const failures = await preflight(currentConfig(), ctx, journal(), olds, checked.inputs, log);
+            const failures = await preflight(currentConfig(), ctx, journal(), olds, checked.inputs, log, core.ordering);
             return failures.length ? { inputs: checked.inputs, failures } : checked;
         },
 

@@ -205,7 +205,7 @@ describe.each(DOORS)("through $name", (door) => {
         expect(f.sim.account.state.cancellations).toEqual([]);
     });
 
-    test("a mistyped edis: key fails the preview with the key it resembles; one location whose catalogue cannot be read: a plan elsewhere is ordered; a plan not found is 'cannot tell', naming that location", async () => {
+    test("a mistyped edis: key fails the preview with the key it resembles; edis:maxNewServers refuses a new server and a replacement in preview and up; one location whose catalogue cannot be read: a plan elsewhere is ordered; a plan not found is 'cannot tell', naming that location", async () => {
         const f = await open(door.programDir);
         door.prepare(f.stack);
         // Zurich's products (plan ids 4xx) come back as an HTML page, every time.
@@ -217,6 +217,16 @@ describe.each(DOORS)("through $name", (door) => {
         await f.stack.mustRun(["config", "rm", "edis:batchOrder"]);
         expect(paidWrites(f.sim)).toEqual([]);
         ok(await f.stack.up());
+        // edis:maxNewServers counts what a deployment orders: a new server, and the new half of a replacement.
+        await f.stack.setConfig({ "edis:maxNewServers": "0" });
+        await door.declare(f.stack, { web, extra: { ...web, hostname: "extra.example.com" } });
+        expect(failed(await f.stack.preview()).output).toContain("extra.example.com would be server 1 that this deployment orders, and config `edis:maxNewServers` (or EDIS_MAX_NEW_SERVERS) allows 0");
+        await door.declare(f.stack, { web: { ...web, osId: 1024 } });
+        expect(failed(await f.stack.preview()).output).toContain("web1.example.com would be server 1 that this deployment orders");
+        expect(failed(await f.stack.up()).output).toContain("web1.example.com would be server 1 that this deployment orders");
+        await f.stack.mustRun(["config", "rm", "edis:maxNewServers"]);
+        await door.declare(f.stack, { web });
+        expect(paidWrites(f.sim)).toEqual(["add/order"]);
         await door.declare(f.stack, { web, other: { ...web, planId: 999, hostname: "other.example.com" } });
         const unsure = failed(await f.stack.preview());
         expect(unsure.output).toContain("planId 999 is not a product at any location whose catalogue could be read");
