@@ -4,6 +4,7 @@
  * resource type and the four types must share one listing and one journal. The context is built on first use, so that
  * check and diff work without credentials (e.g. in preview).
  */
+import type { Ordering } from "./kvm/preflight";
 import { Catalogue } from "./catalogue";
 import { withhold } from "./client/withhold";
 import { ManagementClient } from "./client/management";
@@ -34,8 +35,8 @@ export class Core {
     /** Diff runs without credentials (no context), so what it notes lives here, across configurations. */
     readonly replacing: Context["replacing"] = new Map();
     readonly holders = new Holders();
-    /** The servers this deployment orders (edis:maxNewServers), by resource: one provider process is one deployment. */
-    readonly ordering = new Set<string>();
+    /** What this deployment orders (edis:maxNewServers, the running price): one provider process is one deployment. */
+    readonly ordering: Ordering = { servers: new Set(), prices: new Map() };
     private readonly cancellation = new AbortController();
 
     /** The deployment is cancelled (Ctrl-C, a CI system's cancel): the provisioning wait stops; what was ordered stays in state. */

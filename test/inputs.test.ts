@@ -4,6 +4,7 @@ import * as edis from "../sdk";
 import { checkInputs, UNKNOWN } from "../provider/kvm/inputs";
 import { unknownSettings } from "../provider/config";
 import { Core } from "../provider/runtime";
+import { stackConfigFor, startSimulator } from "./support/sim";
 import { kvmServerOn } from "../provider/kvm/provider";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -314,4 +315,28 @@ test("edis:maxNewServers counts each resource a deployment would order, once; ad
     expect(await failuresOf({}, server("d"))).toEqual([]);
     expect(await failuresOf({}, server("e"))).toEqual([{ property: "hostname", reason: expect.stringContaining("e.example.com would be server 3 that this deployment orders") }]);
     expect(resolveConfig((k) => ({ maxNewServers: "2.5" })[k], {}).problems).toEqual([expect.stringContaining("must be a whole number")]);
+});
+
+test("each server a deployment orders is priced under it, with the running total: plan per cycle, add-ons per month", async () => {
+    const sim = await startSimulator({ provisioningDelayMs: 0 });
+    try {
+        const core = new Core();
+        const lines: string[] = [];
+        core.setLogSink((line) => lines.push(line));
+        const config: Record<string, string> = { ...stackConfigFor(sim), "edis:journalUrl": `file://${mkdtempSync(join(tmpdir(), "edis-journal-"))}` };
+        core.configure({ config: { get: (k) => config[k] } });
+        const kvm = kvmServerOn(core);
+        const server = (name: string, extra: object = {}) => ({ planId: 101, osId: 1012, hostname: `${name}.example.com`, __resourceKey: `urn:pulumi:dev::p::edis:index:KvmServer::${name}`, ...extra });
+        expect((await kvm.check({}, server("a"))).failures ?? []).toEqual([]);
+        expect((await kvm.check({}, server("b", { planId: 102, billingCycle: "quarterly", additionalIpId: 2201 }))).failures ?? []).toEqual([]);
+        // An in-place change orders nothing: no line.
+        expect((await kvm.check(server("c"), server("c", { cancellationType: "Immediate" }))).failures ?? []).toEqual([]);
+        expect(lines).toEqual([
+            "pulumi-edis: a.example.com: orders KVM S, billed monthly: 4.50 EUR/month at list price before tax; this deployment adds 4.50 EUR/month so far",
+            "pulumi-edis: b.example.com: orders KVM M with +1 IPv4 Address, billed quarterly (23.28 EUR): 9.26 EUR/month at list price before tax; this deployment adds 13.76 EUR/month so far",
+        ]);
+        expect(sim.calls("add/order")).toEqual([]);
+    } finally {
+        await sim.stop();
+    }
 });

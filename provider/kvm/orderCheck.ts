@@ -112,3 +112,21 @@ export async function isNoExtraAddon(catalogue: Catalogue, planId: number, input
     const addon = home?.plan.addons[ADDON_INPUTS[input].group].find((a) => a.id === id);
     return !!addon && addon.unpriced === true;
 }
+
+const MONTHS: Record<BillingCycle, number> = { monthly: 1, quarterly: 3, semiannually: 6, annually: 12 };
+
+/** What an order buys at list price (before tax): the plan per cycle, the add-ons per month, and the monthly sum. */
+export function listPrice(plan: Product, inputs: KvmServerInputs): { text: string; monthly: number; currency: string } | undefined {
+    const cycle = inputs.billingCycle;
+    const perCycle = plan.prices[cycle];
+    if (perCycle === undefined) return undefined;
+    const addons = Object.entries(ADDON_INPUTS).flatMap(([input, { group }]) => {
+        const id = (inputs as unknown as Record<string, unknown>)[input];
+        const addon = id === undefined ? undefined : plan.addons[group].find((a) => a.id === id);
+        return addon && addon.prices.monthly !== undefined ? [addon] : [];
+    });
+    const monthly = perCycle / MONTHS[cycle] + addons.reduce((sum, a) => sum + a.prices.monthly!, 0);
+    const what = `${plan.name}${addons.length ? ` with ${addons.map((a) => a.name).join(", ")}` : ""}`;
+    const billed = cycle === "monthly" ? "billed monthly" : `billed ${cycle} (${perCycle.toFixed(2)} ${plan.currency})`;
+    return { text: `${what}, ${billed}: ${monthly.toFixed(2)} ${plan.currency}/month at list price before tax`, monthly, currency: plan.currency };
+}

@@ -7,11 +7,17 @@ import { ProviderConfig, describeSetting } from "../config";
 import { UNKNOWN } from "../fields";
 import { CheckFailure, INPUT_NAMES, KvmServerInputs, inputsOf } from "./inputs";
 import { OrderJournal, identityOf } from "../journal";
-import { OrderCheckError, checkOrder, resolvePaymentMethod } from "./orderCheck";
+import { OrderCheckError, checkOrder, listPrice, resolvePaymentMethod } from "./orderCheck";
 import { Context } from "../context";
 import { diffKvmServer } from "./diff";
 
 let reportedNoCredentials = false;
+
+/** What one deployment (one provider process) orders: the servers (edis:maxNewServers) and their list prices, by resource. */
+export interface Ordering {
+    servers: Set<string>;
+    prices: Map<string, { monthly: number; currency: string }>;
+}
 
 /** Failures of the order against the catalogue, by input; throws what no input can mend (credentials, endpoint). */
 export async function preflight(
@@ -21,7 +27,7 @@ export async function preflight(
     olds: Record<string, unknown>,
     news: Record<string, unknown>,
     log: (line: string) => void,
-    ordering: Set<string>,
+    ordering: Ordering,
 ): Promise<CheckFailure[]> {
     const inputs = inputsOf(news);
     if (inputs.adoptKvmId !== undefined) return [];
@@ -39,14 +45,14 @@ export async function preflight(
     // The engine checks a create with no old inputs (a new server, or the new half of a replacement, checked again):
     // each is one order of this deployment, counted once per resource, in registration order.
     if (olds.planId === undefined) {
-        ordering.add(identity?.key ?? inputs.hostname);
-        if (ordering.size > config.maxNewServers) {
+        ordering.servers.add(identity?.key ?? inputs.hostname);
+        if (ordering.servers.size > config.maxNewServers) {
             return [
                 {
                     property: "hostname",
                     reason:
-                        `${inputs.hostname} would be server ${ordering.size} that this deployment orders, and ${describeSetting("maxNewServers")} ` +
-                        `allows ${config.maxNewServers}: it is not ordered. For a larger fleet, raise the limit: \`pulumi config set edis:maxNewServers ${Math.max(ordering.size, config.maxNewServers * 2)}\``,
+                        `${inputs.hostname} would be server ${ordering.servers.size} that this deployment orders, and ${describeSetting("maxNewServers")} ` +
+                        `allows ${config.maxNewServers}: it is not ordered. For a larger fleet, raise the limit: \`pulumi config set edis:maxNewServers ${Math.max(ordering.servers.size, config.maxNewServers * 2)}\``,
                 },
             ];
         }
@@ -71,7 +77,13 @@ export async function preflight(
         return [{ property: "paymentMethod", reason: (e as Error).message }];
     }
     try {
-        await checkOrder(context().catalogue, inputs, method);
+        const { plan } = await checkOrder(context().catalogue, inputs, method);
+        const price = olds.planId === undefined ? listPrice(plan, inputs) : undefined;
+        if (price) {
+            ordering.prices.set(identity?.key ?? inputs.hostname, price);
+            const total = [...ordering.prices.values()].filter((p) => p.currency === price.currency).reduce((sum, p) => sum + p.monthly, 0);
+            log(`${inputs.hostname}: orders ${price.text}; this deployment adds ${total.toFixed(2)} ${price.currency}/month so far`);
+        }
         return [];
     } catch (e) {
         if (e instanceof OrderCheckError) return e.problems.map((reason) => ({ property: propertyOf(reason), reason: withConfigKey(reason, inputs) }));

@@ -205,7 +205,7 @@ describe.each(DOORS)("through $name", (door) => {
         expect(f.sim.account.state.cancellations).toEqual([]);
     });
 
-    test("a mistyped edis: key fails the preview with the key it resembles; edis:maxNewServers refuses a new server and a replacement in preview and up; one location whose catalogue cannot be read: a plan elsewhere is ordered; a plan not found is 'cannot tell', naming that location", async () => {
+    test("a mistyped edis: key fails the preview with the key it resembles; edis:maxNewServers refuses a new server and a replacement in preview and up; each order's list price shows in preview and up; one location whose catalogue cannot be read: a plan elsewhere is ordered; a plan not found is 'cannot tell', naming that location", async () => {
         const f = await open(door.programDir);
         door.prepare(f.stack);
         // Zurich's products (plan ids 4xx) come back as an HTML page, every time.
@@ -216,7 +216,11 @@ describe.each(DOORS)("through $name", (door) => {
         expect(failed(await f.stack.preview()).output).toContain("config `edis:batchOrder` is not a setting of the edis provider (did you mean `edis:batchOrders`?)");
         await f.stack.mustRun(["config", "rm", "edis:batchOrder"]);
         expect(paidWrites(f.sim)).toEqual([]);
-        ok(await f.stack.up());
+        // What the update would order, priced under the server, in preview and in up.
+        const priced = "web1.example.com: orders KVM S, billed monthly: 4.50 EUR/month at list price before tax; this deployment adds 4.50 EUR/month so far";
+        expect(ok(await f.stack.preview()).output).toContain(priced);
+        expect(paidWrites(f.sim)).toEqual([]);
+        expect(ok(await f.stack.up()).output).toContain(priced);
         // edis:maxNewServers counts what a deployment orders: a new server, and the new half of a replacement.
         await f.stack.setConfig({ "edis:maxNewServers": "0" });
         await door.declare(f.stack, { web, extra: { ...web, hostname: "extra.example.com" } });
