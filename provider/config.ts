@@ -30,6 +30,12 @@ export const SETTINGS = {
     allowInsecureHttp: { key: "allowInsecureHttp", env: "EDIS_ALLOW_INSECURE_HTTP", type: "boolean", doc: "Allow http:// endpoints other than loopback (never for a real account)." },
     journalUrl: { key: "journalUrl", env: "EDIS_JOURNAL_URL", type: "string", doc: "Where the order journal lives: `file://<dir>` (default `file://.pulumi-edis/journal`, relative to the program's directory), or `s3://<bucket>/<prefix>?region=...` for CI runners that do not outlive a job (guide: CI and the shared journal)." },
     batchOrders: { key: "batchOrders", env: "EDIS_BATCH_ORDERS", type: "boolean", doc: "Order the servers a deployment creates together in one order (one invoice). Off by default." },
+    maxAddedMonthlySpend: {
+        key: "maxAddedMonthlySpend",
+        env: "EDIS_MAX_ADDED_MONTHLY_SPEND",
+        type: "string",
+        doc: 'The most one deployment may add to the monthly bill by ordering, at list price before tax, as an amount and its currency ("50 EUR"): the servers it orders are priced as preview shows them, and the one that would pass it is not ordered. Unset: no limit.',
+    },
     maxNewServers: {
         key: "maxNewServers",
         env: "EDIS_MAX_NEW_SERVERS",
@@ -80,6 +86,8 @@ export interface ProviderConfig {
     batchOrders: boolean;
     /** The most servers one deployment orders. */
     maxNewServers: number;
+    /** The most one deployment adds per month at list price, in cents of `currency`. */
+    maxAddedMonthlySpend?: { cents: number; currency: string };
     /** Unusable settings, reported when an operation needs them, not at configure. */
     problems: string[];
 }
@@ -152,8 +160,20 @@ export function resolveConfig(
         journal,
         batchOrders: batchOrders === "true",
         maxNewServers: whole("maxNewServers", DEFAULT_MAX_NEW_SERVERS, 0, 100_000),
+        maxAddedMonthlySpend: spendLimit(read("maxAddedMonthlySpend"), problems),
         problems,
     };
+}
+
+/** "50 EUR" as cents and currency; anything else is a problem, never "no limit". */
+function spendLimit(raw: string | undefined, problems: string[]): ProviderConfig["maxAddedMonthlySpend"] {
+    if (raw === undefined) return undefined;
+    const m = /^\s*(\d+(?:\.\d{1,2})?)\s*([A-Za-z]{3})\s*$/.exec(raw);
+    if (!m) {
+        problems.push(`${describeSetting("maxAddedMonthlySpend")} must be an amount and a currency, such as "50 EUR", got "${raw}"`);
+        return undefined;
+    }
+    return { cents: Math.round(Number(m[1]) * 100), currency: m[2].toUpperCase() };
 }
 
 /** A set but empty value (an undefined CI variable) is refused, not taken as the local default a runner loses. */

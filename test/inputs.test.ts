@@ -336,6 +336,23 @@ test("each server a deployment orders is priced under it, with the running total
             "pulumi-edis: b.example.com: orders KVM M with +1 IPv4 Address, billed quarterly (23.28 EUR): 9.26 EUR/month at list price before tax; this deployment adds 13.76 EUR/month so far",
         ]);
         expect(sim.calls("add/order")).toEqual([]);
+
+        // edis:maxAddedMonthlySpend: the order that would pass it, or one priced in another currency, is refused.
+        const limitedTo = (limit: string) => {
+            const limited = new Core();
+            const withLimit: Record<string, string> = { ...config, "edis:maxAddedMonthlySpend": limit };
+            limited.configure({ config: { get: (k) => withLimit[k] } });
+            return kvmServerOn(limited);
+        };
+        const tenEuros = limitedTo("10 EUR");
+        expect((await tenEuros.check({}, server("a"))).failures ?? []).toEqual([]);
+        expect((await tenEuros.check({}, server("b", { planId: 102, billingCycle: "quarterly", additionalIpId: 2201 }))).failures).toEqual([
+            { property: "planId", reason: "b.example.com (9.26 EUR/month) would bring what this deployment adds to 13.76 EUR/month, past config `edis:maxAddedMonthlySpend` (or EDIS_MAX_ADDED_MONTHLY_SPEND) (10.00 EUR): it is not ordered" },
+        ]);
+        expect((await limitedTo("20 usd").check({}, server("a"))).failures).toEqual([
+            { property: "planId", reason: "a.example.com is priced in EUR, and config `edis:maxAddedMonthlySpend` (or EDIS_MAX_ADDED_MONTHLY_SPEND) is 20.00 USD: it is not ordered" },
+        ]);
+        expect(resolveConfig((k) => ({ maxAddedMonthlySpend: "fifty" })[k], {}).problems).toEqual([expect.stringContaining('must be an amount and a currency, such as "50 EUR", got "fifty"')]);
     } finally {
         await sim.stop();
     }

@@ -79,9 +79,26 @@ export async function preflight(
     try {
         const { plan } = await checkOrder(context().catalogue, inputs, method);
         const price = olds.planId === undefined ? listPrice(plan, inputs) : undefined;
+        const limit = config.maxAddedMonthlySpend;
+        if (olds.planId === undefined && limit && !price) return [{ property: "planId", reason: `${inputs.hostname} cannot be priced, so ${describeSetting("maxAddedMonthlySpend")} refuses it` }];
         if (price) {
-            ordering.prices.set(identity?.key ?? inputs.hostname, price);
-            const total = [...ordering.prices.values()].filter((p) => p.currency === price.currency).reduce((sum, p) => sum + p.monthly, 0);
+            const key = identity?.key ?? inputs.hostname;
+            const total = [...ordering.prices].filter(([k, p]) => k !== key && p.currency === price.currency).reduce((sum, [, p]) => sum + p.monthly, price.monthly);
+            const over = limit && (limit.currency !== price.currency.toUpperCase() || Math.round(total * 100) > limit.cents);
+            if (over) {
+                const allowed = `${(limit.cents / 100).toFixed(2)} ${limit.currency}`;
+                return [
+                    {
+                        property: "planId",
+                        reason:
+                            limit.currency !== price.currency.toUpperCase()
+                                ? `${inputs.hostname} is priced in ${price.currency}, and ${describeSetting("maxAddedMonthlySpend")} is ${allowed}: it is not ordered`
+                                : `${inputs.hostname} (${price.monthly.toFixed(2)} ${price.currency}/month) would bring what this deployment adds to ${total.toFixed(2)} ` +
+                                  `${price.currency}/month, past ${describeSetting("maxAddedMonthlySpend")} (${allowed}): it is not ordered`,
+                    },
+                ];
+            }
+            ordering.prices.set(key, price);
             log(`${inputs.hostname}: orders ${price.text}; this deployment adds ${total.toFixed(2)} ${price.currency}/month so far`);
         }
         return [];

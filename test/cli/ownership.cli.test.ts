@@ -205,7 +205,7 @@ describe.each(DOORS)("through $name", (door) => {
         expect(f.sim.account.state.cancellations).toEqual([]);
     });
 
-    test("a mistyped edis: key fails the preview with the key it resembles; edis:maxNewServers refuses a new server and a replacement in preview and up; each order's list price shows in preview and up; one location whose catalogue cannot be read: a plan elsewhere is ordered; a plan not found is 'cannot tell', naming that location", async () => {
+    test("a mistyped edis: key fails the preview with the key it resembles; edis:maxNewServers refuses a new server and a replacement in preview and up; each order's list price shows in preview and up, and edis:maxAddedMonthlySpend refuses the order past it; one location whose catalogue cannot be read: a plan elsewhere is ordered; a plan not found is 'cannot tell', naming that location", async () => {
         const f = await open(door.programDir);
         door.prepare(f.stack);
         // Zurich's products (plan ids 4xx) come back as an HTML page, every time.
@@ -219,6 +219,9 @@ describe.each(DOORS)("through $name", (door) => {
         // What the update would order, priced under the server, in preview and in up.
         const priced = "web1.example.com: orders KVM S, billed monthly: 4.50 EUR/month at list price before tax; this deployment adds 4.50 EUR/month so far";
         expect(ok(await f.stack.preview()).output).toContain(priced);
+        await f.stack.setConfig({ "edis:maxAddedMonthlySpend": "4 EUR" });
+        expect(failed(await f.stack.preview()).output).toContain("past config `edis:maxAddedMonthlySpend` (or EDIS_MAX_ADDED_MONTHLY_SPEND) (4.00 EUR): it is not ordered");
+        await f.stack.setConfig({ "edis:maxAddedMonthlySpend": "4.50 EUR" });
         expect(paidWrites(f.sim)).toEqual([]);
         expect(ok(await f.stack.up()).output).toContain(priced);
         // edis:maxNewServers counts what a deployment orders: a new server, and the new half of a replacement.
