@@ -26,7 +26,6 @@ export function connectEngineLog(core: Core, address: string): void {
     const engine = new engrpc.EngineClient(address, grpc.credentials.createInsecure());
     // One line at a time, so the engine shows them in the order they were said ("ordered" before "waiting").
     let previous = Promise.resolve();
-    let engineGone = false;
     core.setLogSink((line) => {
         const req = new engproto.LogRequest();
         req.setSeverity(/^pulumi-edis: warning: /.test(line) ? engproto.LogSeverity.WARNING : engproto.LogSeverity.INFO);
@@ -36,11 +35,14 @@ export function connectEngineLog(core: Core, address: string): void {
         const sent = previous.then(
             () =>
                 new Promise<void>((resolve) => {
-                    if (engineGone) return resolve();
-                    // An engine that went away must not hold an answer back: after one unanswered line, no more are sent.
-                    const timer = setTimeout(() => ((engineGone = true), resolve()), 2000);
+                    // A slow engine holds an answer back 2 s at most; one that refuses gets the line on stderr instead.
+                    const timer = setTimeout(resolve, 2000);
                     timer.unref();
-                    engine.log(req, () => (clearTimeout(timer), resolve()));
+                    engine.log(req, (err: unknown) => {
+                        clearTimeout(timer);
+                        if (err && !process.stderr.destroyed) process.stderr.write(`${line}\n`);
+                        resolve();
+                    });
                 }),
         );
         previous = sent;

@@ -46,12 +46,15 @@ export interface PaidWrite<E extends WriteEntry, R> {
     /** The error for an unknown outcome (with the entry that records it, when there is one). */
     unknown(problem: string, entry?: E): WriteOutcomeUnknownError;
     log(line: string): void;
+    /** A cancelled deployment: the write is not sent (a batch, claimed already, checks before it claims). */
+    cancelled?: AbortSignal;
 }
 
 export type PaidOutcome<R> = { answered: R } | { named: EdisApiError };
 
 /** Sends the write once; see the module comment for what each outcome records. */
 export async function sendOnce<E extends WriteEntry, R>(w: PaidWrite<E, R>): Promise<PaidOutcome<R>> {
+    if (w.cancelled?.aborted) throw new Error(`the deployment was cancelled before ${w.endpoint} was sent: nothing was sent`);
     if (w.entry) await w.journal.claim(w.entry);
     const entries = w.claimed ?? (w.entry ? [w.entry] : []);
     const recordEach = (entryOf: (sending: E, index: number) => E) => Promise.all(entries.map((sending, i) => record(w, entryOf(sending, i))));

@@ -313,6 +313,8 @@ test("edis:maxNewServers counts each resource a deployment would order, once; ad
     expect(await failuresOf({}, server("b", { adoptKvmId: "kvm_1_1" }))).toEqual([]);
     expect(await failuresOf(server("c"), server("c", { cancellationType: "Immediate" }))).toEqual([]);
     expect(await failuresOf({}, server("d"))).toEqual([]);
+    // Adopted or imported earlier: old inputs without a plan, and nothing is ordered.
+    expect(await failuresOf({ hostname: "g.example.com", kvmId: "kvm_1_1", serviceId: 5 }, server("g"))).toEqual([]);
     expect(await failuresOf({}, server("e"))).toEqual([{ property: "hostname", reason: expect.stringContaining("e.example.com would be server 3 that this deployment orders") }]);
     expect(resolveConfig((k) => ({ maxNewServers: "2.5" })[k], {}).problems).toEqual([expect.stringContaining("must be a whole number")]);
 });

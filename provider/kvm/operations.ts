@@ -218,6 +218,7 @@ export async function upgradeServer(ctx: Context, olds: KvmServerOutputs, news: 
             entry,
             endpoint: ENDPOINTS.upgrade.path,
             log: ctx.log,
+            cancelled: ctx.cancelled,
             send: () => ctx.client.addUpgrade({ kvmId: olds.kvmId!, serviceId: olds.serviceId, newPid: news.planId, newBillingCycle: news.billingCycle, newPaymentMethod: paymentMethod }),
             made: (sending) => ({ ...sending, state: "done" }),
             // An answer naming an upgrade order or invoice: something was made, perhaps billed; the user says whether the plan changed.

@@ -156,6 +156,7 @@ function orderAlone(
         entry,
         endpoint: ENDPOINTS.order.path,
         log: ctx.log,
+        cancelled: ctx.cancelled,
         send: () => ctx.client.addOrder(request),
         made: (sending, order) => orderedAt(sending, order, 0, 1),
         madeDespite: (sending, e) => orderedDespite(sending, e, 0, 1),

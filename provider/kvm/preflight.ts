@@ -31,8 +31,11 @@ export async function preflight(
 ): Promise<CheckFailure[]> {
     const inputs = inputsOf(news);
     if (inputs.adoptKvmId !== undefined) return [];
+    // The engine checks a create with no old inputs: a new server, or the new half of a replacement, checked again. An
+    // adopted or imported server has old inputs without a plan, and orders nothing.
+    const creates = Object.keys(olds).every((k) => k === "__provider");
     // New, or replaced; an in-place change is checked by the update, and must not block resuming a stopped create.
-    const changed = olds.planId === undefined || diffKvmServer(olds, news).replaces.length > 0;
+    const changed = creates || diffKvmServer(olds, news).replaces.length > 0;
     if (!changed) return [];
     if (config.problems.length) throw new Error(`pulumi-edis configuration: ${config.problems.join("; ")}`);
     // Read before anything is checked: a journal that cannot be read stops the order, and preview says so already.
@@ -42,9 +45,8 @@ export async function preflight(
             if (await journal.read(key, "order").catch(unreadable)) return [];
         }
     }
-    // The engine checks a create with no old inputs (a new server, or the new half of a replacement, checked again):
-    // each is one order of this deployment, counted once per resource, in registration order.
-    if (olds.planId === undefined) {
+    // Each create is one order of this deployment, counted once per resource.
+    if (creates) {
         ordering.servers.add(identity?.key ?? inputs.hostname);
         if (ordering.servers.size > config.maxNewServers) {
             return [
@@ -78,9 +80,9 @@ export async function preflight(
     }
     try {
         const { plan } = await checkOrder(context().catalogue, inputs, method);
-        const price = olds.planId === undefined ? listPrice(plan, inputs) : undefined;
+        const price = creates ? listPrice(plan, inputs) : undefined;
         const limit = config.maxAddedMonthlySpend;
-        if (olds.planId === undefined && limit && !price) return [{ property: "planId", reason: `${inputs.hostname} cannot be priced, so ${describeSetting("maxAddedMonthlySpend")} refuses it` }];
+        if (creates && limit && !price) return [{ property: "planId", reason: `${inputs.hostname} cannot be priced, so ${describeSetting("maxAddedMonthlySpend")} refuses it` }];
         if (price) {
             const key = identity?.key ?? inputs.hostname;
             const total = [...ordering.prices].filter(([k, p]) => k !== key && p.currency === price.currency).reduce((sum, [, p]) => sum + p.monthly, price.monthly);

@@ -111,6 +111,7 @@ export function trafficAlertOn(core: Core) {
                 entry,
                 endpoint: MANAGEMENT_ENDPOINTS.hookSet.path,
                 log: c.log,
+                cancelled: c.cancelled,
                 send: () => c.management.setTrafficHook(kvmId, hookOf(inputs)),
                 made: (sending, hookId) => ({ ...sending, state: "done", hookId }),
                 madeDespite: () => undefined,

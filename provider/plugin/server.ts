@@ -153,7 +153,9 @@ export function providerService(core: Core) {
                 const { props } = fromStruct(call.request.getNews());
                 const resp = new provproto.CheckResponse();
                 resp.setInputs(struct(toStructValue(props, new Set(CREDENTIALS))));
-                resp.setFailuresList(unknownSettings(Object.keys(props).filter((k) => k !== "version")).map(checkFailure));
+                // Keys the engine or an SDK adds beside the settings (older engines put these at the top level).
+                const added = ["version", "pluginDownloadURL", "pluginChecksums", "parameter", "__internal"];
+                resp.setFailuresList(unknownSettings(Object.keys(props).filter((k) => !added.includes(k))).map(checkFailure));
                 return resp;
             });
         }
