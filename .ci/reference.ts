@@ -50,14 +50,15 @@ export function referencePages(schema = JSON.parse(readFileSync(path.join(ROOT, 
         const rows = Object.entries(props).map(([n, p]) => `| \`${n}\` | ${typeOf(p, seen)} | ${required.includes(n) ? "yes" : ""}${p.secret ? " (secret)" : ""} | ${text(p.description)} |`);
         return rows.length ? [`## ${heading}`, "", "| name | type | required | description |", "|---|---|---|---|", ...rows, ""] : [];
     };
+    /** Every object type the page names, and those they name in turn. */
     const typesSection = (seen: Set<string>) => {
         const out: string[] = [];
-        for (const token of [...seen].sort()) {
-            const t = types[token];
-            if (t.enum) continue;
-            const nested = new Set<string>();
-            out.push(...table(short(token), t.properties, t.required, nested).map((l) => (l.startsWith("## ") ? `### ${l.slice(3)}` : l)));
-            for (const n of nested) if (!seen.has(n)) seen.add(n);
+        const done = new Set<string>();
+        const pending = () => [...seen].sort().find((t) => !done.has(t));
+        for (let next = pending(); next; next = pending()) {
+            done.add(next);
+            const t = types[next];
+            if (!t.enum) out.push(...table(short(next), t.properties, t.required, seen).map((l) => (l.startsWith("## ") ? `### ${l.slice(3)}` : l)));
         }
         return out.length ? ["## Types", "", ...out] : [];
     };

@@ -9,8 +9,8 @@ import * as path from "node:path";
 import type * as grpcTypes from "@grpc/grpc-js";
 import type { Core } from "./runtime";
 
-// Resolved from @pulumi/pulumi: npm need not hoist its dependencies beside this package.
-const fromPulumi = (id: string) => require(require.resolve(id, { paths: [path.dirname(require.resolve("@pulumi/pulumi/package.json"))] }));
+/** A module of @pulumi/pulumi or one it depends on, resolved from it: npm need not hoist its dependencies beside this package. */
+export const fromPulumi = (id: string) => require(require.resolve(id, { paths: [path.dirname(require.resolve("@pulumi/pulumi/package.json"))] }));
 
 /** The resource a call is about: its log lines show under it. */
 const underResource = new AsyncLocalStorage<string>();

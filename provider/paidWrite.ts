@@ -54,7 +54,7 @@ export type PaidOutcome<R> = { answered: R } | { named: EdisApiError };
 
 /** Sends the write once; see the module comment for what each outcome records. */
 export async function sendOnce<E extends WriteEntry, R>(w: PaidWrite<E, R>): Promise<PaidOutcome<R>> {
-    if (w.cancelled?.aborted) throw new Error(`the deployment was cancelled before ${w.endpoint} was sent: nothing was sent`);
+    if (w.cancelled?.aborted) throw new Error(`the deployment was cancelled before ${w.endpoint}${w.entry ? ` for ${w.entry.hostname}` : ""} was sent: nothing was sent`);
     if (w.entry) await w.journal.claim(w.entry);
     const entries = w.claimed ?? (w.entry ? [w.entry] : []);
     const recordEach = (entryOf: (sending: E, index: number) => E) => Promise.all(entries.map((sending, i) => record(w, entryOf(sending, i))));

@@ -72,7 +72,7 @@ test("a cancelled deployment (Ctrl-C) stops the wait at the next pause, keeping 
     expect(sim.calls("get/kvmid")).toHaveLength(1);
 
     const refused = await createServer(ctx, { planId: 101, osId: 1012, hostname: "late.example.com", billingCycle: "monthly", applyCredit: true, paymentMethod: "credit" }).catch((e: Error) => e);
-    expect((refused as Error).message).toBe("the deployment was cancelled before late.example.com was ordered: nothing was ordered");
+    expect((refused as Error).message).toBe("the deployment was cancelled before add/order was sent: nothing was sent");
     expect(sim.calls("add/order")).toHaveLength(1);
 });
 

@@ -45,7 +45,7 @@ export class OrderBatcher {
         private readonly journal: OrderJournal,
         clock: Clock,
         private readonly log: (line: string) => void,
-        private readonly cancelled: AbortSignal = new AbortController().signal,
+        private readonly cancelled: AbortSignal,
     ) {
         this.orders = flights.add(new Gathering<BatchMember>(clock, BATCH_WAIT_MAX_MS, (members) => this.send(members), BATCH_QUIET_MS));
     }

@@ -86,7 +86,6 @@ async function orderOrResume(ctx: Context, inputs: KvmServerInputs, id?: Identit
     const outcomeUnknown = (problem: string, recorded?: OrderEntry) => orderOutcomeUnknown(ctx.journal, inputs.hostname, problem, recorded ?? entry, replacing);
     let outcome: PaidOutcome<OrderResult>;
     let batch: OrderBatchInfo | undefined;
-    if (ctx.cancelled.aborted) throw new Error(`the deployment was cancelled before ${inputs.hostname} was ordered: nothing was ordered`);
     try {
         // With `edis:batchOrders`, the creates in flight share one add/order (orderBatch.ts).
         if (ctx.batcher) ({ outcome, batch } = await ctx.batcher.order({ terms, item, entry, unknown: outcomeUnknown }));

@@ -3,14 +3,13 @@
  * dynamic provider runs. It adds the provider's own configuration, a detailed diff, every resource's URN (the journal's
  * identity), `pulumi import`, the lookups as functions, and the schema.
  */
-import * as path from "node:path";
 import type * as grpcTypes from "@grpc/grpc-js";
 import { withheldError, withhold } from "../client/withhold";
 import { unknownSettings } from "../config";
 import type { CheckFailure } from "../fields";
 import { RESOURCE_KEY } from "../journal";
 import { ConfigureRequest, Core } from "../runtime";
-import { inResource, linesDelivered } from "../engineLog";
+import { fromPulumi, inResource, linesDelivered } from "../engineLog";
 export { connectEngineLog } from "../engineLog";
 import { packageVersion } from "../version";
 import { Props, fromStruct, toStructValue } from "./properties";
@@ -18,9 +17,6 @@ import { ResourceDoor, resourcesOn } from "./resources";
 import { detailedDiff } from "./detailedDiff";
 import { schemaText } from "./schema";
 
-// Resolved from @pulumi/pulumi: npm need not hoist its dependencies beside this package.
-const pulumiDir = path.dirname(require.resolve("@pulumi/pulumi/package.json"));
-const fromPulumi = (id: string) => require(require.resolve(id, { paths: [pulumiDir] }));
 const grpc: typeof grpcTypes = fromPulumi("@grpc/grpc-js");
 const provproto = fromPulumi("@pulumi/pulumi/proto/provider_pb");
 const provrpc = fromPulumi("@pulumi/pulumi/proto/provider_grpc_pb");
@@ -128,6 +124,9 @@ function checkFailure(f: CheckFailure): unknown {
 export function providerService(core: Core) {
     const resources = resourcesOn(core);
     const resourceOf = (urn: string) => doorOf(resources, urn);
+    /** A call about one resource: its door, under its URN (log lines show under it). */
+    const onResource = (call: Call, cb: Callback, run: (req: any, door: ResourceDoor) => Promise<unknown>) =>
+        handle(cb, inResource(call.request.getUrn(), () => run(call.request, resourceOf(call.request.getUrn()))));
     return new (class EdisProviderService {
         handshake(_call: Call, cb: Callback) {
             cb({ code: grpc.status.UNIMPLEMENTED, details: "Handshake is not implemented" });
@@ -202,9 +201,7 @@ export function providerService(core: Core) {
         }
 
         check(call: Call, cb: Callback) {
-            handle(cb, inResource(call.request.getUrn(), async () => {
-                const req = call.request;
-                const door = resourceOf(req.getUrn());
+            onResource(call, cb, async (req, door) => {
                 const olds = fromStruct(req.getOlds());
                 const news = fromStruct(req.getNews());
                 const result = await door.impl.check(olds.props, withKey(news.props, req.getUrn()));
@@ -212,13 +209,11 @@ export function providerService(core: Core) {
                 resp.setInputs(struct(toStructValue(door.inputsForState(result.inputs ?? news.props), news.secrets)));
                 resp.setFailuresList((result.failures ?? []).map(checkFailure));
                 return resp;
-            }));
+            });
         }
 
         diff(call: Call, cb: Callback) {
-            handle(cb, inResource(call.request.getUrn(), async () => {
-                const req = call.request;
-                const door = resourceOf(req.getUrn());
+            onResource(call, cb, async (req, door) => {
                 const olds = fromStruct(req.getOlds()).props;
                 const news = withKey(fromStruct(req.getNews()).props, req.getUrn());
                 const result = await door.impl.diff(req.getId(), olds, news);
@@ -239,7 +234,7 @@ export function providerService(core: Core) {
                 }
                 resp.setHasdetaileddiff(true);
                 return resp;
-            }));
+            });
         }
 
         create(call: Call, cb: Callback) {
@@ -255,9 +250,7 @@ export function providerService(core: Core) {
         }
 
         read(call: Call, cb: Callback) {
-            handle(cb, inResource(call.request.getUrn(), async () => {
-                const req = call.request;
-                const door = resourceOf(req.getUrn());
+            onResource(call, cb, async (req, door) => {
                 const props = fromStruct(req.getProperties());
                 const inputs = fromStruct(req.getInputs());
                 // No outputs: `pulumi import` (no inputs either) or `refresh --import-pending-creates`.
@@ -274,7 +267,7 @@ export function providerService(core: Core) {
                 resp.setProperties(struct(toStructValue(outs, secretNames(door, props.secrets))));
                 resp.setInputs(struct(toStructValue(door.inputsForState(next), inputs.secrets)));
                 return resp;
-            }));
+            });
         }
 
         update(call: Call, cb: Callback) {
@@ -290,13 +283,11 @@ export function providerService(core: Core) {
         }
 
         delete(call: Call, cb: Callback) {
-            handle(cb, inResource(call.request.getUrn(), async () => {
-                const req = call.request;
-                const door = resourceOf(req.getUrn());
+            onResource(call, cb, async (req, door) => {
                 const props = fromStruct(req.getProperties()).props;
                 await door.impl.delete(req.getId(), withKey(props, req.getUrn()));
                 return new emptyproto.Empty();
-            }));
+            });
         }
 
         // The engine's cancellation (Ctrl-C, a CI system's cancel): the provisioning wait stops; ordered servers stay in state.
