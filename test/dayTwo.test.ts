@@ -1,0 +1,258 @@
+/**
+ * Day two on one core: KvmServer.powerState, VncAccess, ReverseDns and TrafficAlert against the simulator's
+ * Management API hosts, each operation as the engine calls it (support/inProcess.ts). examples.cli shows the same
+ * resources through the real CLI; faults.engine kills a deployment while hooks/set is at EDIS.
+ */
+import { kvmServerOn } from "../provider/kvm/provider";
+import { reverseDnsOn } from "../provider/management/reverseDns";
+import { trafficAlertOn } from "../provider/management/trafficAlert";
+import { vncAccessOn } from "../provider/management/vncAccess";
+import { EdisSimulator } from "../simulator/server";
+import { Held, InProcess, simulatorAndCore } from "./support/inProcess";
+import { runNamedCommand } from "./support/sim";
+
+const SERVER = { planId: 101, osId: 1012, hostname: "web-1.example.com" };
+const VNC_PASSWORD = "Vnc4Test";
+const CALLBACK_PASSWORD = "cb-pa$$word-42";
+const ALERT = { callbackUrl: "https://hooks.example.com/edis", triggerPercent: 80, callbackUser: "edis" };
+
+let sim: EdisSimulator;
+let e: InProcess;
+/** A new provider process on the same journal: a deployment after the one that ran before. */
+let nextDeployment: () => InProcess;
+
+beforeEach(async () => {
+    let next: () => InProcess;
+    ({ sim, next } = await simulatorAndCore());
+    nextDeployment = () => (e = next());
+    nextDeployment();
+});
+afterEach(async () => {
+    // No secret in any line the provider logged or error it threw.
+    for (const secret of [...sim.account.issuedSignatures, VNC_PASSWORD, CALLBACK_PASSWORD, sim.account.state.password]) expect(e.log).not.toContain(secret);
+    await sim.stop();
+});
+
+const web = () => sim.account.state.services[0];
+const managementWrites = () => sim.log.filter((l) => /^(set|hooks|del)\//.test(l.endpoint)).map((l) => l.endpoint);
+const server = () => kvmServerOn(e.core);
+async function ordered(inputs: Record<string, unknown> = {}): Promise<Held> {
+    return (await e.up(server(), undefined, { ...SERVER, ...inputs })).held;
+}
+
+describe("KvmServer.powerState", () => {
+    test("create powered off; no change switches nothing; switched on behind Pulumi's back is drift; up switches it back", async () => {
+        let web1 = await ordered({ powerState: "off" });
+        expect(web().power).toBe("off");
+        expect(web1.outs).toMatchObject({ powerState: "off", trafficSuspended: false });
+        expect(managementWrites()).toEqual(["set/poweroff"]);
+
+        sim.clearLog();
+        expect((await e.up(server(), web1, { ...SERVER, powerState: "off" })).step).toBe("same");
+        expect(sim.log).toEqual([]);
+
+        sim.account.setPower(web().serviceId, "on");
+        web1 = (await e.refresh(server(), web1))!;
+        expect(web1.outs.powerState).toBe("on");
+        const fix = await e.up(server(), web1, { ...SERVER, powerState: "off" });
+        expect(fix.step).toBe("update");
+        expect(web().power).toBe("off");
+        expect(managementWrites()).toEqual(["set/poweroff"]);
+
+        expect((await e.up(server(), fix.held, { ...SERVER, powerState: "on" })).step).toBe("update");
+        expect(web().power).toBe("on");
+        expect(sim.account.state.orders).toHaveLength(1);
+    });
+
+    test("unmanaged: power is neither read nor switched, on create, refresh or up; managing it later reads it", async () => {
+        let web1 = await ordered();
+        expect(web1.outs.powerState).toBeUndefined();
+        expect(web1.outs.trafficSuspended).toBeUndefined();
+        sim.account.setPower(web().serviceId, "off");
+        web1 = (await e.refresh(server(), web1))!;
+        expect(web1.outs.powerState).toBeUndefined();
+        expect((await e.up(server(), web1, SERVER)).step).toBe("same");
+        expect(sim.calls("get/power")).toEqual([]);
+
+        // Managing it is an update that reads the state EDIS gives; the next refresh reads it too.
+        const managed = await e.up(server(), web1, { ...SERVER, powerState: "off" });
+        expect(managed.step).toBe("update");
+        expect(managed.held.outs).toMatchObject({ powerState: "off", trafficSuspended: false });
+        expect(managementWrites()).toEqual([]);
+        sim.clearLog();
+        await e.refresh(server(), managed.held);
+        expect(sim.calls("get/power")).toHaveLength(1);
+    });
+
+    test("API Access off: the create fails after the order with what to enable, keeping the server; the next up finishes without ordering again", async () => {
+        sim.account.state.apiAccess = false;
+        const web1 = await ordered({ powerState: "off" });
+        expect(web1.initError).toContain("is provisioned, but it could not be powered off");
+        expect(web1.initError).toContain("enable API Access in the KVM portal of any of your servers (it applies to the whole account)");
+        expect(web1.outs.kvmId).toBe(web().kvmId);
+
+        sim.account.state.apiAccess = true;
+        expect((await e.up(server(), web1, { ...SERVER, powerState: "off" })).step).toBe("update");
+        expect(web().power).toBe("off");
+        expect(sim.calls("add/order")).toHaveLength(1);
+    });
+
+    test("a transient get/power failure is asked once more; a lasting one does not fail the refresh, is logged once, and shows a managed server as a change", async () => {
+        const web1 = await ordered({ powerState: "on" });
+        sim.inject({ endpoint: "get/power", status: 503 });
+        sim.clearLog();
+        const retried = (await e.refresh(server(), web1))!;
+        expect((await e.up(server(), retried, { ...SERVER, powerState: "on" })).step).toBe("same");
+        expect(sim.calls("get/power").map((c) => c.httpStatus)).toEqual([503, 200]);
+
+        sim.inject({ endpoint: "get/power", status: 500, times: 100 });
+        nextDeployment();
+        const down = (await e.refresh(server(), web1))!;
+        expect(e.log).toContain(`warning: the power state of web-1.example.com (${web().kvmId}) could not be read: EDIS get/power: server error (HTTP 500)`);
+        // Unclear is not "same": the plan shows the update that would check and switch it.
+        sim.clearFaults();
+        sim.clearLog();
+        const up = await e.up(server(), down, { ...SERVER, powerState: "on" });
+        expect(up.step).toBe("update");
+        expect(managementWrites()).toEqual([]);
+        expect(up.held.outs.powerState).toBe("on");
+    });
+});
+
+describe("VncAccess", () => {
+    const vnc = () => vncAccessOn(e.core);
+
+    test("create enables; a new password updates in place; disabled elsewhere is re-enabled; delete disables", async () => {
+        const kvmId = (await ordered()).outs.kvmId;
+        const created = await e.up(vnc(), undefined, { kvmId, password: VNC_PASSWORD });
+        expect(web().vnc?.password).toBe(VNC_PASSWORD);
+        expect(created.held.id).toBe(kvmId);
+        expect(created.held.outs).toMatchObject({ kvmId, enabled: true, novncPort: 6080, host: "vnc.edis-sim.invalid" });
+        expect(created.held.outs).not.toHaveProperty("password");
+        expect(JSON.stringify(created.held.outs)).not.toContain(VNC_PASSWORD);
+
+        sim.clearLog();
+        expect((await e.up(vnc(), created.held, { kvmId, password: VNC_PASSWORD })).step).toBe("same");
+        expect(managementWrites()).toEqual([]);
+
+        const changed = await e.up(vnc(), created.held, { kvmId, password: "Other123" });
+        expect(changed.step).toBe("update");
+        expect(web().vnc?.password).toBe("Other123");
+
+        delete web().vnc;
+        const read = (await e.refresh(vnc(), changed.held))!;
+        expect(read.outs.enabled).toBe(false);
+        expect((await e.up(vnc(), read, { kvmId, password: "Other123" })).step).toBe("update");
+        expect(web().vnc?.password).toBe("Other123");
+
+        await e.destroy(vnc(), read);
+        expect(web().vnc).toBeUndefined();
+    });
+
+    test("a password EDIS would refuse is refused by check, before any call, without showing it", async () => {
+        const kvmId = (await ordered()).outs.kvmId;
+        const refused = await e.failure(e.up(vnc(), undefined, { kvmId, password: "short!" }));
+        expect(refused).toContain("password must be exactly 8 letters or digits (A-Z, a-z, 0-9), as EDIS requires; the value given has 6 characters and others than letters and digits");
+        expect(refused).not.toContain("short!");
+        expect(sim.log.filter((l) => l.endpoint.includes("vnc"))).toEqual([]);
+    });
+});
+
+describe("ReverseDns", () => {
+    const rdns = () => reverseDnsOn(e.core);
+
+    test("create and update set the record; refresh keeps it; delete removes it", async () => {
+        const kvmId = (await ordered()).outs.kvmId;
+        const ip = web().ips![0];
+        const created = await e.up(rdns(), undefined, { kvmId, ipAddress: ip, dnsPtr: "Web-1.Example.com." });
+        expect(web().ptr).toEqual({ [ip]: "web-1.example.com" });
+        expect(created.held.id).toBe(`${kvmId}/${ip}`);
+
+        const read = (await e.refresh(rdns(), created.held))!;
+        expect((await e.up(rdns(), read, { kvmId, ipAddress: ip, dnsPtr: "Web-1.Example.com." })).step).toBe("same");
+        const changed = await e.up(rdns(), read, { kvmId, ipAddress: ip, dnsPtr: "www.example.com" });
+        expect(changed.step).toBe("update");
+        expect(web().ptr).toEqual({ [ip]: "www.example.com" });
+
+        await e.destroy(rdns(), changed.held);
+        expect(web().ptr).toEqual({});
+        expect(sim.calls("del/ptr")).toHaveLength(1);
+    });
+
+    test("an address that is not an IP is refused by check; one EDIS does not know as the server's is EDIS's error", async () => {
+        const kvmId = (await ordered()).outs.kvmId;
+        expect(await e.failure(e.up(rdns(), undefined, { kvmId, ipAddress: "web-1", dnsPtr: "web-1.example.com" }))).toContain(
+            'ipAddress must be an IPv4 or IPv6 address of the server, such as "192.0.2.10" or "2001:db8::10", got "web-1"',
+        );
+        expect(await e.failure(e.up(rdns(), undefined, { kvmId, ipAddress: "203.0.113.7", dnsPtr: "web-1.example.com" }))).toContain(
+            "EDIS set/ptr: refused (HTTP 400); server said: 203.0.113.7 is not an address of",
+        );
+    });
+});
+
+describe("TrafficAlert", () => {
+    const alert = () => trafficAlertOn(e.core);
+
+    test("create adds one hook; no change adds none; a change replaces (new hook, old deleted); delete deletes", async () => {
+        const kvmId = (await ordered()).outs.kvmId;
+        const created = await e.up(alert(), undefined, { kvmId, ...ALERT, callbackPassword: CALLBACK_PASSWORD }, "web-traffic");
+        expect(web().hooks).toEqual([{ id: created.held.outs.hookId, method: "post", url: ALERT.callbackUrl, trigger: "80", user: "edis", password: CALLBACK_PASSWORD }]);
+        expect(created.held.outs).not.toHaveProperty("callbackPassword");
+
+        expect((await e.up(alert(), created.held, { kvmId, ...ALERT, callbackPassword: CALLBACK_PASSWORD }, "web-traffic")).step).toBe("same");
+        const password = await e.up(alert(), created.held, { kvmId, ...ALERT, callbackPassword: "another-one" }, "web-traffic");
+        expect(password.step).toBe("replace");
+        const trigger = await e.up(alert(), password.held, { kvmId, ...ALERT, triggerPercent: 95, callbackPassword: "another-one" }, "web-traffic");
+        expect(trigger.step).toBe("replace");
+        expect(web().hooks!.map((h) => h.trigger)).toEqual(["95"]);
+        expect(sim.calls("hooks/set")).toHaveLength(3);
+
+        await e.destroy(alert(), trigger.held);
+        expect(web().hooks).toEqual([]);
+        expect(sim.calls("hooks/del")).toHaveLength(3);
+    });
+
+    test("a hook that cannot be deleted fails the delete (so the engine cancels nothing after it); the next delete removes it", async () => {
+        const kvmId = (await ordered()).outs.kvmId;
+        const { held } = await e.up(alert(), undefined, { kvmId, ...ALERT }, "web-traffic");
+        sim.inject({ endpoint: "hooks/del", status: 400, message: "hook is locked", times: 1 });
+        expect(await e.failure(e.destroy(alert(), held))).toContain("hook is locked");
+        await e.destroy(alert(), held);
+        expect(web().hooks).toEqual([]);
+    });
+
+    test("a lost hooks/set answer: an error that says a hook may exist, no second hooks/set until the user forgets it", async () => {
+        const kvmId = (await ordered()).outs.kvmId;
+        sim.inject({ endpoint: "hooks/set", drop: "after" });
+        const lost = await e.failure(e.up(alert(), undefined, { kvmId, ...ALERT }, "web-traffic"));
+        expect(lost).toContain("may or may not have been made");
+        expect(lost).toContain("a second one would call your URL twice");
+        expect(web().hooks).toHaveLength(1);
+
+        nextDeployment();
+        expect(await e.failure(e.up(alert(), undefined, { kvmId, ...ALERT }, "web-traffic"))).toContain("may or may not have been made");
+        expect(sim.calls("hooks/set")).toHaveLength(1);
+
+        // The user removes the hook in the portal, then runs the command the error names.
+        web().hooks = [];
+        expect(runNamedCommand(lost, "forget")).toContain("forgot: ");
+        await e.up(alert(), undefined, { kvmId, ...ALERT }, "web-traffic");
+        expect(web().hooks).toHaveLength(1);
+        expect(sim.calls("hooks/set")).toHaveLength(2);
+    });
+
+    test("a hook a deployment made but whose engine died before recording it is taken from the journal, not created twice; other inputs stop before a second hooks/set", async () => {
+        const kvmId = (await ordered()).outs.kvmId;
+        // The engine dies after hooks/set answered and the journal says "done": the result never reaches state.
+        await e.up(alert(), undefined, { kvmId, ...ALERT }, "web-traffic");
+        const hookId = web().hooks![0].id;
+
+        nextDeployment();
+        const other = await e.failure(e.up(alert(), undefined, { kvmId, ...ALERT, triggerPercent: 90 }, "web-traffic"));
+        expect(other).toContain("with other inputs than this resource now has, so it is not taken as this one");
+        const taken = await e.up(alert(), undefined, { kvmId, ...ALERT }, "web-traffic");
+        expect(e.log).toContain(`traffic hook ${hookId} on ${kvmId} was created by a deployment that did not finish`);
+        expect(taken.held.outs.hookId).toBe(hookId);
+        expect(sim.calls("hooks/set")).toHaveLength(1);
+    });
+});

@@ -1,0 +1,128 @@
+/**
+ * KvmServer's changes, failures after an order, bad inputs and adoption, on one core per deployment
+ * (support/inProcess.ts). The simulator's log and state are the witnesses of what was bought.
+ */
+import { kvmServerOn } from "../provider/kvm/provider";
+import { EdisSimulator } from "../simulator/server";
+import { Held, InProcess, simulatorAndCore } from "./support/inProcess";
+import { runNamedCommand } from "./support/sim";
+
+const web1 = { planId: 101, osId: 1012, hostname: "web1.example.com" };
+const WRITES = ["add/order", "add/upgrade", "cancel/product"];
+
+let sim: EdisSimulator;
+let next: () => InProcess;
+let config: Record<string, string>;
+beforeEach(async () => ({ sim, next, config } = await simulatorAndCore()));
+afterEach(() => sim.stop());
+
+const writes = () => sim.log.filter((l) => WRITES.includes(l.endpoint)).map((l) => l.endpoint);
+
+async function up(held: Held | undefined, inputs: Record<string, unknown> = web1): Promise<{ e: InProcess; held: Held; step: string }> {
+    const e = next();
+    return { e, ...(await e.up(kvmServerOn(e.core), held, inputs)) };
+}
+
+async function upFails(held: Held | undefined, inputs: Record<string, unknown> = web1): Promise<string> {
+    const e = next();
+    return e.failure(e.up(kvmServerOn(e.core), held, inputs));
+}
+
+describe("what a change does", () => {
+    let held: Held;
+    beforeEach(async () => {
+        ({ held } = await up(undefined));
+        sim.clearLog();
+    });
+
+    test("a state that records no location (an older version's) learns it in place, and refuses a wrong one", async () => {
+        const older = { ...held, outs: { ...held.outs, locationId: undefined } };
+        expect(await upFails(older, { ...web1, locationId: 2 })).toContain(`web1.example.com (service ${held.id}) is at Frankfurt, Germany (locationId 1), not at locationId 2; nothing was changed`);
+        const learned = await up(older, { ...web1, locationId: 1 });
+        expect(learned.step).toBe("update");
+        expect(learned.held.outs.locationId).toBe(1);
+        expect(writes()).toEqual([]);
+    });
+
+    test("a changed cancellationType is an in-place update with no API write, and the delete uses it", async () => {
+        const changed = await up(held, { ...web1, cancellationType: "Immediate" });
+        expect(changed.step).toBe("update");
+        expect(sim.callCounts()).toEqual({});
+        expect(changed.held.outs).toMatchObject({ cancellationType: "Immediate", kvmId: expect.any(String) });
+        await changed.e.destroy(kvmServerOn(changed.e.core), changed.held);
+        expect(sim.calls("cancel/product").map((c) => c.fields.type)).toEqual(["Immediate"]);
+    });
+
+    test("an upgrade with a payment method the account lacks, or to a plan at another location, is refused before anything is bought", async () => {
+        expect(await upFails(held, { ...web1, planId: 102, paymentMethod: "bitcoin" })).toContain('paymentMethod "bitcoin" is not available to this account; available: credit, paypal, banktransfer');
+        const elsewhere = await upFails(held, { ...web1, planId: 301 });
+        expect(elsewhere).toContain("EDIS changes plans only within a location");
+        expect(elsewhere).toContain("replaceOnPlanChange: true");
+        expect(writes()).toEqual([]);
+    });
+
+    test("an upgrade whose answer cannot be read blocks a second one; 'forget' (it was not made) lets it be sent again", async () => {
+        sim.inject({ endpoint: "add/upgrade", body: "badjson" });
+        const first = await upFails(held, { ...web1, planId: 102 });
+        expect(first).toContain("the plan change of web1.example.com");
+        expect(first).toContain("may or may not have been made");
+        const blocked = await upFails(held, { ...web1, planId: 102 });
+        expect(blocked).toContain(`an earlier change of web1.example.com (service ${held.id}) to plan 102, monthly`);
+        expect(sim.calls("add/upgrade")).toHaveLength(1);
+
+        runNamedCommand(blocked, "forget");
+        const sent = await up(held, { ...web1, planId: 102 });
+        expect([sim.calls("add/upgrade").length, sim.account.state.upgrades.length, sent.held.outs.planId]).toEqual([2, 1, 102]);
+    });
+
+    test("an upgrade made but its answer lost: blocked; 'confirm' (it was made) records it without sending it again", async () => {
+        sim.inject({ endpoint: "add/upgrade", drop: "after" });
+        expect(await upFails(held, { ...web1, planId: 102 })).toContain("may or may not have been made");
+        expect(sim.account.state.upgrades).toHaveLength(1);
+        const blocked = await upFails(held, { ...web1, planId: 102 });
+        expect(sim.calls("add/upgrade")).toHaveLength(1);
+
+        expect(runNamedCommand(blocked, "confirm")).toContain("confirmed: urn:pulumi:test::p::edis:test::web  upgrade  done");
+        const recorded = await up(held, { ...web1, planId: 102 });
+        expect(recorded.e.log).toContain("not sent again");
+        expect([sim.calls("add/upgrade").length, sim.account.state.upgrades.length, recorded.held.outs.planId]).toEqual([1, 1, 102]);
+    });
+});
+
+test("an unpaid server that is destroyed instead is cancelled", async () => {
+    sim.behaviour.unpaidInvoices = true;
+    const { e, held } = await up(undefined);
+    expect(held.initError).toContain("is unpaid");
+    await e.destroy(kvmServerOn(e.core), held);
+    expect(sim.calls("cancel/product")).toHaveLength(1);
+});
+
+test("a plan from another location, a foreign OS and add-ons, a group the plan lacks, an unknown payment method: one error each listing all, no order", async () => {
+    expect(await upFails(undefined, { ...web1, planId: 301, locationId: 1 })).toContain("planId 301 belongs to London, United Kingdom (locationId 3), not to Frankfurt, Germany (locationId 1)");
+    const text = await upFails(undefined, { planId: 301, osId: 1122, hostname: "b.example.com", billingCycle: "annually", additionalRamId: 2201, diskBoostId: 2301 });
+    expect(text).toContain("osId 1122 is not an operating system of plan 301 (KVM S); allowed: 1011 (Debian 11 (64bit))");
+    expect(text).toContain("additionalRamId 2201 is not a RAM add-on of plan 301 (KVM S); allowed: 2000 (no additional RAM), 2001 (+1024 MB RAM), 2002");
+    expect(text).toContain("diskBoostId 2301 is not a disk boost add-on of plan 301 (KVM S); allowed: none");
+    expect(await upFails(undefined, { ...web1, paymentMethod: "bitcoin" })).toContain('paymentMethod "bitcoin" is not available to this account; available: credit, paypal, banktransfer');
+    expect(sim.calls("add/order")).toEqual([]);
+});
+
+test("missing credentials: check (all a preview asks) passes; the create names both the config key and the variable; the variable is enough", async () => {
+    const { "edis:password": password, ...withoutPassword } = config;
+    const e = new InProcess(withoutPassword);
+    const provider = kvmServerOn(e.core);
+    const checked = await provider.check({}, web1);
+    expect(checked.failures ?? []).toEqual([]);
+    expect(await e.failure(provider.create(checked.inputs))).toContain("config `edis:password` (or EDIS_PASSWORD)");
+    process.env.EDIS_PASSWORD = password;
+    try {
+        const withVariable = new InProcess(withoutPassword);
+        expect((await withVariable.up(kvmServerOn(withVariable.core), undefined, web1)).held.outs.kvmId).toEqual(expect.any(String));
+    } finally {
+        delete process.env.EDIS_PASSWORD;
+    }
+});
+
+test("an unknown adoptKvmId is a clear error", async () => {
+    expect(await upFails(undefined, { ...web1, adoptKvmId: "kvm_000000_000000" })).toContain('adoptKvmId "kvm_000000_000000" is not a KVM of this EDIS account');
+});

@@ -1,0 +1,107 @@
+/**
+ * The engine's calls for one resource, made in this process against one core: what the provider decides (which
+ * calls, which outputs, which errors), not what the engine does with it (test/cli shows that through the real CLI).
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Core } from "../../provider/runtime";
+import { EdisSimulator, SimulatorOptions } from "../../simulator/server";
+import { startSimulator } from "./sim";
+
+type Provider = Required<Pick<pulumi.dynamic.ResourceProvider, "check" | "diff" | "create" | "read" | "update" | "delete">>;
+
+/** What the engine keeps of a resource between operations. */
+export interface Held {
+    id: string;
+    inputs: Record<string, unknown>;
+    outs: Record<string, unknown>;
+    /** A create that failed after making the resource (an init error): the engine keeps it and updates it next time. */
+    initError?: string;
+}
+
+export type Step = "create" | "same" | "update" | "replace";
+
+export class InProcess {
+    readonly core = new Core();
+    /** Every line the provider logged, and every error it threw: where a secret must never appear. */
+    readonly text: string[] = [];
+
+    constructor(config: Record<string, string>) {
+        this.core.configure({ config: { get: (key) => config[key] } });
+        this.core.setLogSink((line) => this.text.push(line));
+    }
+
+    get log(): string {
+        return this.text.join("\n");
+    }
+
+    /** check, then create, or diff and update or replace (create-before-delete): the step and what is held after it. */
+    async up(p: Provider, held: Held | undefined, news: Record<string, unknown>, name = "web"): Promise<{ step: Step; held: Held }> {
+        return this.noted(async () => {
+            const given = { __resourceKey: held?.inputs.__resourceKey ?? `urn:pulumi:test::p::edis:test::${name}`, ...news };
+            const { inputs = given, failures = [] } = await p.check(held?.inputs ?? {}, given);
+            if (failures.length) throw new Error(failures.map((f) => f.reason).join("\n"));
+            if (!held) return { step: "create", held: await this.create(p, inputs) };
+            const diff = await p.diff(held.id, held.outs, inputs);
+            if (!diff.changes && !held.initError) return { step: "same", held };
+            if (diff.replaces?.length) {
+                const next = await this.create(p, (await p.check({}, given)).inputs ?? inputs);
+                await p.delete(held.id, held.outs);
+                return { step: "replace", held: next };
+            }
+            const { outs = {} } = await p.update(held.id, held.outs, inputs);
+            return { step: "update", held: { id: held.id, inputs, outs } };
+        });
+    }
+
+    /** Read: undefined when the provider says it is gone. */
+    async refresh(p: Provider, held: Held): Promise<Held | undefined> {
+        const read = await this.noted(() => p.read(held.id, held.outs));
+        return read.id ? { id: read.id, inputs: held.inputs, outs: read.props ?? {} } : undefined;
+    }
+
+    async destroy(p: Provider, held: Held): Promise<void> {
+        await this.noted(() => p.delete(held.id, held.outs));
+    }
+
+    /** The error an operation fails with; the test fails if it succeeds. */
+    async failure(op: Promise<unknown>): Promise<string> {
+        const outcome = await op.then(
+            () => undefined,
+            (e: Error) => e.message,
+        );
+        if (outcome === undefined) throw new Error("expected the operation to fail");
+        return outcome;
+    }
+
+    private async create(p: Provider, inputs: Record<string, unknown>): Promise<Held> {
+        try {
+            const { id, outs = {} } = await p.create(inputs);
+            return { id, inputs, outs };
+        } catch (e) {
+            const init = e as { id?: string; properties?: Record<string, unknown>; message: string };
+            if (!init.id || !init.properties) throw e;
+            this.text.push(init.message);
+            return { id: init.id, inputs, outs: init.properties, initError: init.message };
+        }
+    }
+
+    private async noted<T>(op: () => Promise<T>): Promise<T> {
+        try {
+            return await op();
+        } catch (e) {
+            this.text.push((e as Error).message);
+            throw e;
+        }
+    }
+}
+
+/** A simulator, and a provider process on its own journal for each deployment (`next()`), as the engine starts one per command. */
+export async function simulatorAndCore(options: SimulatorOptions = {}, config: Record<string, string> = {}): Promise<{ sim: EdisSimulator; next: () => InProcess; config: Record<string, string> }> {
+    const sim = await startSimulator({ provisioningDelayMs: 100, ...options });
+    const journal = `file://${mkdtempSync(join(tmpdir(), "edis-journal-"))}`;
+    const all = { ...sim.stackConfig(), "edis:paymentMethod": "paypal", "edis:provisioningPollSeconds": "0.1", "edis:journalUrl": journal, ...config };
+    return { sim, next: () => new InProcess(all), config: all };
+}
