@@ -39,21 +39,59 @@ export class InProcess {
 
     /** check, then create, or diff and update or replace (create-before-delete): the step and what is held after it. */
     async up(p: Provider, held: Held | undefined, news: Record<string, unknown>, name = "web"): Promise<{ step: Step; held: Held }> {
-        return this.noted(async () => {
-            const given = { __resourceKey: held?.inputs.__resourceKey ?? `urn:pulumi:test::p::edis:test::${name}`, ...news };
-            const { inputs = given, failures = [] } = await p.check(held?.inputs ?? {}, given);
-            if (failures.length) throw new Error(failures.map((f) => f.reason).join("\n"));
-            if (!held) return { step: "create", held: await this.create(p, inputs) };
-            const diff = await p.diff(held.id, held.outs, inputs);
-            if (!diff.changes && !held.initError) return { step: "same", held };
-            if (diff.replaces?.length) {
-                const next = await this.create(p, (await p.check({}, given)).inputs ?? inputs);
-                await p.delete(held.id, held.outs);
-                return { step: "replace", held: next };
+        return this.noted(async () => this.apply(p, held, await this.check(p, held, news, name)));
+    }
+
+    /**
+     * An up of several resources of one type: checks one at a time, then creates, updates and the deletes of those no
+     * longer declared, all at once (the engine runs independent steps in parallel). Errors are collected, as the CLI
+     * lists them; a resource whose step failed keeps what was held, and one with an init error is held with it.
+     */
+    async upAll(p: Provider, held: Record<string, Held>, declared: Record<string, Record<string, unknown>>): Promise<{ held: Record<string, Held>; errors: string[] }> {
+        const errors: string[] = [];
+        const after: Record<string, Held> = {};
+        const checked: Record<string, Record<string, unknown>> = {};
+        for (const [name, news] of Object.entries(declared)) {
+            try {
+                checked[name] = await this.check(p, held[name], news, name);
+            } catch (e) {
+                errors.push((e as Error).message);
             }
-            const { outs = {} } = await p.update(held.id, held.outs, inputs);
-            return { step: "update", held: { id: held.id, inputs, outs } };
+        }
+        const steps = Object.keys({ ...held, ...checked }).map(async (name) => {
+            try {
+                if (!checked[name] && !declared[name]) return void (await this.destroy(p, held[name]));
+                if (!checked[name]) return void (after[name] = held[name]);
+                after[name] = (await this.noted(() => this.apply(p, held[name], checked[name]))).held;
+                if (after[name].initError && after[name] !== held[name]) errors.push(after[name].initError!);
+            } catch (e) {
+                errors.push((e as Error).message);
+                if (held[name]) after[name] = held[name];
+            }
         });
+        await Promise.all(steps);
+        return { held: after, errors };
+    }
+
+    /** Check's inputs; its failures as one error. The resource key is the URN the SDK and the plugin pass. */
+    private async check(p: Provider, held: Held | undefined, news: Record<string, unknown>, name: string): Promise<Record<string, unknown>> {
+        const given = { __resourceKey: held?.inputs.__resourceKey ?? `urn:pulumi:test::p::edis:test::${name}`, ...news };
+        const { inputs = given, failures = [] } = await p.check(held?.inputs ?? {}, given);
+        if (failures.length) throw new Error(failures.map((f) => f.reason).join("\n"));
+        return inputs;
+    }
+
+    private async apply(p: Provider, held: Held | undefined, inputs: Record<string, unknown>): Promise<{ step: Step; held: Held }> {
+        if (!held) return { step: "create", held: await this.create(p, inputs) };
+        const diff = await p.diff(held.id, held.outs, inputs);
+        if (!diff.changes && !held.initError) return { step: "same", held };
+        if (diff.replaces?.length) {
+            const next = await this.create(p, (await p.check({}, inputs)).inputs ?? inputs);
+            await p.delete(held.id, held.outs);
+            return { step: "replace", held: next };
+        }
+        const { outs = {} } = await p.update(held.id, held.outs, inputs);
+        return { step: "update", held: { id: held.id, inputs, outs } };
     }
 
     /** Read: undefined when the provider says it is gone. */

@@ -1,0 +1,143 @@
+/**
+ * One order for a fleet (`edis:batchOrders`): the servers one up creates together go to EDIS in one add/order with
+ * one item each, and the money rules hold for the batch as for one order (provider/kvm/orderBatch.ts). On one core
+ * per deployment, the creates made at once as the engine makes them (support/inProcess.ts); batch.cli shows a
+ * batch through the real CLI. Each test asserts what EDIS was asked and what the engine is given to keep.
+ */
+import { kvmServerOn } from "../provider/kvm/provider";
+import { EdisSimulator } from "../simulator/server";
+import { Held, InProcess, simulatorAndCore } from "./support/inProcess";
+
+const fleet = {
+    web1: { planId: 101, osId: 1012, hostname: "web1.example.com" },
+    web2: { planId: 101, osId: 1012, hostname: "web2.example.com" },
+    db1: { planId: 102, osId: 1012, hostname: "db1.example.com" },
+};
+
+let sim: EdisSimulator;
+let config: Record<string, string>;
+let held: Record<string, Held>;
+
+beforeEach(async () => {
+    ({ sim, config } = await simulatorAndCore({ provisioningDelayMs: 200 }, { "edis:batchOrders": "true" }));
+    sim.account.state.credit = 1_000;
+    held = {};
+});
+afterEach(() => sim.stop());
+
+/** One `pulumi up` of these servers in a new provider process; what it holds after is kept for the next. */
+async function up(declared: Record<string, Record<string, unknown>>, settings: Record<string, string> = {}): Promise<string[]> {
+    const e = new InProcess({ ...config, ...settings });
+    const result = await e.upAll(kvmServerOn(e.core), held, declared);
+    held = result.held;
+    return result.errors;
+}
+
+const orders = () => sim.calls("add/order");
+/** Service id by host name, as EDIS holds them. */
+const services = () => Object.fromEntries(sim.account.state.services.map((s) => [s.hostname, s.serviceId]));
+/** Service id by host name, as the engine holds them. */
+const inState = () => Object.fromEntries(Object.values(held).map((h) => [h.outs.hostname as string, Number(h.id)]));
+/** The order entries of the journal whose outcome is unknown. */
+const unresolved = async () => (await new InProcess(config).core.journal().list()).filter((e) => e.kind === "order" && (e.state === "unknown" || e.state === "sending"));
+const itemsOf = (call: { fields: Record<string, unknown> }) => (JSON.parse(String(call.fields.order)) as { item: Array<{ hostname: string }> }).item.map((i) => i.hostname);
+/** Past the simulator's provisioning delay: every paid server has its KVM. */
+const provisioned = async () => {
+    await new Promise((r) => setTimeout(r, 300));
+    sim.account.advance();
+};
+const reversed = (answer: Record<string, unknown>) => ({ ...answer, serviceids: String(answer.serviceids).split(",").reverse().join(",") });
+
+test("different billing cycles are different orders; without batchOrders each server is its own order", async () => {
+    expect(await up({ ...fleet, db1: { ...fleet.db1, billingCycle: "quarterly" } })).toEqual([]);
+    expect(
+        orders()
+            .map((o) => itemsOf(o).length)
+            .sort(),
+    ).toEqual([1, 2]);
+    sim.clearLog();
+    const more = { web3: { ...fleet.web1, hostname: "web3.example.com" }, web4: { ...fleet.web1, hostname: "web4.example.com" } };
+    expect(await up({ ...fleet, db1: { ...fleet.db1, billingCycle: "quarterly" }, ...more }, { "edis:batchOrders": "false" })).toEqual([]);
+    expect(orders().map((o) => itemsOf(o).length)).toEqual([1, 1]);
+});
+
+test("an answer lost after EDIS made the order: every member stays blocked and nothing is ordered twice; adopting resolves each", async () => {
+    sim.inject({ endpoint: "add/order", drop: "after" });
+    expect(await up(fleet)).toHaveLength(3);
+    expect(orders()).toHaveLength(1);
+    const made = services();
+    expect(Object.keys(made).sort()).toEqual(["db1.example.com", "web1.example.com", "web2.example.com"]);
+    expect((await up(fleet)).length).toBeGreaterThanOrEqual(1);
+    expect(orders()).toHaveLength(1);
+    expect(await unresolved()).toHaveLength(3);
+    // The user finds the servers by description and adopts each on its own resource.
+    await provisioned();
+    const kvmOf = (hostname: string) => sim.account.state.services.find((s) => s.hostname === hostname)!.kvmId;
+    expect(await up(Object.fromEntries(Object.entries(fleet).map(([name, s]) => [name, { ...s, adoptKvmId: kvmOf(s.hostname) }])))).toEqual([]);
+    expect(orders()).toHaveLength(1);
+    expect(inState()).toEqual(made);
+});
+
+test("members whose create fails after the order (unpaid invoice) are held with their service ids; paying resumes them without a second order", async () => {
+    sim.behaviour.unpaidInvoices = true;
+    const errors = await up(fleet);
+    expect(errors).toHaveLength(3);
+    for (const e of errors) expect(e).toContain("is unpaid");
+    expect(inState()).toEqual(services());
+    sim.behaviour.unpaidInvoices = false;
+    for (const invoice of sim.account.state.invoices) sim.account.payInvoice(invoice.invoiceId);
+    expect(await up(fleet)).toEqual([]);
+    expect(orders()).toHaveLength(1);
+    expect(Object.values(held).every((h) => typeof h.outs.kvmId === "string")).toBe(true);
+});
+
+test("service ids EDIS answers in another order than the items: each member that got another's server fails naming both, and is held", async () => {
+    // EDIS made the three services but listed their ids reversed.
+    sim.inject({ endpoint: "add/order", rewrite: reversed });
+    const errors = await up(fleet);
+    expect(orders()).toHaveLength(1);
+    // The middle item maps to itself; the first and the last got each other's.
+    expect(errors).toHaveLength(2);
+    for (const e of errors) {
+        const [, taken, described] = /is held by (\S+) because of its place in order \d+ \(batch [0-9a-f]{16}\), but EDIS describes that KVM as "(\S+)"/.exec(e)!;
+        expect(taken).not.toBe(described);
+    }
+    // Nothing is lost: all three billed servers are held, none ordered twice.
+    expect(Object.values(inState()).sort()).toEqual(Object.values(services()).sort());
+    // The check is not a one-off: the next up fails the same way, and nothing is ordered.
+    expect((await up(fleet)).join("\n")).toMatch(/describes that KVM as/);
+    expect(orders()).toHaveLength(1);
+    // Removing a swapped server from the program cancels nothing: its service may be another resource's.
+    const swapped = Object.keys(fleet).find((name) => Number(held[name].id) !== services()[fleet[name as keyof typeof fleet].hostname])!;
+    expect((await up(Object.fromEntries(Object.entries(fleet).filter(([name]) => name !== swapped)))).join("\n")).toMatch(/describes that KVM as .*Nothing is changed or cancelled on it/);
+    expect(sim.calls("cancel/product")).toHaveLength(0);
+});
+
+test("a swap found only by a refresh (the invoice was unpaid at create): the refresh fails naming both, and nothing acts on the servers", async () => {
+    sim.behaviour.unpaidInvoices = true;
+    sim.inject({ endpoint: "add/order", rewrite: reversed });
+    expect(await up(fleet)).toHaveLength(3);
+    sim.behaviour.unpaidInvoices = false;
+    for (const invoice of sim.account.state.invoices) sim.account.payInvoice(invoice.invoiceId);
+    await provisioned();
+    const e = new InProcess(config);
+    const reads = await Promise.all(
+        Object.values(held).map((h) =>
+            e.refresh(kvmServerOn(e.core), h).then(
+                () => "",
+                (err: Error) => err.message,
+            ),
+        ),
+    );
+    expect(reads.join("\n")).toMatch(/describes that KVM as/);
+    expect((await up(fleet)).join("\n")).toMatch(/describes that KVM as/);
+    expect(orders()).toHaveLength(1);
+    expect(sim.calls("cancel/product")).toHaveLength(0);
+});
+
+test("two servers of one host name never share an order, so the description can tell every member apart", async () => {
+    expect(await up({ a: { ...fleet.web1, hostname: "same.example.com" }, b: { ...fleet.db1, hostname: "same.example.com" }, c: fleet.web2 })).toEqual([]);
+    const sizes = orders().map((o) => itemsOf(o));
+    expect(sizes).toHaveLength(2);
+    for (const items of sizes) expect(new Set(items).size).toBe(items.length);
+});
