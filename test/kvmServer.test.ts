@@ -16,6 +16,7 @@ let config: Record<string, string>;
 beforeEach(async () => ({ sim, next, config } = await simulatorAndCore()));
 afterEach(() => sim.stop());
 
+const billed = () => sim.account.state.services.filter((s) => s.status !== "Cancelled" && !s.cancellation).map((s) => s.serviceId);
 const writes = () => sim.log.filter((l) => WRITES.includes(l.endpoint)).map((l) => l.endpoint);
 
 async function up(held: Held | undefined, inputs: Record<string, unknown> = web1): Promise<{ e: InProcess; held: Held; step: string }> {
@@ -125,4 +126,42 @@ test("missing credentials: check (all a preview asks) passes; the create names b
 
 test("an unknown adoptKvmId is a clear error", async () => {
     expect(await upFails(undefined, { ...web1, adoptKvmId: "kvm_000000_000000" })).toContain('adoptKvmId "kvm_000000_000000" is not a KVM of this EDIS account');
+});
+
+describe("faults", () => {
+    test.each([
+        ["get/products", 500],
+        ["get/paymentmethods", 503],
+        ["get/kvmid", 503],
+        ["get/auth", 500],
+    ])("%s answering %i twice during up: the create succeeds after the waits it was told", async (endpoint, status) => {
+        sim.inject({ endpoint, status, times: 2 });
+        const { e, held } = await up(undefined);
+        expect(e.text.filter((l) => l.includes(`EDIS ${endpoint}: server_error (HTTP ${status}), retry`))).toHaveLength(2);
+        expect(held.id).toBe(String(sim.account.state.services[0].serviceId));
+        expect(sim.account.state.orders).toHaveLength(1);
+    });
+
+    test("a server already cancelled behind Pulumi's back: the delete succeeds, after EDIS confirms it is gone", async () => {
+        const { held } = await up(undefined);
+        sim.account.cancelService(sim.account.state.services[0], "Immediate");
+        const e = next();
+        await e.destroy(kvmServerOn(e.core), held);
+        expect(e.log).toMatch(/was not cancelled by this request \(EDIS cancel\/product: .*\), but it is gone at EDIS \(EDIS get\/kvmid: .*EDIS get\/serviceid: .*\); removing it from state/);
+        expect(sim.account.state.cancellations.map((c) => c.type)).toEqual(["Immediate"]);
+    });
+
+    test("a host that answers an HTML 404 to everything: read and delete fail and keep the server", async () => {
+        const { held } = await up(undefined);
+        sim.inject({ endpoint: "*", status: 404, body: "html", times: 1000 });
+        const e = next();
+        expect(await e.failure(e.refresh(kvmServerOn(e.core), held))).toContain(
+            "EDIS get/auth: unexpected answer (HTTP 404); the answer was an HTML page, not JSON; is the URL right (config `edis:baseUrl` / `edis:authUrl`)?",
+        );
+        expect(await e.failure(e.destroy(kvmServerOn(e.core), held))).toContain("EDIS cancel/product: unexpected answer (HTTP 404)");
+        expect(billed()).toEqual([Number(held.id)]);
+        sim.clearFaults();
+        await e.destroy(kvmServerOn(e.core), held);
+        expect(billed()).toEqual([]);
+    });
 });

@@ -27,7 +27,7 @@
  * in a preview, an updated resource's outputs that are not among its inputs are unknown to its dependents; a
  * parallelism limit; pending creates, written before each Create and cleared when it ends (also when it
  * fails), which survive only when the whole deployment dies (`crash()`, a killed CI job) and then stay until
- * `refresh --clear-pending-creates` (`clearPendingCreates()`); the next up warns about them (only when it
+ * `refresh --clear-pending-creates`; the next up warns about them (only when it
  * neither previews nor refreshes) and creates those resources again. The stack config recorded at the last up
  * (as the engine records it with the default provider): refresh, destroy and the refresh before up and
  * preview configure the provider from it, the program's registrations from the current config. Refresh as the
@@ -147,8 +147,6 @@ export class TestStack {
     env: NodeJS.ProcessEnv;
     /** Called once the host is up, so that a test can act on it mid-operation (e.g. kill it). */
     onHostStarted?: (host: ProviderHost) => void;
-    /** The name of a resource after whose create (the provider answered) the engine dies, before saving it. */
-    dieAfterCreateOf?: string;
     private running?: { op: Operation; program?: ChildProcess };
     /** The stack's secrets provider, as a passphrase provider: the key lives beside the state, never in it. */
     private readonly secretsProvider = new SecretsProvider();
@@ -200,21 +198,6 @@ export class TestStack {
 
     resource(name: string): ResourceState | undefined {
         return this.state().resources.find((r) => r.name === name);
-    }
-
-    /** Changes the state as `pulumi stack export`, an edit and `pulumi stack import` would (e.g. to model an older version's state). */
-    editState(edit: (state: StackState) => void): void {
-        const state = this.state();
-        edit(state);
-        this.writeState(state);
-    }
-
-    /** Drops pending creates, as `pulumi refresh --clear-pending-creates` does (the user found the server). */
-    clearPendingCreates(): Array<{ urn: string; inputs: Props }> {
-        const state = this.state();
-        const cleared = state.pendingCreates;
-        this.writeState({ ...state, pendingCreates: [] });
-        return cleared;
     }
 
     /**
@@ -600,13 +583,6 @@ export class TestStack {
         const settle = () => (state.pendingCreates = state.pendingCreates.filter((p) => p !== pending));
         try {
             const created = await op.host.create(res.urn, inputs);
-            if (this.dieAfterCreateOf === res.name) {
-                // The engine dies between the provider's answer and its checkpoint: nothing is saved, and the
-                // program never hears of the resource.
-                this.dieAfterCreateOf = undefined;
-                await this.crash();
-                throw new Error(`${res.urn}: the engine died after the provider created it`);
-            }
             settle();
             put({ ...res, id: created.id, inputs, outputs: created.outputs });
             return { id: created.id, state: created.outputs };
