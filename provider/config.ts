@@ -34,7 +34,7 @@ export const SETTINGS = {
         key: "maxAddedMonthlySpend",
         env: "EDIS_MAX_ADDED_MONTHLY_SPEND",
         type: "string",
-        doc: 'The most one deployment may add to the monthly bill by ordering, at list price before tax, as an amount and its currency ("50 EUR"): the servers it orders are priced as preview shows them, and the one that would pass it is not ordered. Unset: no limit.',
+        doc: 'The most one deployment may add to the monthly bill by ordering, replacing and changing plans, at list price before tax, as an amount and its currency ("50 EUR"): each change is priced as preview shows it, and the one that would pass the limit is not made. Unset: no limit.',
     },
     maxNewServers: {
         key: "maxNewServers",

@@ -25,4 +25,4 @@ export * from "./lookups/catalogue";
 export * from "./lookups/account";
 export type { OutputArgs } from "./lookups/context";
 export { LookupError } from "./lookups/context";
-export type { Prices, AddonGroupName } from "../provider/client/model";
+export type { Prices, AddonGroupName, ListPrice } from "../provider/client/model";

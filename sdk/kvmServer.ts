@@ -3,7 +3,7 @@ import { journalIdentity, registration, settleWhenRecorded } from "./options";
 import { INPUT_NAMES, OUTPUT_ONLY_NAMES } from "../provider/kvm/inputs";
 import kvmServerShim = require("./shim/kvmServer");
 
-import type { BillingCycleSpelling, CancellationType, PowerState } from "../provider/client/model";
+import type { BillingCycleSpelling, CancellationType, ListPrice, PowerState } from "../provider/client/model";
 export type { CancellationType, PowerState };
 
 /** A billing cycle as a program may write it; `semi-annually` is accepted as a spelling of `semiannually`. */
@@ -155,6 +155,13 @@ export class KvmServer extends pulumi.dynamic.Resource {
      * gone. The warning of that refresh says what EDIS answered and what to do.
      */
     declare public readonly notListed: pulumi.Output<boolean | undefined>;
+    /**
+     * The server's list price before tax, as ordered or last upgraded through Pulumi: the plan's price per billing
+     * cycle and the monthly equivalent with add-ons, in EDIS's currency. Absent for a server taken over with
+     * `adoptKvmId` or `pulumi import` (EDIS does not report a server's plan) until its plan is changed through Pulumi,
+     * and when the catalogue could not price it; a refresh never changes it.
+     */
+    declare public readonly listPrice: pulumi.Output<ListPrice | undefined>;
 
     /** Orders (or adopts) a server. */
     constructor(name: string, args: KvmServerArgs, opts?: pulumi.CustomResourceOptions) {

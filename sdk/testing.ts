@@ -29,6 +29,15 @@ import { lookupsSettled } from "./lookups/context";
 import { checkOneSdk } from "./oneSdk";
 import { CREDENTIAL_SETTINGS } from "./options";
 import { EdisSimulator, SimulatorOptions } from "../simulator/server";
+import { BILLING_CYCLE_MONTHS, CURRENCY, priceFor } from "../simulator/catalogue";
+import { normalizeBillingCycle } from "../provider/client/model";
+
+/** A plan's list price in the simulator's catalogue, as KvmServer's `listPrice` has it. */
+function listPriceOf(monthly: number, cycle: string) {
+    const billingCycle = normalizeBillingCycle(cycle) ?? "monthly";
+    const amount = priceFor(monthly, billingCycle)!;
+    return { amount, billingCycle, currency: CURRENCY, monthly: Math.round((amount / BILLING_CYCLE_MONTHS[billingCycle]) * 100) / 100 };
+}
 
 checkOneSdk();
 
@@ -131,6 +140,8 @@ export function mocks(overrides: { kvmServer?: (args: pulumi.runtime.MockResourc
                 // As the provider: power is read only where the program manages it.
                 powerState: args.inputs.powerState,
                 trafficSuspended: args.inputs.powerState === undefined ? undefined : false,
+                // The plan's list price as the simulator's catalogue has it (add-ons left out); none for an adopted server.
+                listPrice: plan && !args.inputs.adoptKvmId ? listPriceOf(plan.monthly, args.inputs.billingCycle ?? "monthly") : undefined,
                 ...overrides.kvmServer?.(args),
             };
             return { id: String(state.serviceId), state };

@@ -76,6 +76,8 @@ test("an answer lost after EDIS made the order: every member stays blocked and n
     expect(await up(Object.fromEntries(Object.entries(fleet).map(([name, s]) => [name, { ...s, adoptKvmId: kvmOf(s.hostname) }])))).toEqual([]);
     expect(orders()).toHaveLength(1);
     expect(inState()).toEqual(made);
+    // EDIS does not report an adopted server's plan: it has no list price.
+    expect(Object.values(held).map((h) => h.outs.listPrice)).toEqual([undefined, undefined, undefined]);
 });
 
 test("members whose create fails after the order (unpaid invoice) are held with their service ids; paying resumes them without a second order", async () => {

@@ -311,10 +311,10 @@ test("edis:maxNewServers counts each resource a deployment would order, once; ad
     expect(await failuresOf({}, server("a"))).toEqual([]);
     expect(await failuresOf({}, server("a"))).toEqual([]);
     expect(await failuresOf({}, server("b", { adoptKvmId: "kvm_1_1" }))).toEqual([]);
-    expect(await failuresOf(server("c"), server("c", { cancellationType: "Immediate" }))).toEqual([]);
+    expect(await failuresOf(server("c", { billingCycle: "monthly" }), server("c", { cancellationType: "Immediate" }))).toEqual([]);
     expect(await failuresOf({}, server("d"))).toEqual([]);
-    // Adopted or imported earlier: old inputs without a plan, and nothing is ordered.
-    expect(await failuresOf({ hostname: "g.example.com", kvmId: "kvm_1_1", serviceId: 5 }, server("g"))).toEqual([]);
+    // Adopted or imported earlier (an import is declared as adopted): old inputs without a plan, and nothing is ordered.
+    expect(await failuresOf({ hostname: "g.example.com", adoptKvmId: "kvm_1_1" }, server("g"))).toEqual([]);
     expect(await failuresOf({}, server("e"))).toEqual([{ property: "hostname", reason: expect.stringContaining("e.example.com would be server 3 that this deployment orders") }]);
     expect(resolveConfig((k) => ({ maxNewServers: "2.5" })[k], {}).problems).toEqual([expect.stringContaining("must be a whole number")]);
 });
@@ -332,7 +332,7 @@ test("each server a deployment orders is priced under it, with the running total
         expect((await kvm.check({}, server("a"))).failures ?? []).toEqual([]);
         expect((await kvm.check({}, server("b", { planId: 102, billingCycle: "quarterly", additionalIpId: 2201 }))).failures ?? []).toEqual([]);
         // An in-place change orders nothing: no line.
-        expect((await kvm.check(server("c"), server("c", { cancellationType: "Immediate" }))).failures ?? []).toEqual([]);
+        expect((await kvm.check(server("c", { billingCycle: "monthly" }), server("c", { cancellationType: "Immediate" }))).failures ?? []).toEqual([]);
         expect(lines).toEqual([
             "pulumi-edis: a.example.com: orders KVM S, billed monthly: 4.50 EUR/month at list price before tax; this deployment adds 4.50 EUR/month so far",
             "pulumi-edis: b.example.com: orders KVM M with +1 IPv4 Address, billed quarterly (23.28 EUR): 9.26 EUR/month at list price before tax; this deployment adds 13.76 EUR/month so far",

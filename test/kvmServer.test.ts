@@ -45,6 +45,29 @@ describe("what a change does", () => {
         expect(writes()).toEqual([]);
     });
 
+    test("the list price is in state as ordered and as upgraded, and a refresh keeps it; an upgrade's check says what it adds and edis:maxAddedMonthlySpend refuses past it; a replacement names both sides", async () => {
+        expect(held.outs.listPrice).toEqual({ amount: 4.5, billingCycle: "monthly", currency: "EUR", monthly: 4.5 });
+        const e = next();
+        const read = (await e.refresh(kvmServerOn(e.core), held))!;
+        expect(read.outs.listPrice).toEqual(held.outs.listPrice);
+
+        const limited = new InProcess({ ...config, "edis:maxAddedMonthlySpend": "3 EUR" });
+        expect(await limited.failure(limited.up(kvmServerOn(limited.core), read, { ...web1, planId: 102 }))).toContain(
+            "web1.example.com (3.50 EUR/month) would bring what this deployment adds to 3.50 EUR/month, past config `edis:maxAddedMonthlySpend` (or EDIS_MAX_ADDED_MONTHLY_SPEND) (3.00 EUR): its plan is not changed",
+        );
+        expect(writes()).toEqual([]);
+        const upgraded = await up(read, { ...web1, planId: 102 });
+        expect(upgraded.e.log).toContain("web1.example.com: changes to KVM M, billed monthly: 8.00 EUR/month at list price before tax (+3.50 EUR/month); this deployment adds 3.50 EUR/month so far");
+        expect(upgraded.held.outs.listPrice).toEqual({ amount: 8, billingCycle: "monthly", currency: "EUR", monthly: 8 });
+
+        const replaced = await up(upgraded.held, { ...web1, planId: 102, osId: 1024 });
+        expect(replaced.step).toBe("replace");
+        expect(replaced.e.log).toContain(
+            "web1.example.com: is replaced: orders KVM M, billed monthly: 8.00 EUR/month at list price before tax (the server it replaces: 8.00 EUR/month); this deployment adds 8.00 EUR/month so far",
+        );
+        expect(replaced.held.outs.listPrice).toEqual({ amount: 8, billingCycle: "monthly", currency: "EUR", monthly: 8 });
+    });
+
     test("a changed cancellationType is an in-place update with no API write, and the delete uses it", async () => {
         const changed = await up(held, { ...web1, cancellationType: "Immediate" });
         expect(changed.step).toBe("update");

@@ -166,7 +166,18 @@ export interface UpgradeResult {
     newProductId?: number;
 }
 
-/** One entry of get/auth: how to reach a KVM's own management API. `signature` is a credential. */
+/** A server's list price before tax, from EDIS's catalogue: what a program can sum for a fleet and a policy can read. */
+export interface ListPrice {
+    /** The plan's price per billing cycle, e.g. 23.28 for a quarterly plan. */
+    amount: number;
+    /** The billing cycle the amount is for. */
+    billingCycle: BillingCycle;
+    /** EDIS's currency code for the prices, e.g. "EUR". */
+    currency: string;
+    /** The monthly equivalent: the amount divided by the months of its cycle, plus each add-on's monthly price, to the cent. */
+    monthly: number;
+}
+
 /** A KVM of the account as every lookup returns it: what get/auth says of it, without its session credential. */
 export interface KvmSessionInfo {
     /** The KVM id, e.g. "kvm_123456_789012". */

@@ -1,5 +1,5 @@
 /** KvmServer inputs, their offline validation (`check`, on every preview and up), and the outputs type; no network here. */
-import { BILLING_CYCLES, BillingCycle, CANCELLATION_TYPES, CancellationType, KvmSession, PowerState, normalizeBillingCycle } from "../client/model";
+import { BILLING_CYCLES, BillingCycle, CANCELLATION_TYPES, CancellationType, KvmSession, ListPrice, PowerState, normalizeBillingCycle } from "../client/model";
 import { CheckFailure, FieldRule, UNKNOWN, Validator, checkFields, compact, show } from "../fields";
 import { RESOURCE_KEY } from "../journal";
 
@@ -48,6 +48,8 @@ export interface KvmServerOutputs extends KvmServerInputs {
     trafficSuspended?: boolean;
     /** The last refresh did not list the server and EDIS did not confirm it gone: kept in state, shown as a change. */
     notListed?: boolean;
+    /** The list price as ordered or last upgraded through Pulumi (absent for an adopted or imported server). */
+    listPrice?: ListPrice;
 }
 
 /** The output that marks a server missing from the account's listing but not confirmed gone (see KvmServerOutputs). */
@@ -71,6 +73,7 @@ export const OUTPUT_ONLY_NAMES = [
     "lpsIsPremium",
     "trafficSuspended",
     "notListed",
+    "listPrice",
 ] as const satisfies ReadonlyArray<Exclude<keyof KvmServerOutputs, keyof KvmServerInputs>>;
 
 export const ADDON_INPUTS = {

@@ -1,6 +1,6 @@
 /** The pre-order check: all the catalogue can refute, before add/order so that a mistake costs nothing; all problems at once. */
 import { Catalogue } from "../catalogue";
-import { Addon, BillingCycle, Location, PaymentMethod, Product } from "../client/model";
+import { Addon, BillingCycle, ListPrice, Location, PaymentMethod, Product } from "../client/model";
 import { ProviderConfig, describeSetting } from "../config";
 import { ADDON_INPUTS, KvmServerInputs } from "./inputs";
 
@@ -116,7 +116,7 @@ export async function isNoExtraAddon(catalogue: Catalogue, planId: number, input
 const MONTHS: Record<BillingCycle, number> = { monthly: 1, quarterly: 3, semiannually: 6, annually: 12 };
 
 /** What an order buys at list price (before tax): the plan per cycle, the add-ons per month, and the monthly sum. */
-export function listPrice(plan: Product, inputs: KvmServerInputs): { text: string; monthly: number; currency: string } | undefined {
+export function listPrice(plan: Product, inputs: Pick<KvmServerInputs, "billingCycle" | keyof typeof ADDON_INPUTS>): (ListPrice & { text: string }) | undefined {
     const cycle = inputs.billingCycle;
     const perCycle = plan.prices[cycle];
     if (perCycle === undefined) return undefined;
@@ -125,8 +125,16 @@ export function listPrice(plan: Product, inputs: KvmServerInputs): { text: strin
         const addon = id === undefined ? undefined : plan.addons[group].find((a) => a.id === id);
         return addon && addon.prices.monthly !== undefined ? [addon] : [];
     });
-    const monthly = perCycle / MONTHS[cycle] + addons.reduce((sum, a) => sum + a.prices.monthly!, 0);
+    const monthly = Math.round((perCycle / MONTHS[cycle] + addons.reduce((sum, a) => sum + a.prices.monthly!, 0)) * 100) / 100;
     const what = `${plan.name}${addons.length ? ` with ${addons.map((a) => a.name).join(", ")}` : ""}`;
     const billed = cycle === "monthly" ? "billed monthly" : `billed ${cycle} (${perCycle.toFixed(2)} ${plan.currency})`;
-    return { text: `${what}, ${billed}: ${monthly.toFixed(2)} ${plan.currency}/month at list price before tax`, monthly, currency: plan.currency };
+    const text = `${what}, ${billed}: ${monthly.toFixed(2)} ${plan.currency}/month at list price before tax`;
+    return { amount: perCycle, billingCycle: cycle, currency: plan.currency, monthly, text };
+}
+
+/** The list price of a server's plan as the catalogue has it now; undefined when it cannot be told (never an error). */
+export async function currentListPrice(catalogue: Catalogue, inputs: Partial<KvmServerInputs>): Promise<(ListPrice & { text: string }) | undefined> {
+    if (inputs.planId === undefined || inputs.billingCycle === undefined) return undefined;
+    const home = await catalogue.findPlan(inputs.planId).catch(() => undefined);
+    return home && listPrice(home.plan, inputs as KvmServerInputs);
 }

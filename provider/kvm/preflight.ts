@@ -7,11 +7,10 @@ import { ProviderConfig, describeSetting } from "../config";
 import { UNKNOWN } from "../fields";
 import { CheckFailure, INPUT_NAMES, KvmServerInputs, inputsOf } from "./inputs";
 import { OrderJournal, identityOf } from "../journal";
-import { OrderCheckError, checkOrder, listPrice, resolvePaymentMethod } from "./orderCheck";
+import { OrderCheckError, checkOrder, currentListPrice, listPrice, resolvePaymentMethod } from "./orderCheck";
+import { ListPrice } from "../client/model";
 import { Context } from "../context";
-import { diffKvmServer } from "./diff";
-
-let reportedNoCredentials = false;
+import { diffKvmServer, needsUpgrade } from "./diff";
 
 /** What one deployment (one provider process) orders: the servers (edis:maxNewServers) and their list prices, by resource. */
 export interface Ordering {
@@ -26,6 +25,7 @@ export async function preflight(
     journal: OrderJournal,
     olds: Record<string, unknown>,
     news: Record<string, unknown>,
+    /** Each line once per deployment. */
     log: (line: string) => void,
     ordering: Ordering,
 ): Promise<CheckFailure[]> {
@@ -35,8 +35,8 @@ export async function preflight(
     // adopted or imported server has old inputs without a plan, and orders nothing.
     const creates = Object.keys(olds).every((k) => k === "__provider");
     // New, or replaced; an in-place change is checked by the update, and must not block resuming a stopped create.
-    const changed = creates || diffKvmServer(olds, news).replaces.length > 0;
-    if (!changed) return [];
+    const replaces = !creates && diffKvmServer(olds, news).replaces.length > 0;
+    if (!creates && !replaces) return needsUpgrade(olds, news) ? priceUpgrade(config, context, inputsOf(olds), inputs, identityOf(news)?.key, log, ordering) : [];
     if (config.problems.length) throw new Error(`pulumi-edis configuration: ${config.problems.join("; ")}`);
     // Read before anything is checked: a journal that cannot be read stops the order, and preview says so already.
     const identity = identityOf(news);
@@ -45,31 +45,27 @@ export async function preflight(
             if (await journal.read(key, "order").catch(unreadable)) return [];
         }
     }
-    // Each create is one order of this deployment, counted once per resource.
-    if (creates) {
-        ordering.servers.add(identity?.key ?? inputs.hostname);
-        if (ordering.servers.size > config.maxNewServers) {
-            return [
-                {
-                    property: "hostname",
-                    reason:
-                        `${inputs.hostname} would be server ${ordering.servers.size} that this deployment orders, and ${describeSetting("maxNewServers")} ` +
-                        `allows ${config.maxNewServers}: it is not ordered. For a larger fleet, raise the limit: \`pulumi config set edis:maxNewServers ${Math.max(ordering.servers.size, config.maxNewServers * 2)}\``,
-                },
-            ];
-        }
+    // Each create is one order of this deployment, counted once per resource; so is a replacement's new half.
+    ordering.servers.add(identity?.key ?? inputs.hostname);
+    if (ordering.servers.size > config.maxNewServers) {
+        return [
+            {
+                property: "hostname",
+                reason:
+                    `${inputs.hostname} would be server ${ordering.servers.size} that this deployment orders, and ${describeSetting("maxNewServers")} ` +
+                    `allows ${config.maxNewServers}: it is not ordered. For a larger fleet, raise the limit: \`pulumi config set edis:maxNewServers ${Math.max(ordering.servers.size, config.maxNewServers * 2)}\``,
+            },
+        ];
     }
     // A value not known until the deployment runs (an output of another resource) is checked by create.
     if (INPUT_NAMES.some((n) => (inputs as unknown as Record<string, unknown>)[n] === UNKNOWN)) return [];
     if (!config.email || !config.password) {
-        if (!reportedNoCredentials) {
-            reportedNoCredentials = true;
-            log(
-                `note: the order of ${inputs.hostname} was checked for its inputs only: without ${describeSetting("email")} and ` +
-                    `${describeSetting("password")} the plan, OS, add-ons, billing cycle and payment method cannot be checked against EDIS's ` +
-                    `catalogue (\`pulumi up\` needs them, and checks them before it orders)`,
-            );
-        }
+        // Said once per deployment (the caller's log is the core's logOnce), not once per server.
+        log(
+            `note: orders are checked for their inputs only: without ${describeSetting("email")} and ${describeSetting("password")} the plan, ` +
+                `OS, add-ons, billing cycle and payment method cannot be checked against EDIS's catalogue, nor priced (\`pulumi up\` needs them, ` +
+                `and checks them before it orders)`,
+        );
         return [];
     }
     let method: string;
@@ -80,35 +76,72 @@ export async function preflight(
     }
     try {
         const { plan } = await checkOrder(context().catalogue, inputs, method);
-        const price = creates ? listPrice(plan, inputs) : undefined;
-        const limit = config.maxAddedMonthlySpend;
-        if (creates && limit && !price) return [{ property: "planId", reason: `${inputs.hostname} cannot be priced, so ${describeSetting("maxAddedMonthlySpend")} refuses it` }];
-        if (price) {
-            const key = identity?.key ?? inputs.hostname;
-            const total = [...ordering.prices].filter(([k, p]) => k !== key && p.currency === price.currency).reduce((sum, [, p]) => sum + p.monthly, price.monthly);
-            const over = limit && (limit.currency !== price.currency.toUpperCase() || Math.round(total * 100) > limit.cents);
-            if (over) {
-                const allowed = `${(limit.cents / 100).toFixed(2)} ${limit.currency}`;
-                return [
-                    {
-                        property: "planId",
-                        reason:
-                            limit.currency !== price.currency.toUpperCase()
-                                ? `${inputs.hostname} is priced in ${price.currency}, and ${describeSetting("maxAddedMonthlySpend")} is ${allowed}: it is not ordered`
-                                : `${inputs.hostname} (${price.monthly.toFixed(2)} ${price.currency}/month) would bring what this deployment adds to ${total.toFixed(2)} ` +
-                                  `${price.currency}/month, past ${describeSetting("maxAddedMonthlySpend")} (${allowed}): it is not ordered`,
-                    },
-                ];
-            }
-            ordering.prices.set(key, price);
-            log(`${inputs.hostname}: orders ${price.text}; this deployment adds ${total.toFixed(2)} ${price.currency}/month so far`);
-        }
+        const price = listPrice(plan, inputs);
+        const was = replaces ? await currentListPrice(context().catalogue, inputsOf(olds)) : undefined;
+        // Until the old half is cancelled (at the end of its billing period, perhaps) both are billed: the new one adds its whole price.
+        const failure = addSpend(config, ordering, identity?.key ?? inputs.hostname, inputs.hostname, price, price?.monthly, log, (p) =>
+            replaces ? `is replaced: orders ${p.text}${was ? ` (the server it replaces: ${was.monthly.toFixed(2)} ${was.currency}/month)` : ""}` : `orders ${p.text}`,
+        );
+        if (failure) return [failure];
         return [];
     } catch (e) {
         if (e instanceof OrderCheckError) return e.problems.map((reason) => ({ property: propertyOf(reason), reason: withConfigKey(reason, inputs) }));
         if (isEdisApiError(e)) throw new Error(`the order of ${inputs.hostname} could not be checked against EDIS's catalogue, and \`pulumi up\` would stop there too: ${e.message}`);
         throw e;
     }
+}
+
+/**
+ * Counts what a change adds per month toward edis:maxAddedMonthlySpend and says it under the server, with the running
+ * total; a change that cannot be priced is refused when a limit is set. Counted once per resource.
+ */
+function addSpend(
+    config: ProviderConfig,
+    ordering: Ordering,
+    key: string,
+    hostname: string,
+    price: (ListPrice & { text: string }) | undefined,
+    added: number | undefined,
+    log: (line: string) => void,
+    says: (price: ListPrice & { text: string }) => string,
+    refusal = "it is not ordered",
+): CheckFailure | undefined {
+    const limit = config.maxAddedMonthlySpend;
+    const setting = describeSetting("maxAddedMonthlySpend");
+    if (!price || added === undefined) return limit ? { property: "planId", reason: `${hostname} cannot be priced, so ${setting} refuses it` } : undefined;
+    const total = [...ordering.prices].filter(([k, p]) => k !== key && p.currency === price.currency).reduce((sum, [, p]) => sum + p.monthly, added);
+    if (limit) {
+        const allowed = `${(limit.cents / 100).toFixed(2)} ${limit.currency}`;
+        if (limit.currency !== price.currency.toUpperCase()) return { property: "planId", reason: `${hostname} is priced in ${price.currency}, and ${setting} is ${allowed}: ${refusal}` };
+        if (Math.round(total * 100) > limit.cents) {
+            return {
+                property: "planId",
+                reason: `${hostname} (${added.toFixed(2)} ${price.currency}/month) would bring what this deployment adds to ${total.toFixed(2)} ${price.currency}/month, past ${setting} (${allowed}): ${refusal}`,
+            };
+        }
+    }
+    const seen = ordering.prices.has(key);
+    ordering.prices.set(key, { monthly: added, currency: price.currency });
+    if (!seen) log(`${hostname}: ${says(price)}; this deployment adds ${total.toFixed(2)} ${price.currency}/month so far`);
+    return undefined;
+}
+
+/** A plan or billing-cycle change in place: priced from the catalogue, old and new; what it adds is the difference (a downgrade adds nothing). */
+async function priceUpgrade(
+    config: ProviderConfig,
+    context: () => Context,
+    olds: KvmServerInputs,
+    news: KvmServerInputs,
+    key: string | undefined,
+    log: (line: string) => void,
+    ordering: Ordering,
+): Promise<CheckFailure[]> {
+    if (!config.email || !config.password || [news.planId, news.billingCycle].some((v) => (v as unknown) === UNKNOWN)) return [];
+    const [was, price] = await Promise.all([currentListPrice(context().catalogue, olds), currentListPrice(context().catalogue, news)]);
+    const added = price && (was?.currency === price.currency ? Math.max(0, Math.round((price.monthly - was.monthly) * 100) / 100) : price.monthly);
+    const change = (p: ListPrice) => (was?.currency === p.currency ? `${p.monthly >= was.monthly ? "+" : "-"}${Math.abs(p.monthly - was.monthly).toFixed(2)} ${p.currency}/month` : "the old price is not known");
+    const failure = addSpend(config, ordering, key ?? news.hostname, news.hostname, price, added, log, (p) => `changes to ${p.text} (${change(p)})`, "its plan is not changed");
+    return failure ? [failure] : [];
 }
 
 /** The input a problem is about: the word it starts with, when that is an input; else the plan. */

@@ -4,7 +4,7 @@ import { ConfigureRequest, Core } from "../runtime";
 import { preflight } from "./preflight";
 import { Context, ServerInitError } from "../context";
 import { KvmServerDiff, UNFINISHED, diffKvmServer, needsUpgrade } from "./diff";
-import { checkOrder, isNoExtraAddon, resolvePaymentMethod } from "./orderCheck";
+import { checkOrder, currentListPrice, isNoExtraAddon, resolvePaymentMethod } from "./orderCheck";
 import { RESOURCE_ALIASES, RESOURCE_KEY, adoptionKey, forgetService, identityOf, resolveCommand } from "../journal";
 import { randomBytes } from "node:crypto";
 import { heldElsewhereError } from "./holders";
@@ -65,6 +65,12 @@ function markPower<T extends object>(outs: T, inputs: Record<string, unknown>): 
     return { ...outs, [MANAGES_POWER]: inputs.powerState !== undefined };
 }
 
+/** The list price of what was just ordered or upgraded, from the catalogue the order was checked against; absent when it cannot be told. */
+async function priced(c: Context, outs: KvmServerOutputs): Promise<KvmServerOutputs> {
+    const price = await currentListPrice(c.catalogue, outs);
+    return compact({ ...outs, listPrice: price && { amount: price.amount, billingCycle: price.billingCycle, currency: price.currency, monthly: price.monthly } });
+}
+
 /** Drops add-on changes that isNoExtraAddon finds are none; the catalogue is asked only for such a pair. */
 async function withoutNoExtraAddons(core: Core, olds: Record<string, unknown>, diff: KvmServerDiff, news: Record<string, unknown>): Promise<KvmServerDiff> {
     const same: string[] = [];
@@ -111,7 +117,7 @@ export function kvmServerOn(core: Core) {
             }
             const checked = checkInputs(news, olds);
             if (checked.failures.length) return checked;
-            const failures = await preflight(currentConfig(), ctx, journal(), olds, checked.inputs, log, core.ordering);
+            const failures = await preflight(currentConfig(), ctx, journal(), olds, checked.inputs, logOnce, core.ordering);
             return failures.length ? { inputs: checked.inputs, failures } : checked;
         },
 
@@ -147,6 +153,7 @@ export function kvmServerOn(core: Core) {
                 if (adopting) holders.checkAdoption(key, adopting);
                 const created = await c.flights.run(() => createServer(c, inputsOf(inputs), identityOf(inputs)));
                 if (adopting) holders.checkAdoption(key, created.outs.kvmId ?? adopting, Number(created.id));
+                else created.outs = await priced(c, created.outs);
                 holders.see(holdingOf(key, created.id, created.outs), true);
                 const token = adopting ? await recordAdoption(c, key, created.outs) : undefined;
                 return { ...created, outs: { ...markPower(created.outs, inputs), ...(token ? { [ADOPTION_TOKEN]: token } : {}) } };
@@ -185,7 +192,10 @@ export function kvmServerOn(core: Core) {
             // Entries written under the key state recorded (before a stack rename or an alias) are this resource's too.
             const identity = identityOf({ ...news, [RESOURCE_KEY]: key });
             if (identity && typeof olds[RESOURCE_KEY] === "string" && olds[RESOURCE_KEY] !== key) identity.aliases.push(olds[RESOURCE_KEY] as string);
-            if (needsUpgrade(olds, news)) await upgradeServer(c, { ...(olds as unknown as KvmServerOutputs), kvmId: outs.kvmId }, inputs, identity);
+            if (needsUpgrade(olds, news)) {
+                await upgradeServer(c, { ...(olds as unknown as KvmServerOutputs), kvmId: outs.kvmId }, inputs, identity);
+                outs = await priced(c, outs);
+            }
             if (outs.suspended) outs = await recheckSuspension(c, outs);
             if (outs.notListed) outs = await recheckListing(c, outs);
             if (inputs.powerState) outs = await applyPowerState(c, outs, inputs.powerState);

@@ -64,11 +64,22 @@ test("examples/basic: up, a quiet preview, drift (suspended, then cancelled at E
     await expectNoCredentials(f);
 });
 
-test("examples/fleet: three servers over two locations, unchanged on a second up, cancelled Immediate by destroy", async () => {
+test("examples/fleet: a preview prices each server with the running total, orders nothing; three servers over two locations, exporting their monthly list price; unchanged on a second up, cancelled Immediate by destroy", async () => {
     const f = await open(join(EXAMPLES, "fleet"), { config: { "edis-fleet:sshPublicKey": KEY } });
     const { sim, stack } = f;
+    // The preview prices each server, with the running total; it orders nothing.
+    const preview = ok(await stack.preview());
+    const priced = [...preview.output.matchAll(/(\S+)\.example\.com: orders .* at list price before tax; this deployment adds ([\d.]+) EUR\/month so far/g)];
+    expect([...new Set(priced.map((m) => m[1]))].sort()).toEqual(["db-1", "web-1", "web-2"]);
+    expect(sim.calls("add/order")).toEqual([]);
     const up = ok(await stack.up());
     expect(opsOf(up)).toEqual({ "web-1": ["create"], "web-2": ["create"], "db-1": ["create"] });
+    // The stack's monthly total is the sum of the servers' list prices in state, and the preview's last running total.
+    const prices = Object.values(await stack.resources()).flatMap((r) => (r.outputs?.listPrice ? [(r.outputs.listPrice as { monthly: number }).monthly] : []));
+    expect(prices).toHaveLength(3);
+    const total = prices.reduce((a, b) => a + b, 0).toFixed(2);
+    expect((await stack.outputs()).monthlyListPrice).toBe(`${total} EUR`);
+    expect(Math.max(...priced.map((m) => Number(m[2]))).toFixed(2)).toBe(total);
     expect(sim.account.state.services.map((s) => [s.hostname, s.sshPublicKey === KEY])).toEqual(
         expect.arrayContaining([["web-1.example.com", true], ["web-2.example.com", true], ["db-1.example.com", true]]),
     );

@@ -205,7 +205,7 @@ describe.each(DOORS)("through $name", (door) => {
         expect(f.sim.account.state.cancellations).toEqual([]);
     });
 
-    test("a mistyped edis: key fails the preview with the key it resembles; edis:maxNewServers refuses a new server and a replacement in preview and up; each order's list price shows in preview and up, and edis:maxAddedMonthlySpend refuses the order past it; one location whose catalogue cannot be read: a plan elsewhere is ordered; a plan not found is 'cannot tell', naming that location", async () => {
+    test("a mistyped edis: key fails the preview with the key it resembles; edis:maxNewServers refuses a new server and a replacement in preview and up; each order's list price shows in preview and up and is in state, an upgrade's preview shows what it adds, and edis:maxAddedMonthlySpend refuses the order past it; one location whose catalogue cannot be read: a plan elsewhere is ordered; a plan not found is 'cannot tell', naming that location", async () => {
         const f = await open(door.programDir);
         door.prepare(f.stack);
         // Zurich's products (plan ids 4xx) come back as an HTML page, every time.
@@ -234,6 +234,13 @@ describe.each(DOORS)("through $name", (door) => {
         await f.stack.mustRun(["config", "rm", "edis:maxNewServers"]);
         await door.declare(f.stack, { web });
         expect(paidWrites(f.sim)).toEqual(["add/order"]);
+        // The list price as ordered is in state; an upgrade's preview says what it adds per month.
+        expect((await f.stack.resources()).web.outputs?.listPrice).toEqual({ amount: 4.5, billingCycle: "monthly", currency: "EUR", monthly: 4.5 });
+        await door.declare(f.stack, { web: { ...web, planId: 102 } });
+        expect(ok(await f.stack.preview()).output).toContain(
+            "web1.example.com: changes to KVM M, billed monthly: 8.00 EUR/month at list price before tax (+3.50 EUR/month); this deployment adds 3.50 EUR/month so far",
+        );
+        await door.declare(f.stack, { web });
         await door.declare(f.stack, { web, other: { ...web, planId: 999, hostname: "other.example.com" } });
         const unsure = failed(await f.stack.preview());
         expect(unsure.output).toContain("planId 999 is not a product at any location whose catalogue could be read");
