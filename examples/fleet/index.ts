@@ -34,3 +34,8 @@ const servers = fleet.map((s) => {
 
 export const kvmIds = Object.fromEntries(fleet.map((s, i) => [s.name, servers[i].kvmId]));
 export const apiHosts = Object.fromEntries(fleet.map((s, i) => [s.name, servers[i].apiHost]));
+// What the fleet adds to the monthly bill at list price before tax, as each server was ordered (or last upgraded).
+export const monthlyListPrice = pulumi.all(servers.map((s) => s.listPrice)).apply((prices) => {
+    const priced = prices.filter((p): p is edis.ListPrice => p !== undefined);
+    return `${priced.reduce((sum, p) => sum + p.monthly, 0).toFixed(2)} ${priced[0]?.currency ?? ""}`.trim();
+});
