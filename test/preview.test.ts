@@ -45,7 +45,7 @@ test("without credentials the check takes the inputs alone, passes, and says wha
     const e = new InProcess({ ...config, "edis:email": "", "edis:password": "" });
     const { failures = [] } = await kvmServerOn(e.core).check({}, { ...web, planId: 999 });
     expect(failures).toEqual([]);
-    expect(e.log).toMatch(/orders are checked for their inputs only: without config `edis:email` .* and config `edis:password`/);
+    expect(e.log).toMatch(/orders and plan changes are checked for their inputs only: without config `edis:email` .* and config `edis:password`/);
     expect(sim.log).toEqual([]);
 });
 

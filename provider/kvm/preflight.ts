@@ -59,15 +59,7 @@ export async function preflight(
     }
     // A value not known until the deployment runs (an output of another resource) is checked by create.
     if (INPUT_NAMES.some((n) => (inputs as unknown as Record<string, unknown>)[n] === UNKNOWN)) return [];
-    if (!config.email || !config.password) {
-        // Said once per deployment (the caller's log is the core's logOnce), not once per server.
-        log(
-            `note: orders are checked for their inputs only: without ${describeSetting("email")} and ${describeSetting("password")} the plan, ` +
-                `OS, add-ons, billing cycle and payment method cannot be checked against EDIS's catalogue, nor priced (\`pulumi up\` needs them, ` +
-                `and checks them before it orders)`,
-        );
-        return [];
-    }
+    if (!config.email || !config.password) return noCredentials(log);
     let method: string;
     try {
         method = resolvePaymentMethod(inputs.paymentMethod, config, `the order of ${inputs.hostname}`);
@@ -136,12 +128,23 @@ async function priceUpgrade(
     log: (line: string) => void,
     ordering: Ordering,
 ): Promise<CheckFailure[]> {
-    if (!config.email || !config.password || [news.planId, news.billingCycle].some((v) => (v as unknown) === UNKNOWN)) return [];
+    if (!config.email || !config.password) return noCredentials(log);
+    if ([news.planId, news.billingCycle].some((v) => (v as unknown) === UNKNOWN)) return [];
     const [was, price] = await Promise.all([currentListPrice(context().catalogue, olds), currentListPrice(context().catalogue, news)]);
     const added = price && (was?.currency === price.currency ? Math.max(0, Math.round((price.monthly - was.monthly) * 100) / 100) : price.monthly);
     const change = (p: ListPrice) => (was?.currency === p.currency ? `${p.monthly >= was.monthly ? "+" : "-"}${Math.abs(p.monthly - was.monthly).toFixed(2)} ${p.currency}/month` : "the old price is not known");
     const failure = addSpend(config, ordering, key ?? news.hostname, news.hostname, price, added, log, (p) => `changes to ${p.text} (${change(p)})`, "its plan is not changed");
     return failure ? [failure] : [];
+}
+
+/** Said once per deployment (the caller's log is the core's logOnce), not once per server. */
+function noCredentials(log: (line: string) => void): CheckFailure[] {
+    log(
+        `note: orders and plan changes are checked for their inputs only: without ${describeSetting("email")} and ${describeSetting("password")} ` +
+            `the plan, OS, add-ons, billing cycle and payment method cannot be checked against EDIS's catalogue, nor priced (\`pulumi up\` ` +
+            `needs them, and checks them before it orders)`,
+    );
+    return [];
 }
 
 /** The input a problem is about: the word it starts with, when that is an input; else the plan. */
