@@ -30,6 +30,7 @@ process.stderr.on?.("error", () => (stderrGone = true));
 export class Core {
     private config: ProviderConfig | undefined;
     private context: Context | undefined;
+    private orderJournal: OrderJournal | undefined;
     private sink: ((line: string) => void) | undefined;
     private readonly said = new Set<string>();
     /** Diff runs without credentials (no context), so what it notes lives here, across configurations. */
@@ -66,15 +67,16 @@ export class Core {
         if (this.config && JSON.stringify(this.config) === JSON.stringify(next)) return;
         this.config = next;
         this.context = undefined;
+        this.orderJournal = undefined;
     };
 
     currentConfig = (): ProviderConfig => this.config ?? resolveConfig(() => undefined);
 
-    /** Needs no credentials, so diff (in preview) can settle entries. */
-    journal = (): OrderJournal => new OrderJournal(journalStoreAt(this.currentConfig().journal));
+    /** Needs no credentials, so diff (in preview) can settle entries; the context uses the same one. */
+    journal = (): OrderJournal => (this.orderJournal ??= new OrderJournal(journalStoreAt(this.currentConfig().journal)));
 
     ctx = (): Context => {
-        this.context ??= createContext(this.currentConfig(), { log: this.log, replacing: this.replacing, cancelled: this.cancellation.signal });
+        this.context ??= createContext(this.currentConfig(), { log: this.log, replacing: this.replacing, cancelled: this.cancellation.signal, journal: this.journal() });
         return this.context;
     };
 
@@ -97,14 +99,14 @@ export const processCore = new Core();
 
 export function createContext(
     cfg: ProviderConfig,
-    options: { clock?: Clock; log: (line: string) => void; replacing?: Context["replacing"]; cancelled?: AbortSignal },
+    options: { clock?: Clock; log: (line: string) => void; replacing?: Context["replacing"]; cancelled?: AbortSignal; journal?: OrderJournal },
 ): Context {
     const clock = options.clock ?? systemClock;
     const cancelled = options.cancelled ?? new AbortController().signal;
     const client = clientFromConfig(cfg, { userAgent: `pulumi-edis/${packageVersion()}`, log: options.log, clock, cancelled });
     const management = new ManagementClient(client, { urlTemplate: cfg.managementUrl, now: () => clock.now() });
     const flights = new Flights();
-    const journal = new OrderJournal(journalStoreAt(cfg.journal));
+    const journal = options.journal ?? new OrderJournal(journalStoreAt(cfg.journal));
     return {
         config: cfg,
         client,
