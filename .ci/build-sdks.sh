@@ -9,8 +9,8 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 bin="${PULUMI_EDIS_CLI_BIN:-$(bash "$root/.ci/install-pulumi.sh")}"
 out="$root/sdks"
 started=$SECONDS
-# Built already from this schema.json with this CLI: nothing to do (`npm run test:cli` calls this before its tests).
-stamp="$(sha256sum "$root/schema.json" | cut -d' ' -f1) $("$bin/pulumi" version)"
+# Built already from this schema.json and reference with this CLI: nothing to do (`npm run test:cli` calls this before its tests).
+stamp="$(cat "$root/schema.json" "$root"/docs/reference/*.md | sha256sum | cut -d' ' -f1) $("$bin/pulumi" version)"
 if [[ -f "$out/.built-from" && "$(cat "$out/.built-from")" == "$stamp" ]] && compgen -G "$out/python/dist/*.whl" >/dev/null; then
     echo "build-sdks: sdks/ is built from this schema.json with this CLI" >&2
     echo "$out"
@@ -30,6 +30,25 @@ echo "build-sdks: gen-sdk wrote python and go after $((SECONDS - started)) s" >&
 "$bin/../python-env/bin/python" -m pip wheel --quiet --no-deps --no-build-isolation --disable-pip-version-check \
     -w "$out/python/dist" "$out/python" >&2
 echo "build-sdks: $(basename "$out"/python/dist/*.whl) after $((SECONDS - started)) s" >&2
+
+# Every example of the reference pages (docs/reference), word for word, as a user copies it: the Python ones are
+# type-checked with mypy against the SDK, the Go ones are compiled with the Go program below.
+examples="$(mktemp -d)"
+trap 'rm -rf "$home" "$examples"' EXIT
+node -e '
+const fs = require("fs"), path = require("path");
+const [dir, out] = process.argv.slice(1);
+for (const file of fs.readdirSync(dir).filter((f) => f.endsWith(".md"))) {
+    const page = path.basename(file, ".md");
+    const text = fs.readFileSync(path.join(dir, file), "utf8");
+    for (const [, lang, code] of text.matchAll(/^```(python|go)\n([\s\S]*?)^```$/gm)) {
+        const target = lang === "python" ? path.join(out, "python", `${page}.py`) : path.join(out, "go", page, "main.go");
+        fs.mkdirSync(path.dirname(target), { recursive: true });
+        fs.writeFileSync(target, code);
+    }
+}' "$root/docs/reference" "$examples"
+MYPYPATH="$out/python" "$bin/../python-env/bin/python" -m mypy --follow-imports=silent --cache-dir "$bin/../mypy-cache" --no-error-summary "$examples"/python/*.py >&2
+echo "build-sdks: $(ls "$examples"/python | wc -l) Python examples of the reference type-check (mypy) after $((SECONDS - started)) s" >&2
 
 # The Go SDK compiles (and passes vet) as a module of its own, against the CLI's sdk version.
 (
@@ -75,7 +94,9 @@ func main() {
 	})
 }
 GO
+    cp -r "$examples/go" examples
     go mod tidy >&2 && go build ./... >&2
+    echo "build-sdks: $(ls examples | wc -l) Go examples of the reference compile" >&2
     rm -rf "$check"
 )
 echo "build-sdks: a Go program (GetPlan with integers, enums, a typed Provider) builds against it with the documented replace after $((SECONDS - started)) s" >&2

@@ -121,6 +121,11 @@ build_plugin_languages() {
         "$py/bin/pip" install --quiet --disable-pip-version-check "pulumi==${PULUMI_VERSION#v}" parver semver setuptools wheel >&2
         echo "install-pulumi: Python environment with pulumi ${PULUMI_VERSION#v} in $py after $((SECONDS - started)) s" >&2
     fi
+    # mypy, the type checker of the reference's Python examples (build-sdks.sh).
+    if ! "$py/bin/python" -c "import mypy" 2>/dev/null; then
+        "$py/bin/pip" install --quiet --disable-pip-version-check "mypy==2.4.1" >&2
+        echo "install-pulumi: mypy 2.4.1 in $py after $((SECONDS - started)) s" >&2
+    fi
 }
 
 if [[ -x "$bin/pulumi" && -x "$bin/pulumi-language-nodejs" && -x "$bin/pulumi-resource-pulumi-nodejs" ]] \

@@ -20,12 +20,126 @@ interface Spec {
     enum?: Array<{ name: string; value: string }>;
 }
 
+/**
+ * One example per page, rendered in TypeScript, Python, Go and YAML from the schema's types (enums, integers). A
+ * string "${web.<output>}" names an output of the KvmServer "web" that `server` examples declare first. The tests
+ * compile or type-check every block (readme.test, .ci/build-sdks.sh) and preview the YAML ones (plugin.cli).
+ */
+interface Example {
+    name: string;
+    args: Record<string, string | number | boolean>;
+    output: string;
+    server?: boolean;
+}
+const WEB = { planId: 101, osId: 1012, hostname: "web-1.example.com" };
+const EXAMPLES: Record<string, Example> = {
+    KvmServer: { name: "server", args: { planId: 101, osId: 1012, hostname: "server-1.example.com", billingCycle: "monthly", cancellationType: "Immediate" }, output: "kvmId" },
+    VncAccess: { name: "vnc", server: true, args: { kvmId: "${web.kvmId}", password: "Vnc12345" }, output: "port" },
+    ReverseDns: { name: "ptr", server: true, args: { kvmId: "${web.kvmId}", ipAddress: "192.0.2.10", dnsPtr: "web-1.example.com" }, output: "dnsPtr" },
+    TrafficAlert: { name: "alert", server: true, args: { kvmId: "${web.kvmId}", callbackUrl: "https://hooks.example.com/edis", triggerPercent: 80 }, output: "hookId" },
+    getLocations: { name: "all", args: {}, output: "locations" },
+    getLocation: { name: "frankfurt", args: { name: "Frankfurt" }, output: "id" },
+    getPlans: { name: "candidates", args: { locationId: 1, minRamMb: 2048, billingCycle: "annually" }, output: "plans" },
+    getPlan: { name: "plan", args: { locationId: 1, minRamMb: 2048, maxPrice: 10 }, output: "id" },
+    getOperatingSystems: { name: "systems", args: { locationId: 1, planId: 101 }, output: "operatingSystems" },
+    getOperatingSystem: { name: "debian", args: { locationId: 1, planId: 101, nameRegex: "^Debian" }, output: "id" },
+    getAddon: { name: "ram", args: { locationId: 1, planId: 101, group: "ram", nameRegex: "1024 MB" }, output: "id" },
+    getBillingCycles: { name: "cycles", args: {}, output: "billingCycles" },
+    getPaymentMethods: { name: "methods", args: {}, output: "paymentMethods" },
+    getKvmSessions: { name: "account", args: {}, output: "sessions" },
+    getKvmSession: { name: "session", server: true, args: { kvmId: "${web.kvmId}" }, output: "apiHost" },
+    getKvmId: { name: "kvm", server: true, args: { serviceId: "${web.serviceId}" }, output: "kvmId" },
+    getServiceId: { name: "service", server: true, args: { kvmId: "${web.kvmId}" }, output: "serviceId" },
+};
+
+const snake = (n: string) => n.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+const pascal = (n: string) => n[0].toUpperCase() + n.slice(1);
+const REF = /^\$\{web\.(\w+)\}$/;
+
+/** The example of one resource or function, a block per language. */
+function exampleSections(token: string, types: Record<string, Spec>, inputs: Record<string, Spec>, isFunction: boolean, webRequired: string[]): string[] {
+    const name = token.split(":").pop()!;
+    const ex = EXAMPLES[name];
+    if (!ex) throw new Error(`reference: no example for ${name}`);
+    const enumOf = (arg: string) => {
+        const ref = inputs[arg]?.$ref?.replace("#/types/", "");
+        const t = ref ? types[ref] : undefined;
+        return t?.enum ? { type: ref!.split(":").pop()!, member: t.enum.find((e) => e.value === ex.args[arg])!.name } : undefined;
+    };
+    const value = (arg: string, lang: "ts" | "python" | "go" | "yaml"): string => {
+        const v = ex.args[arg];
+        const ref = typeof v === "string" ? REF.exec(v)?.[1] : undefined;
+        // Go types an output that may be absent (a KVM id before provisioning) as a pointer: Elem() is its value.
+        if (ref) return { ts: `web.${ref}`, python: `web.${snake(ref)}`, go: `web.${pascal(ref)}${webRequired.includes(ref) ? "" : ".Elem()"}`, yaml: v as string }[lang];
+        const e = enumOf(arg);
+        if (e && lang === "python") return `edis.${e.type}.${snake(e.member).replace(/^_/, "").toUpperCase()}`;
+        if (e && lang === "go") return `edis.${e.type}${e.member}`;
+        if (lang === "python" && typeof v === "boolean") return v ? "True" : "False";
+        if (lang !== "go") return JSON.stringify(v);
+        const wrap = { integer: "Int", number: "Float64", boolean: "Bool", string: "String" }[inputs[arg]?.type ?? "string"];
+        return `pulumi.${wrap}(${JSON.stringify(v)})`;
+    };
+    const args = Object.keys(ex.args);
+    const call = { ts: isFunction ? `edis.${name}Output` : `new edis.${name}`, python: isFunction ? `edis.${snake(name)}_output` : `edis.${name}`, go: isFunction ? `edis.${pascal(name)}Output` : `edis.New${name}` };
+    const server = ex.server ? { ts: `const web = new edis.KvmServer("web", { ${Object.entries(WEB).map(([k, v]) => `${k}: ${JSON.stringify(v)}`).join(", ")} });\n`, python: `web = edis.KvmServer("web", plan_id=${WEB.planId}, os_id=${WEB.osId}, hostname="${WEB.hostname}")\n` } : { ts: "", python: "" };
+    const tsArgs = args.length ? `{ ${args.map((a) => `${a}: ${value(a, "ts")}`).join(", ")} }` : "";
+    const ts = [
+        `import * as edis from "pulumi-edis";`,
+        "",
+        `${server.ts}const ${ex.name} = ${call.ts}(${isFunction ? tsArgs : `"${ex.name}", ${tsArgs}`});`,
+        `export const ${ex.output} = ${ex.name}.${ex.output};`,
+    ];
+    const pyArgs = args.map((a) => `${snake(a)}=${value(a, "python")}`);
+    const python = [
+        "import pulumi",
+        "import pulumi_edis as edis",
+        "",
+        `${server.python}${ex.name} = ${call.python}(${[...(isFunction ? [] : [`"${ex.name}"`]), ...pyArgs].join(", ")})`,
+        `pulumi.export("${ex.output}", ${ex.name}.${snake(ex.output)})`,
+    ];
+    const goFields = args.map((a) => `${pascal(a)}: ${value(a, "go")}`).join(", ");
+    const goWeb = ex.server ? [`\t\tweb, err := edis.NewKvmServer(ctx, "web", &edis.KvmServerArgs{PlanId: pulumi.Int(${WEB.planId}), OsId: pulumi.Int(${WEB.osId}), Hostname: pulumi.String("${WEB.hostname}")})`, "\t\tif err != nil {", "\t\t\treturn err", "\t\t}"] : [];
+    const goBody = isFunction
+        ? [`\t\t${ex.name} := ${call.go}(ctx${args.length ? `, edis.${pascal(name)}OutputArgs{${goFields}}` : ""})`, `\t\tctx.Export("${ex.output}", ${ex.name}.${pascal(ex.output)}())`]
+        : [`\t\t${ex.name}, err := ${call.go}(ctx, "${ex.name}", &edis.${name}Args{${goFields}})`, "\t\tif err != nil {", "\t\t\treturn err", "\t\t}", `\t\tctx.Export("${ex.output}", ${ex.name}.${pascal(ex.output)})`];
+    const go = [
+        "package main",
+        "",
+        "import (",
+        '\t"github.com/pulumi-edis/pulumi-edis/sdk/go/edis"',
+        '\t"github.com/pulumi/pulumi/sdk/v3/go/pulumi"',
+        ")",
+        "",
+        "func main() {",
+        "\tpulumi.Run(func(ctx *pulumi.Context) error {",
+        ...goWeb,
+        ...goBody,
+        "\t\treturn nil",
+        "\t})",
+        "}",
+    ];
+    const yamlArgs = args.map((a) => `${isFunction ? "        " : "      "}${a}: ${value(a, "yaml")}`);
+    const yamlWeb = ex.server || !isFunction ? ["resources:", ...(ex.server ? ["  web:", "    type: edis:index:KvmServer", "    properties:", ...Object.entries(WEB).map(([k, v]) => `      ${k}: ${JSON.stringify(v)}`)] : [])] : [];
+    const yaml = [
+        `name: edis-${name.toLowerCase()}`,
+        "runtime: yaml",
+        ...yamlWeb,
+        ...(isFunction
+            ? ["variables:", `  ${ex.name}:`, "    fn::invoke:", `      function: ${token}`, ...(args.length ? ["      arguments:", ...yamlArgs] : [])]
+            : [`  ${ex.name}:`, `    type: ${token}`, "    properties:", ...yamlArgs]),
+        "outputs:",
+        `  ${ex.output}: \${${ex.name}.${ex.output}}`,
+    ];
+    return ["## Example", "", "### TypeScript", "", "```ts", ...ts, "```", "", "### Python", "", "```python", ...python, "```", "", "### Go", "", "```go", ...go, "```", "", "### YAML", "", "```yaml", ...yaml, "```", ""];
+}
+
 const NAMES =
     "Names are as TypeScript and YAML write them; Python writes them in snake_case (`plan_id`), Go in PascalCase (`PlanId`).";
 
 /** The pages by file name: `_index.md`, then one per resource and function. */
 export function referencePages(schema = JSON.parse(readFileSync(path.join(ROOT, "schema.json"), "utf8"))): Record<string, string> {
     const types = schema.types as Record<string, Spec>;
+    const webRequired = schema.resources["edis:index:KvmServer"].required as string[];
     const short = (token: string) => token.split(":").pop()!;
 
     /** A type as a cell; object types it names are collected for the page's Types section. */
@@ -75,7 +189,8 @@ export function referencePages(schema = JSON.parse(readFileSync(path.join(ROOT, 
             "",
             ...table("Inputs", r.inputProperties as Record<string, Spec>, (r.requiredInputs as string[]) ?? [], seen),
             ...table("Outputs", r.properties as Record<string, Spec>, (r.required as string[]) ?? [], seen),
-            ...((r.description as string).includes("## Import") ? ["## Import", "", text((r.description as string).split("## Import")[1]), ""] : []),
+            ...exampleSections(token, types, r.inputProperties as Record<string, Spec>, false, webRequired),
+            ...((r.description as string).includes("## Import") ? ["## Import", "", (r.description as string).split("## Import")[1].trim(), ""] : []),
         ];
         pages[`${name.toLowerCase()}.md`] = page(name, (r.description as string).split("## Import")[0], [...sections, ...typesSection(seen)]);
         index.push(`- [${name}](${name.toLowerCase()}.md): ${text((r.description as string).split(/\.\s/)[0])}.`);
@@ -84,7 +199,13 @@ export function referencePages(schema = JSON.parse(readFileSync(path.join(ROOT, 
     for (const [token, f] of Object.entries<Record<string, Spec>>(schema.functions)) {
         const name = short(token);
         const seen = new Set<string>();
-        const sections = [`Token: \`${token}\``, "", ...table("Arguments", f.inputs?.properties, f.inputs?.required, seen), ...table("Result", f.outputs.properties, f.outputs.required, seen)];
+        const sections = [
+            `Token: \`${token}\``,
+            "",
+            ...table("Arguments", f.inputs?.properties, f.inputs?.required, seen),
+            ...table("Result", f.outputs.properties, f.outputs.required, seen),
+            ...exampleSections(token, types, f.inputs?.properties ?? {}, true, webRequired),
+        ];
         pages[`${name.toLowerCase()}.md`] = page(name, f.description as unknown as string, [...sections, ...typesSection(seen)]);
         index.push(`- [${name}](${name.toLowerCase()}.md): ${text(f.description as unknown as string)}`);
     }

@@ -11,6 +11,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { clientFromConfig, resolveConfig } from "../../provider/config";
 import { CliResult, CliStack } from "./pulumi";
+import { docBlocks } from "../support/docs";
 import { cliStacksPerTest, expectNoCredentials, failed, installPlugin, ok, opsOf, paidWrites, upKilledWhileProvisioning } from "./support";
 
 const YAML = join(__dirname, "..", "..", "examples", "yaml");
@@ -31,6 +32,43 @@ function editProgram(stack: CliStack, edit: (yaml: string) => string): void {
     const file = join(stack.project.dir, "Pulumi.yaml");
     writeFileSync(file, edit(readFileSync(file, "utf8")));
 }
+
+/** The YAML examples of the reference pages as one program: their resources, variables and outputs (by page) merged. */
+function referenceExamples(header: string[]): string {
+    const sections: Record<string, Map<string, string>> = { resources: new Map(), variables: new Map(), outputs: new Map() };
+    for (const { file, code } of docBlocks("yaml").filter((b) => b.file.startsWith("docs/reference/"))) {
+        const page = file.split("/").pop()!.replace(/\.md$/, "");
+        let section: Map<string, string> | undefined;
+        let entry: { key: string; lines: string[] } | undefined;
+        const flush = () => {
+            if (!entry || !section) return;
+            const text = entry.lines.join("\n");
+            if (section.has(entry.key) && section.get(entry.key) !== text) throw new Error(`reference examples: ${entry.key} differs between pages (${page})`);
+            section.set(entry.key, text);
+        };
+        for (const line of code.split("\n").filter(Boolean)) {
+            const top = /^(\w+):/.exec(line);
+            const start = /^ {2}(\S+):/.exec(line);
+            if (top || start) flush();
+            if (top) [section, entry] = [sections[top[1]], undefined];
+            else if (start && section) {
+                const key = section === sections.outputs ? `${page}_${start[1]}` : start[1];
+                entry = { key, lines: [line.replace(start[1], key)] };
+            } else entry?.lines.push(line);
+        }
+        flush();
+    }
+    return [...header, ...Object.entries(sections).flatMap(([name, entries]) => [`${name}:`, ...entries.values()])].join("\n") + "\n";
+}
+
+test("every YAML example of the reference pages previews through the plugin, merged into one program: names and types as the schema has them, nothing ordered", async () => {
+    const f = await open(YAML);
+    const stack = await installPlugin(f.stack);
+    editProgram(stack, (y) => referenceExamples(y.split("\n").filter((l) => /^(name|runtime):/.test(l))));
+    const preview = ok(await stack.preview());
+    expect(opsOf(preview)).toMatchObject({ server: ["create"], web: ["create"], vnc: ["create"], ptr: ["create"], alert: ["create"] });
+    expect(paidWrites(f.sim)).toEqual([]);
+});
 
 test("a YAML program orders, refreshes and cancels a server through the plugin; preview names what replaces it, and replaceOnChanges works", async () => {
     const f = await open(YAML);
