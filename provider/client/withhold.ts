@@ -121,9 +121,19 @@ export function guarded<T extends object>(impl: T): T {
                 if (Array.isArray(failures)) return { ...(result as object), failures: failures.map((f) => ({ ...f, reason: withhold(f.reason, { scope: "composed" }) })) };
                 return result;
             } catch (e) {
-                throw withheldError(e);
+                throw withoutRepeat(withheldError(e));
             }
         };
     }
     return out as T;
+}
+
+/**
+ * The dynamic host prints a failed check, diff, read or delete as `${e}: ${e.stack}`, and a stack starts with `${e}`:
+ * the message twice on one line, then frames. An error the provider reports goes without its stack; a fault of
+ * JavaScript itself (a TypeError, a ReferenceError, ...) keeps it, for the bug report.
+ */
+function withoutRepeat<E>(e: E): E {
+    if (e instanceof Error && !(e instanceof TypeError || e instanceof ReferenceError || e instanceof RangeError || e instanceof SyntaxError)) e.stack = "";
+    return e;
 }
