@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PACKAGE_ROOT } from "../harness/workspace";
 import { pulumiBinDir } from "./pulumi";
-import { docBlock } from "../support/docs";
+import { docBlock, docBlocks } from "../support/docs";
 import { cliStacksPerTest, expectNoCredentials, failed, ok, opsOf, paidWrites } from "./support";
 
 const manifest = JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8"));
@@ -31,7 +31,7 @@ function tsc(typescriptDir: string, project: string, tsconfig = "tsconfig.json")
     return { version, output: run.stdout + run.stderr, status: run.status };
 }
 
-test("pulumi new from examples/basic outside the repository, npm install of the tarball, the Quick start and the README's unit test compiled with TypeScript 5.9 and 6, unit-tested, and deployed", async () => {
+test("pulumi new from examples/basic outside the repository, npm install of the tarball, the Quick start, the README's unit test and the reference's examples compiled with TypeScript 5.9 and 6, unit-tested, and deployed", async () => {
     // npm pack, as the README's Install says (dist/ is built by test:cli).
     execFileSync("npm", ["pack", "--ignore-scripts", "--pack-destination", work], { cwd: PACKAGE_ROOT, stdio: "ignore" });
     const tarball = join(work, `pulumi-edis-${manifest.version}.tgz`);
@@ -81,11 +81,16 @@ test("pulumi new from examples/basic outside the repository, npm install of the 
     writeFileSync(join(project, "index.ts"), docBlock("ts", 'new edis.KvmServer("web"'));
     writeFileSync(join(project, "index.test.ts"), docBlock("ts", "edisTesting.startTestAccount()"));
     writeFileSync(join(project, "jest.config.js"), docBlock("js", '"ts-jest"'));
+    // Every TypeScript example of the reference pages compiles against the installed package too.
+    const references = docBlocks("ts").filter((b) => b.file.startsWith("docs/reference/"));
+    expect(references).toHaveLength(17);
+    references.forEach((b, i) => writeFileSync(join(project, `reference-${i}.ts`), b.code));
     const typescripts = [join(PACKAGE_ROOT, "node_modules", "typescript"), join(PACKAGE_ROOT, "node_modules", "typescript-6"), join(modules, "typescript")];
     const compiled = typescripts.map((t) => tsc(t, project));
     for (const run of compiled) expect(run).toEqual({ version: expect.any(String), output: "", status: 0 });
     expect(compiled.map((r) => r.version)).toEqual([expect.stringMatching(/^5\.9\./), expect.stringMatching(/^6\.0\./), expect.stringMatching(/^6\./)]);
     rmSync(join(project, "template.ts"));
+    references.forEach((_, i) => rmSync(join(project, `reference-${i}.ts`)));
 
     // The unit test as the README runs it, and once more with a test that awaits nothing: both end with exit 0.
     const readmeTest = docBlock("ts", "edisTesting.startTestAccount()");
