@@ -5,7 +5,7 @@
 import { kvmServerOn } from "../provider/kvm/provider";
 import { EdisSimulator } from "../simulator/server";
 import { Held, InProcess, simulatorAndCore } from "./support/inProcess";
-import { runNamedCommand } from "./support/sim";
+import { clientFor, orderProvisioned, runNamedCommand } from "./support/sim";
 
 const web1 = { planId: 101, osId: 1012, hostname: "web1.example.com" };
 const WRITES = ["add/order", "add/upgrade", "cancel/product"];
@@ -119,6 +119,29 @@ test("an unpaid server that is destroyed instead is cancelled", async () => {
     expect(held.initError).toContain("is unpaid");
     await e.destroy(kvmServerOn(e.core), held);
     expect(sim.calls("cancel/product")).toHaveLength(1);
+});
+
+test("a create finished by a later update (an unpaid invoice, then paid) gets its list price then", async () => {
+    sim.behaviour.unpaidInvoices = true;
+    const { held } = await up(undefined);
+    expect(held.initError).toContain("is unpaid");
+    expect(held.outs.listPrice).toBeUndefined();
+    sim.behaviour.unpaidInvoices = false;
+    sim.account.payInvoice(sim.account.state.invoices[0].invoiceId);
+    const resumed = await up(held);
+    expect(resumed.held.outs).toMatchObject({ kvmId: expect.any(String), listPrice: { amount: 4.5, billingCycle: "monthly", currency: "EUR", monthly: 4.5 } });
+    expect(sim.calls("add/order")).toHaveLength(1);
+});
+
+test("an adopted server has no list price; a plan change on it is priced and refused past edis:maxAddedMonthlySpend, before add/upgrade", async () => {
+    const { kvmId } = await orderProvisioned(clientFor(sim), web1.hostname);
+    const { held } = await up(undefined, { ...web1, billingCycle: "monthly", adoptKvmId: kvmId });
+    expect(held.outs.listPrice).toBeUndefined();
+    const limited = new InProcess({ ...config, "edis:maxAddedMonthlySpend": "1 EUR" });
+    expect(await limited.failure(limited.up(kvmServerOn(limited.core), held, { ...web1, planId: 102, billingCycle: "monthly", adoptKvmId: kvmId }))).toContain(
+        "web1.example.com (3.50 EUR/month) would bring what this deployment adds to 3.50 EUR/month, past config `edis:maxAddedMonthlySpend` (or EDIS_MAX_ADDED_MONTHLY_SPEND) (1.00 EUR): its plan is not changed",
+    );
+    expect(sim.calls("add/upgrade")).toEqual([]);
 });
 
 test("a plan from another location, a foreign OS and add-ons, a group the plan lacks, an unknown payment method: one error each listing all, no order", async () => {

@@ -109,16 +109,21 @@ describe("the catalogue", () => {
         expect(paidWrites()).toEqual([]);
     });
 
-    test("the plan's own 'no additional RAM' add-on instead of none is no change, either way", async () => {
-        ({ sim, next } = await simulatorAndCore());
+    test("the plan's own 'no additional RAM' add-on instead of none is no change, either way, in check too: nothing priced, counted or refused", async () => {
+        let config: Record<string, string>;
+        ({ sim, next, config } = await simulatorAndCore());
         const { held } = await up(undefined);
-        expect((await up(held, { ...web1, additionalRamId: 2000 })).step).toBe("same");
-        const withAddon = { ...held, outs: { ...held.outs, additionalRamId: 2000 } };
+        // Limits that any counted change would pass: the check must count none.
+        const limited = new InProcess({ ...config, "edis:maxAddedMonthlySpend": "1 EUR", "edis:maxNewServers": "0" });
+        const noExtra = await limited.up(kvmServerOn(limited.core), held, { ...web1, additionalRamId: 2000 });
+        expect(noExtra.step).toBe("same");
+        expect(limited.log).not.toContain("replaced");
+        const withAddon = { ...held, inputs: { ...held.inputs, additionalRamId: 2000 }, outs: { ...held.outs, additionalRamId: 2000 } };
         expect((await up(withAddon)).step).toBe("same");
         expect(paidWrites()).toEqual(["add/order"]);
     });
 
-    test("a replacement whose new order the catalogue refutes is refused by check, before any step (with deleteBeforeReplace, before the cancel)", async () => {
+    test("a replacement whose new order the catalogue refutes is refused by check, before any step (so before any cancel, deleteBeforeReplace or not)", async () => {
         ({ sim, next } = await simulatorAndCore());
         const { held } = await up(undefined);
         expect(await upFails(held, { ...web1, osId: 9999 })).toContain("osId 9999 is not an operating system of plan 101 (KVM S)");

@@ -3,6 +3,7 @@ import { Catalogue } from "../catalogue";
 import { Addon, BillingCycle, ListPrice, Location, PaymentMethod, Product } from "../client/model";
 import { ProviderConfig, describeSetting } from "../config";
 import { ADDON_INPUTS, KvmServerInputs } from "./inputs";
+import type { KvmServerDiff } from "./diff";
 
 export class OrderCheckError extends Error {
     constructor(readonly problems: string[]) {
@@ -107,10 +108,24 @@ export async function checkOrder(
 }
 
 /** Whether an add-on id is its plan's unpriced non-OS "no extra" entry: the same server as the input unset, so a change between them replaces nothing. */
-export async function isNoExtraAddon(catalogue: Catalogue, planId: number, input: keyof typeof ADDON_INPUTS, id: number): Promise<boolean> {
+async function isNoExtraAddon(catalogue: Catalogue, planId: number, input: keyof typeof ADDON_INPUTS, id: number): Promise<boolean> {
     const home = await catalogue.findPlan(planId);
     const addon = home?.plan.addons[ADDON_INPUTS[input].group].find((a) => a.id === id);
     return !!addon && addon.unpriced === true;
+}
+
+/** Drops add-on changes that isNoExtraAddon finds are none (diff and check alike); the catalogue is asked only for such a pair. */
+export async function withoutNoExtraAddons(catalogue: () => Catalogue, olds: Record<string, unknown>, diff: KvmServerDiff, news: Record<string, unknown>): Promise<KvmServerDiff> {
+    const same: string[] = [];
+    for (const input of Object.keys(ADDON_INPUTS) as Array<keyof typeof ADDON_INPUTS>) {
+        if (!diff.changed.includes(input)) continue;
+        const [a, b] = [olds[input], news[input]];
+        const chosen = a == null && typeof b === "number" ? b : b == null && typeof a === "number" ? a : undefined;
+        if (chosen !== undefined && typeof olds.planId === "number" && (await isNoExtraAddon(catalogue(), olds.planId, input, chosen))) same.push(input);
+    }
+    if (!same.length) return diff;
+    const changed = diff.changed.filter((n) => !same.includes(n));
+    return { ...diff, changed, changes: changed.length > 0, replaces: diff.replaces.filter((n) => !same.includes(n)) };
 }
 
 const MONTHS: Record<BillingCycle, number> = { monthly: 1, quarterly: 3, semiannually: 6, annually: 12 };

@@ -7,7 +7,7 @@ import { ProviderConfig, describeSetting } from "../config";
 import { UNKNOWN } from "../fields";
 import { CheckFailure, INPUT_NAMES, KvmServerInputs, inputsOf } from "./inputs";
 import { OrderJournal, identityOf } from "../journal";
-import { OrderCheckError, checkOrder, currentListPrice, listPrice, resolvePaymentMethod } from "./orderCheck";
+import { OrderCheckError, checkOrder, currentListPrice, listPrice, resolvePaymentMethod, withoutNoExtraAddons } from "./orderCheck";
 import { ListPrice } from "../client/model";
 import { Context } from "../context";
 import { diffKvmServer, needsUpgrade } from "./diff";
@@ -30,13 +30,16 @@ export async function preflight(
     ordering: Ordering,
 ): Promise<CheckFailure[]> {
     const inputs = inputsOf(news);
-    if (inputs.adoptKvmId !== undefined) return [];
     // The engine checks a create with no old inputs: a new server, or the new half of a replacement, checked again. An
     // adopted or imported server has old inputs without a plan, and orders nothing.
     const creates = Object.keys(olds).every((k) => k === "__provider");
-    // New, or replaced; an in-place change is checked by the update, and must not block resuming a stopped create.
-    const replaces = !creates && diffKvmServer(olds, news).replaces.length > 0;
+    // New, or replaced (by the diff's rules: the plan's "no extra" add-on is no change); an in-place change is checked by
+    // the update, and must not block resuming a stopped create, but a plan change is priced, an adopted server's too.
+    const rawDiff = creates ? undefined : diffKvmServer(olds, news);
+    const diff = rawDiff && config.email && config.password ? await withoutNoExtraAddons(() => context().catalogue, olds, rawDiff, news) : rawDiff;
+    const replaces = !!diff && diff.replaces.length > 0;
     if (!creates && !replaces) return needsUpgrade(olds, news) ? priceUpgrade(config, context, inputsOf(olds), inputs, identityOf(news)?.key, log, ordering) : [];
+    if (inputs.adoptKvmId !== undefined) return [];
     if (config.problems.length) throw new Error(`pulumi-edis configuration: ${config.problems.join("; ")}`);
     // Read before anything is checked: a journal that cannot be read stops the order, and preview says so already.
     const identity = identityOf(news);

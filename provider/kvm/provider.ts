@@ -4,7 +4,7 @@ import { ConfigureRequest, Core } from "../runtime";
 import { preflight } from "./preflight";
 import { Context, ServerInitError } from "../context";
 import { KvmServerDiff, UNFINISHED, diffKvmServer, needsUpgrade } from "./diff";
-import { checkOrder, currentListPrice, isNoExtraAddon, resolvePaymentMethod } from "./orderCheck";
+import { checkOrder, currentListPrice, resolvePaymentMethod, withoutNoExtraAddons } from "./orderCheck";
 import { RESOURCE_ALIASES, RESOURCE_KEY, adoptionKey, forgetService, identityOf, resolveCommand } from "../journal";
 import { randomBytes } from "node:crypto";
 import { heldElsewhereError } from "./holders";
@@ -71,20 +71,6 @@ async function priced(c: Context, outs: KvmServerOutputs): Promise<KvmServerOutp
     return compact({ ...outs, listPrice: price && { amount: price.amount, billingCycle: price.billingCycle, currency: price.currency, monthly: price.monthly } });
 }
 
-/** Drops add-on changes that isNoExtraAddon finds are none; the catalogue is asked only for such a pair. */
-async function withoutNoExtraAddons(core: Core, olds: Record<string, unknown>, diff: KvmServerDiff, news: Record<string, unknown>): Promise<KvmServerDiff> {
-    const same: string[] = [];
-    for (const input of Object.keys(ADDON_INPUTS) as Array<keyof typeof ADDON_INPUTS>) {
-        if (!diff.changed.includes(input)) continue;
-        const [a, b] = [olds[input], news[input]];
-        const chosen = a == null && typeof b === "number" ? b : b == null && typeof a === "number" ? a : undefined;
-        if (chosen !== undefined && typeof olds.planId === "number" && (await isNoExtraAddon(core.ctx().catalogue, olds.planId, input, chosen))) same.push(input);
-    }
-    if (!same.length) return diff;
-    const changed = diff.changed.filter((n) => !same.includes(n));
-    return { ...diff, changed, changes: changed.length > 0, replaces: diff.replaces.filter((n) => !same.includes(n)) };
-}
-
 /** With `deleteBeforeReplace` nothing has checked the new order yet: it is checked before the old server is cancelled. */
 async function checkReplacementBeforeCancel(c: Context, key: string | undefined, serviceId: number): Promise<void> {
     const replacement = key ? c.replacing.get(key) : undefined;
@@ -124,7 +110,7 @@ export function kvmServerOn(core: Core) {
         async diff(id: string, olds: Record<string, unknown>, news: Record<string, unknown>) {
             holders.see(holdingOf(resourceKeyOf(news) ?? resourceKeyOf(olds), id, olds), true);
             await settleJournal(olds);
-            const { replaces, changed, deleteBeforeReplace } = await withoutNoExtraAddons(core, olds, diffKvmServer(olds, news), news);
+            const { replaces, changed, deleteBeforeReplace } = await withoutNoExtraAddons(() => core.ctx().catalogue, olds, diffKvmServer(olds, news), news);
             const changes = changed.length > 0;
             // The host passes no list of changed properties to the engine, so say here why the plan shows an update.
             if (changed.includes("suspended")) {
@@ -188,6 +174,8 @@ export function kvmServerOn(core: Core) {
                 } catch (e) {
                     throw keepProvider(e, news);
                 }
+                // A create finished now was an order (an adopted server is provisioned already): priced as a create is.
+                if (!outs.listPrice) outs = await priced(c, outs);
             }
             // Entries written under the key state recorded (before a stack rename or an alias) are this resource's too.
             const identity = identityOf({ ...news, [RESOURCE_KEY]: key });

@@ -97,7 +97,7 @@ test("examples/fleet: a preview prices each server with the running total, order
     await expectNoCredentials(f);
 });
 
-test("examples/day-two: power, VNC and a traffic alert; a quiet preview; power switched off at EDIS shows; destroy removes all", async () => {
+test("examples/day-two: power, VNC and a traffic alert; a quiet preview; power switched off at EDIS shows; a hook EDIS will not delete stops the destroy before the cancel; the next destroy removes all", async () => {
     const f = await open(join(EXAMPLES, "day-two"), { config: { "edis-day-two:sshPublicKey": KEY, "edis-day-two:vncPassword": "Vnc12345" } });
     const { sim, stack } = f;
     await stack.setConfig({ "edis-day-two:vncPassword": "Vnc12345" }, ["edis-day-two:vncPassword"]);
@@ -115,6 +115,11 @@ test("examples/day-two: power, VNC and a traffic alert; a quiet preview; power s
     expect(sim.account.state.services[0].power).toBe("on");
     expect(sim.calls("hooks/set")).toEqual([]);
 
+    // A hook EDIS will not delete fails its delete: the engine deletes nothing that depends on it, so the server is not cancelled.
+    sim.inject({ endpoint: "hooks/del", status: 400, message: "hook is locked", times: 1 });
+    expect(failed(await stack.destroy()).output).toContain("hook is locked");
+    expect(sim.calls("cancel/product")).toEqual([]);
+    expect(Object.keys(await stack.resources())).toContain("web");
     ok(await stack.destroy());
     expect(sim.summary().services[0]).toMatchObject({ vnc: false, hooks: 0, cancellation: "End of Billing Period" });
     expect(await stack.resources()).toEqual({});

@@ -25,7 +25,7 @@ export type Step = "create" | "same" | "update" | "replace";
 
 export class InProcess {
     readonly core = new Core();
-    /** Every line the provider logged, and every error it threw: where a secret must never appear. */
+    /** Every line the provider logged, every error it threw and every state it returned: where a secret must never appear. */
     readonly text: string[] = [];
 
     constructor(config: Record<string, string>) {
@@ -86,17 +86,22 @@ export class InProcess {
         const diff = await p.diff(held.id, held.outs, inputs);
         if (!diff.changes && !held.initError) return { step: "same", held };
         if (diff.replaces?.length) {
-            const next = await this.create(p, (await p.check({}, inputs)).inputs ?? inputs);
-            await p.delete(held.id, held.outs);
+            // The new half is checked again without old inputs; the old half is deleted only once the new one exists.
+            const { inputs: again = inputs, failures = [] } = await p.check({}, inputs);
+            if (failures.length) throw new Error(failures.map((f) => f.reason).join("\n"));
+            const next = await this.create(p, again);
+            if (!next.initError) await p.delete(held.id, held.outs);
             return { step: "replace", held: next };
         }
         const { outs = {} } = await p.update(held.id, held.outs, inputs);
+        this.text.push(JSON.stringify(outs));
         return { step: "update", held: { id: held.id, inputs, outs } };
     }
 
     /** Read: undefined when the provider says it is gone. */
     async refresh(p: Provider, held: Held): Promise<Held | undefined> {
         const read = await this.noted(() => p.read(held.id, held.outs));
+        this.text.push(JSON.stringify(read.props ?? {}));
         return read.id ? { id: read.id, inputs: held.inputs, outs: read.props ?? {} } : undefined;
     }
 
@@ -117,6 +122,7 @@ export class InProcess {
     private async create(p: Provider, inputs: Record<string, unknown>): Promise<Held> {
         try {
             const { id, outs = {} } = await p.create(inputs);
+            this.text.push(JSON.stringify(outs));
             return { id, inputs, outs };
         } catch (e) {
             const init = e as { id?: string; properties?: Record<string, unknown>; message: string };
