@@ -1,4 +1,8 @@
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { EdisClient } from "../provider/client/client";
+import { RAW_ANSWERS_VARIABLE, rawAnswersFile } from "../provider/client/rawAnswers";
 import { EdisSimulator } from "../simulator/server";
 import { clientFor, failureOf, orderProvisioned, startSimulator } from "./support/sim";
 import { ManualClock } from "./support/clock";
@@ -282,6 +286,27 @@ describe("secrets", () => {
         const e = await failure(client.getKvmId(1));
         expect(e.message).not.toContain(session.signature);
         expect(JSON.stringify(e)).not.toContain(session.signature);
+    });
+
+    test("with EDIS_RAW_ANSWERS_FILE (an absolute path outside the program's directory) a withheld answer is kept there as it came, mode 0600; another path gets nothing", async () => {
+        const dir = mkdtempSync(join(tmpdir(), "edis-raw-"));
+        const file = join(dir, "answers.log");
+        process.env[RAW_ANSWERS_VARIABLE] = file;
+        try {
+            sim.inject({ endpoint: "get/locations", status: 400, message: `bad request body pw=${PASSWORD}` });
+            const e = await failure(client.getLocations());
+            expect(e.message).toContain("[withheld: ");
+            expect(e.message).not.toContain(PASSWORD);
+            const kept = readFileSync(file, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+            expect(kept).toEqual([expect.objectContaining({ endpoint: "get/locations", status: 400, answer: expect.stringContaining(`pw=${PASSWORD}`) })]);
+            expect(statSync(file).mode & 0o777).toBe(0o600);
+            expect(rawAnswersFile({ [RAW_ANSWERS_VARIABLE]: join(process.cwd(), "answers.log") })).toBeUndefined();
+            expect(rawAnswersFile({ [RAW_ANSWERS_VARIABLE]: "answers.log" })).toBeUndefined();
+            expect(rawAnswersFile({ [RAW_ANSWERS_VARIABLE]: file }, "/elsewhere")).toBe(file);
+        } finally {
+            delete process.env[RAW_ANSWERS_VARIABLE];
+            rmSync(dir, { recursive: true, force: true });
+        }
     });
 
     test("the simulator's request log masks the password", async () => {

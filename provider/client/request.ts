@@ -1,5 +1,6 @@
 /** One endpoint call as both clients make it: post, check the answer's shape, repeat what the retry policy allows. */
 import type { z } from "zod";
+import { keepRawAnswer } from "./rawAnswers";
 import { EdisApiError, quoted } from "./errors";
 import { Clock, pause, systemClock } from "../clock";
 import { RetryPolicy, nextDelayMs } from "./retry";
@@ -44,6 +45,7 @@ export async function request<T>(settings: RequestSettings, call: EndpointCall<T
             const body = await postJson({ ...call, timeoutMs: call.timeoutMs ?? settings.timeoutMs, userAgent: settings.userAgent });
             const parsed = call.schema.safeParse(body);
             if (!parsed.success) {
+                keepRawAnswer(call.endpoint, undefined, JSON.stringify(body));
                 throw new EdisApiError({
                     endpoint: call.endpoint,
                     kind: "unexpected_answer",
@@ -54,6 +56,7 @@ export async function request<T>(settings: RequestSettings, call: EndpointCall<T
             }
             const another = call.about && aboutAnother(body, call.about);
             if (another) {
+                keepRawAnswer(call.endpoint, undefined, JSON.stringify(body));
                 throw new EdisApiError({ endpoint: call.endpoint, kind: "unexpected_answer", detail: another, rawAnswer: JSON.stringify(body) });
             }
             return parsed.data;

@@ -1,5 +1,6 @@
 /** One HTTP exchange with EDIS: POST with a time limit, every failure mapped to an `EdisApiError` of its kind. */
 import fetch from "node-fetch";
+import { keepRawAnswer } from "./rawAnswers";
 import { EdisApiError, EdisErrorKind, quoted } from "./errors";
 import { isSuccessWord, saferReadingsOf } from "./answers";
 import { parseRetryAfter } from "./retry";
@@ -103,6 +104,7 @@ export async function postJson(req: PostRequest): Promise<Record<string, unknown
     else if (!edisShaped) detail = ok2xx ? "the answer has no status word" : "the answer was not in EDIS's form";
     else if (ok2xx) detail = `status "${quoted(String(statusWord))}"`;
     if (status === 404 && !edisShaped) detail += "; is the URL right (config `edis:baseUrl` / `edis:authUrl`)?";
+    keepRawAnswer(req.endpoint, status, text);
     throw new EdisApiError({
         endpoint: req.endpoint,
         kind,

@@ -1,0 +1,30 @@
+/**
+ * EDIS's failure answers as they came, for a user who asks for them: error text quotes EDIS only when it is plainly
+ * words, and an answer may echo the password, so the raw text goes only to a file of the user's naming
+ * (EDIS_RAW_ANSWERS_FILE, an absolute path outside the program's directory), created mode 0600: never the journal,
+ * state, a log line or an error.
+ */
+import { appendFileSync, chmodSync } from "node:fs";
+import { isAbsolute, relative, resolve } from "node:path";
+
+export const RAW_ANSWERS_VARIABLE = "EDIS_RAW_ANSWERS_FILE";
+
+/** The file, when the variable names an absolute path outside the program's directory (where a commit could take it). */
+export function rawAnswersFile(env: NodeJS.ProcessEnv = process.env, programDir = process.cwd()): string | undefined {
+    const file = env[RAW_ANSWERS_VARIABLE];
+    if (!file || !isAbsolute(file)) return undefined;
+    const fromProgram = relative(programDir, resolve(file));
+    return fromProgram.startsWith("..") || isAbsolute(fromProgram) ? resolve(file) : undefined;
+}
+
+/** Appends one answer; a debugging aid never fails the operation it describes. */
+export function keepRawAnswer(endpoint: string, status: number | undefined, answer: string): void {
+    const file = rawAnswersFile();
+    if (!file) return;
+    try {
+        appendFileSync(file, `${JSON.stringify({ at: new Date().toISOString(), endpoint, status, answer })}\n`, { mode: 0o600 });
+        chmodSync(file, 0o600);
+    } catch {
+        // The file cannot be written: the operation goes on as without it.
+    }
+}
