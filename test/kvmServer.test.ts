@@ -4,7 +4,7 @@
  */
 import { kvmServerOn } from "../provider/kvm/provider";
 import { EdisSimulator } from "../simulator/server";
-import { Held, InProcess, simulatorAndCore } from "./support/inProcess";
+import { Held, InProcess, simulatorAndCore, upServer, upServerFails } from "./support/inProcess";
 import { clientFor, orderProvisioned, runNamedCommand } from "./support/sim";
 
 const web1 = { planId: 101, osId: 1012, hostname: "web1.example.com" };
@@ -19,15 +19,8 @@ afterEach(() => sim.stop());
 const billed = () => sim.account.state.services.filter((s) => s.status !== "Cancelled" && !s.cancellation).map((s) => s.serviceId);
 const writes = () => sim.log.filter((l) => WRITES.includes(l.endpoint)).map((l) => l.endpoint);
 
-async function up(held: Held | undefined, inputs: Record<string, unknown> = web1): Promise<{ e: InProcess; held: Held; step: string }> {
-    const e = next();
-    return { e, ...(await e.up(kvmServerOn(e.core), held, inputs)) };
-}
-
-async function upFails(held: Held | undefined, inputs: Record<string, unknown> = web1): Promise<string> {
-    const e = next();
-    return e.failure(e.up(kvmServerOn(e.core), held, inputs));
-}
+const up = (held: Held | undefined, inputs: Record<string, unknown> = web1) => upServer(next, held, inputs);
+const upFails = (held: Held | undefined, inputs: Record<string, unknown> = web1) => upServerFails(next, held, inputs);
 
 describe("what a change does", () => {
     let held: Held;

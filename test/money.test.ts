@@ -5,7 +5,7 @@
  */
 import { kvmServerOn } from "../provider/kvm/provider";
 import { EdisSimulator } from "../simulator/server";
-import { Held, InProcess, simulatorAndCore } from "./support/inProcess";
+import { Held, InProcess, simulatorAndCore, upServer, upServerFails } from "./support/inProcess";
 import { runNamedCommand } from "./support/sim";
 
 const web1 = { planId: 101, osId: 1012, hostname: "web1.example.com" };
@@ -18,16 +18,8 @@ afterEach(() => sim.stop());
 const paidWrites = () => sim.log.filter((l) => PAID.includes(l.endpoint)).map((l) => l.endpoint);
 const billed = () => sim.account.state.services.filter((s) => s.status !== "Cancelled" && !s.cancellation).map((s) => s.serviceId);
 
-/** One `pulumi up` of web1 in a new provider process. */
-async function up(held: Held | undefined, inputs: Record<string, unknown> = web1): Promise<{ e: InProcess; held: Held; step: string }> {
-    const e = next();
-    return { e, ...(await e.up(kvmServerOn(e.core), held, inputs)) };
-}
-
-async function upFails(held: Held | undefined, inputs: Record<string, unknown> = web1): Promise<string> {
-    const e = next();
-    return e.failure(e.up(kvmServerOn(e.core), held, inputs));
-}
+const up = (held: Held | undefined, inputs: Record<string, unknown> = web1) => upServer(next, held, inputs);
+const upFails = (held: Held | undefined, inputs: Record<string, unknown> = web1) => upServerFails(next, held, inputs);
 
 describe("what an answer means (one classifier)", () => {
     test("an empty listing and 'temporarily unavailable (backend not found)' from both lookups is not 'gone': the server stays (notListed), nothing is ordered again", async () => {

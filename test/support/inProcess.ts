@@ -7,6 +7,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Core } from "../../provider/runtime";
+import { kvmServerOn } from "../../provider/kvm/provider";
 import { EdisSimulator, SimulatorOptions } from "../../simulator/server";
 import { startSimulator } from "./sim";
 
@@ -148,4 +149,16 @@ export async function simulatorAndCore(options: SimulatorOptions = {}, config: R
     const journal = `file://${mkdtempSync(join(tmpdir(), "edis-journal-"))}`;
     const all = { ...sim.stackConfig(), "edis:paymentMethod": "paypal", "edis:provisioningPollSeconds": "0.1", "edis:journalUrl": journal, ...config };
     return { sim, next: () => new InProcess(all), config: all };
+}
+
+/** One `pulumi up` of a KvmServer in a new provider process of `next`: the step, what is held after it, and the deployment. */
+export async function upServer(next: () => InProcess, held: Held | undefined, inputs: Record<string, unknown>): Promise<{ e: InProcess; held: Held; step: Step }> {
+    const e = next();
+    return { e, ...(await e.up(kvmServerOn(e.core), held, inputs)) };
+}
+
+/** The error such an up fails with; the test fails if it succeeds. */
+export async function upServerFails(next: () => InProcess, held: Held | undefined, inputs: Record<string, unknown>): Promise<string> {
+    const e = next();
+    return e.failure(e.up(kvmServerOn(e.core), held, inputs));
 }
