@@ -181,33 +181,28 @@ export function referencePages(schema = JSON.parse(readFileSync(path.join(ROOT, 
     const pages: Record<string, string> = {};
     const index = ["---", "title: Reference", "meta_desc: Every resource and function of the edis provider, with its inputs and outputs.", "layout: package", "---", "", "# Reference", ""];
     index.push("Built from the provider's schema: what every language's SDK offers.", "", "## Resources", "");
-    for (const [token, r] of Object.entries<Record<string, unknown>>(schema.resources)) {
+    /** A page per resource and function: the same sections, under the headings each kind uses. */
+    const addPage = (token: string, description: string, isFunction: boolean, inputs: [string, Record<string, Spec>, string[]], outputs: [string, Record<string, Spec>, string[]]) => {
         const name = short(token);
         const seen = new Set<string>();
+        const [summary, imports] = description.split("## Import");
         const sections = [
             `Token: \`${token}\``,
             "",
-            ...table("Inputs", r.inputProperties as Record<string, Spec>, (r.requiredInputs as string[]) ?? [], seen),
-            ...table("Outputs", r.properties as Record<string, Spec>, (r.required as string[]) ?? [], seen),
-            ...exampleSections(token, types, r.inputProperties as Record<string, Spec>, false, webRequired),
-            ...((r.description as string).includes("## Import") ? ["## Import", "", (r.description as string).split("## Import")[1].trim(), ""] : []),
+            ...table(inputs[0], inputs[1], inputs[2], seen),
+            ...table(outputs[0], outputs[1], outputs[2], seen),
+            ...exampleSections(token, types, inputs[1], isFunction, webRequired),
+            ...(imports ? ["## Import", "", imports.trim(), ""] : []),
         ];
-        pages[`${name.toLowerCase()}.md`] = page(name, (r.description as string).split("## Import")[0], [...sections, ...typesSection(seen)]);
-        index.push(`- [${name}](${name.toLowerCase()}.md): ${text((r.description as string).split(/\.\s/)[0])}.`);
+        pages[`${name.toLowerCase()}.md`] = page(name, summary, [...sections, ...typesSection(seen)]);
+        index.push(`- [${name}](${name.toLowerCase()}.md): ${isFunction ? text(summary) : `${text(summary.split(/\.\s/)[0])}.`}`);
+    };
+    for (const [token, r] of Object.entries<Spec & { inputProperties: Record<string, Spec>; requiredInputs?: string[] }>(schema.resources)) {
+        addPage(token, r.description ?? "", false, ["Inputs", r.inputProperties, r.requiredInputs ?? []], ["Outputs", r.properties ?? {}, r.required ?? []]);
     }
     index.push("", "## Functions", "");
-    for (const [token, f] of Object.entries<Record<string, Spec>>(schema.functions)) {
-        const name = short(token);
-        const seen = new Set<string>();
-        const sections = [
-            `Token: \`${token}\``,
-            "",
-            ...table("Arguments", f.inputs?.properties, f.inputs?.required, seen),
-            ...table("Result", f.outputs.properties, f.outputs.required, seen),
-            ...exampleSections(token, types, f.inputs?.properties ?? {}, true, webRequired),
-        ];
-        pages[`${name.toLowerCase()}.md`] = page(name, f.description as unknown as string, [...sections, ...typesSection(seen)]);
-        index.push(`- [${name}](${name.toLowerCase()}.md): ${text(f.description as unknown as string)}`);
+    for (const [token, f] of Object.entries<{ description: string; inputs?: Spec; outputs: Spec }>(schema.functions)) {
+        addPage(token, f.description, true, ["Arguments", f.inputs?.properties ?? {}, f.inputs?.required ?? []], ["Result", f.outputs.properties ?? {}, f.outputs.required ?? []]);
     }
     pages["_index.md"] = `${index.join("\n")}\n`;
     return pages;
