@@ -4,7 +4,7 @@
  * absent, a later write replaces only the version it saw, and a failure names the store.
  */
 import { execFile, execFileSync, spawnSync } from "node:child_process";
-import { existsSync, lstatSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { FileJournalStore, JournalClaimError, entryFor, JournalConflictError, JournalStore, JournalStoreError, OrderEntry, OrderJournal, parseJournalUrl } from "../provider/journal";
@@ -12,7 +12,6 @@ import { runOrdersCli } from "../provider/cli";
 import { resolveConfig } from "../provider/config";
 import { journalLocationFrom } from "../provider/journal/location";
 import { S3JournalStore } from "../provider/journal/s3Store";
-import { takeOver } from "../provider/journal/store";
 import { S3Server, startS3Server } from "./support/s3Server";
 import { PACKAGE_ROOT } from "./harness/workspace";
 
@@ -155,63 +154,35 @@ describe.each(stores)("the journal in %s", (_title, open) => {
     });
 });
 
-test("in a directory, a lock left by a process killed mid-write delays a write until it is stale, never refuses it: `orders forget` right after a killed deployment succeeds; a live writer's lock is waited for, and its change then seen; a takeover removes only the stale lock", async () => {
+test("in a directory, a write is one exclusive create: nothing a killed writer leaves blocks another, a writer behind by two versions changes nothing, and an entry of an earlier release is read and replaced", async () => {
     const dir = mkdtempSync(join(tmpdir(), "edis-journal-"));
     dirs.push(dir);
-    const store = new FileJournalStore(join(dir, "journal"));
-    const key = urn("ci");
-    await new OrderJournal(store).claim(order(key, { state: "unknown" }));
-    const [name] = await store.list("");
-    // The deployment was killed between taking the lock and releasing it: the lock is 9.8 s old, stale at 10 s.
-    const lock = join(store.dir, `${name}.lock`);
-    writeFileSync(lock, "");
-    utimesSync(lock, new Date(), new Date(Date.now() - 9_800));
-    const out: string[] = [];
-    expect(await runOrdersCli(["orders", "forget", key, "--dir", store.dir], (l) => out.push(l))).toBe(0);
-    expect(out.join("\n")).toContain("forgot: ");
-    expect(await new OrderJournal(store).read(key, "order")).toBeUndefined();
-    expect(existsSync(lock)).toBe(false);
+    const store = new FileJournalStore(dir);
+    // A process killed while writing leaves at most its temporary file: never read, never in the way.
+    writeFileSync(join(dir, "e.json.1.4242.00ff00ff.tmp"), "half a");
+    const first = await store.create("e.json", "one");
+    expect(await store.list("")).toEqual(["e.json"]);
+    const second = await store.replace("e.json", "two", first);
+    await store.replace("e.json", "three", second);
+    // Behind by two: its next file was removed as older, so only the check after the link stops it.
+    await expect(store.replace("e.json", "stale", first)).rejects.toThrow(JournalConflictError);
+    expect(await store.get("e.json")).toEqual({ body: "three", version: "3" });
+    expect(readdirSync(dir).sort()).toEqual(["e.json.1.4242.00ff00ff.tmp", "e.json.3"]);
+    await expect(store.create("e.json", "again")).rejects.toThrow(JournalConflictError);
 
-    // A live writer holds the lock while it changes the entry: the write waits for it, then finds the entry changed.
-    const mine = new OrderJournal(store);
-    await mine.claim(order(key));
-    const version = (await store.get(name))!.version;
-    writeFileSync(lock, "");
-    setTimeout(() => {
-        writeFileSync(join(store.dir, name), JSON.stringify(order(key, { state: "unknown", problem: "the other's" })));
-        rmSync(lock);
-    }, 300);
-    await expect(store.replace(name, "mine", version)).rejects.toThrow(/was changed by another process/);
-    expect(await new OrderJournal(store).read(key, "order")).toMatchObject({ problem: "the other's" });
-
-    // Two processes saw the same stale lock; the first removed it and made its own (which may reuse the inode number):
-    // the second's takeover leaves that lock in place.
-    writeFileSync(lock, "");
-    utimesSync(lock, new Date(), new Date(Date.now() - 60_000));
-    const stale = lstatSync(lock);
-    rmSync(lock);
-    writeFileSync(lock, "");
-    takeOver(lock, stale);
-    expect(existsSync(lock)).toBe(true);
-    // A takeover under way elsewhere (its `.break` file): this one does nothing, and the lock stays for it.
-    utimesSync(lock, new Date(), new Date(Date.now() - 60_000));
-    writeFileSync(`${lock}.break`, "");
-    takeOver(lock, lstatSync(lock));
-    expect(existsSync(lock)).toBe(true);
-    rmSync(`${lock}.break`);
-    // The lock still the one seen stale: removed.
-    takeOver(lock, lstatSync(lock));
-    expect(existsSync(lock)).toBe(false);
-    expect(readdirSync(store.dir).filter((n) => !n.endsWith(".json"))).toEqual([]);
+    // A file of the entry's bare name (the layout of releases before this one) is its version 0.
+    writeFileSync(join(dir, "old.json"), "before");
+    expect(await store.get("old.json")).toEqual({ body: "before", version: "0" });
+    await expect(store.create("old.json", "x")).rejects.toThrow(JournalConflictError);
+    await store.replace("old.json", "after", "0");
+    expect(readdirSync(dir).filter((f) => f.startsWith("old"))).toEqual(["old.json.1"]);
 });
 
-test("six processes that find one stale lock on an entry each change it at the version they read: exactly one change is made", async () => {
+test("six processes that change one entry at the version they read: exactly one change is made", async () => {
     const dir = mkdtempSync(join(tmpdir(), "edis-journal-"));
     dirs.push(dir);
     const store = new FileJournalStore(dir);
     const version = await store.create("e.json", "the entry as every process read it");
-    writeFileSync(join(dir, "e.json.lock"), "");
-    utimesSync(join(dir, "e.json.lock"), new Date(), new Date(Date.now() - 9_900));
     const child = `const { FileJournalStore } = require(${JSON.stringify(join(PACKAGE_ROOT, "dist", "provider", "journal", "store.js"))});
         new FileJournalStore(${JSON.stringify(dir)}).replace("e.json", "written by " + process.pid, ${JSON.stringify(version)})
             .then(() => console.log("changed"), (e) => console.log(e.name));`;
@@ -219,7 +190,7 @@ test("six processes that find one stale lock on an entry each change it at the v
         Array.from({ length: 6 }, () => new Promise<string>((resolve) => execFile(process.execPath, ["-e", child], (_e, out) => resolve(out.trim())))),
     );
     expect(runs.sort()).toEqual(["JournalConflictError", "JournalConflictError", "JournalConflictError", "JournalConflictError", "JournalConflictError", "changed"]);
-    expect(readdirSync(dir).sort()).toEqual(["e.json"]);
+    expect(readdirSync(dir)).toEqual(["e.json.2"]);
 });
 
 describe("what the journal never guesses", () => {
@@ -312,7 +283,7 @@ describe("what the journal never guesses", () => {
         }
 
         // An entry of the same resource under another stack (its name starts with the resource's digest) that is half written.
-        const resource = readdirSync(dir).find((f) => f.endsWith(".order.json"))!.split(".")[0];
+        const resource = readdirSync(dir).find((f) => f.includes(".order.json"))!.split(".")[0];
         writeFileSync(join(dir, `${resource}.${"0".repeat(40)}.order.json`), "{ half");
         await expect(entryFor(new OrderJournal(dir), { key: urn("other"), aliases: [], aliasesKnown: true }, "order", () => undefined)).rejects.toThrow(
             /order journal entry [0-9a-f]{16}\.0{40}\.order\.json .* cannot be read/,

@@ -51,7 +51,7 @@ test("the whole deployment killed while hooks/set was at EDIS: the rerun sends n
     const journal = join(stack.project.dir, ".pulumi-edis", "journal");
     stack.onHostStarted = () => {
         const watch = setInterval(() => {
-            if (existsSync(journal) && readdirSync(journal).some((f) => f.endsWith(".hook.json"))) {
+            if (existsSync(journal) && readdirSync(journal).some((f) => f.includes(".hook.json."))) {
                 // The journal says "sending"; the request reaches EDIS a moment later and waits there 1.5 s.
                 clearInterval(watch);
                 setTimeout(() => void stack.crash(), 200);

@@ -132,8 +132,8 @@ export const WRITER = [
 
 /**
  * Entries named `<resource>.<key>.<kind>.json` (hex digests of the URN without and with its stack), so one prefix listing
- * finds a resource's entries. A claim creates only if absent; writes and removals act at the version last seen, or by
- * tombstone where a delete cannot be conditional (MinIO ignores If-Match on DeleteObject).
+ * finds a resource's entries. A claim creates only if absent (a tombstone counts as absent); writes act at the version last
+ * seen. A removal writes a tombstone: an entry never disappears, so a writer holding an old version can never recreate it.
  */
 export class OrderJournal {
     readonly store: JournalStore;
@@ -190,10 +190,9 @@ export class OrderJournal {
                     return this.claimed(name, await this.store.create(name, body), entry);
                 } catch (e) {
                     if (!(e instanceof JournalConflictError)) throw e;
-                    // A tombstone is no entry and is claimed at its version; one removed the moment after is created again, once.
+                    // A tombstone is no entry, and is claimed at its version.
                     if ((await this.readNamed(name)) !== undefined) throw e;
                     removed = this.removedAt.get(name);
-                    if (removed === undefined && this.versions.get(name) === null) return this.claimed(name, await this.store.create(name, body), entry);
                     if (removed === undefined) throw e;
                 }
             }
@@ -228,12 +227,7 @@ export class OrderJournal {
             this.versions.set(name, seen);
             return;
         }
-        if (this.store.removeAt) {
-            await this.store.removeAt(name, seen);
-            this.versions.set(name, null);
-            this.held.set(name, []);
-            this.removedAt.delete(name);
-        } else this.seen(name, await this.store.replace(name, tombstone(), seen), true);
+        this.seen(name, await this.store.replace(name, tombstone(), seen), true);
     }
 
     private seen(name: string, version: string, removed: boolean): void {
