@@ -11,7 +11,7 @@ import { OperationResult } from "../harness";
 import { PACKAGE_ROOT } from "../harness/workspace";
 import { declareServers, simulatorAndStack } from "../support/sim";
 import { CliResult, nameOf } from "./pulumi";
-import { cliStack, paidWrites } from "./support";
+import { cliStack, expectNoCredentials, paidWrites } from "./support";
 
 const SERVERS = join(PACKAGE_ROOT, "test", "programs", "servers");
 
@@ -24,6 +24,8 @@ interface Observed {
     /** Each resource's service, named by what EDIS holds for its id (host name and plan: ids depend on the order of parallel creates). */
     state: Record<string, { service: string; kvmId: boolean; initErrors: boolean; planId?: unknown; locationId?: unknown }>;
     pendingCreates: number;
+    /** The CLI's output (the harness has none): asserted by a scenario, never compared. */
+    output?: string;
 }
 
 interface Runner {
@@ -56,7 +58,8 @@ function harnessSteps(r: OperationResult): Record<string, string[]> {
 }
 
 async function cliRunner(): Promise<Runner> {
-    const { sim, stack, dispose } = await cliStack(SERVERS, { sim: { unpaidInvoices: true } });
+    const f = await cliStack(SERVERS, { sim: { unpaidInvoices: true } });
+    const { sim, stack } = f;
     return {
         sim,
         async run(command, flags = []) {
@@ -71,12 +74,19 @@ async function cliRunner(): Promise<Runner> {
                     resources.map((x) => [nameOf(x.urn), { service: serviceOf(sim, x.id!), kvmId: typeof x.outputs?.kvmId === "string", initErrors: (x.initErrors ?? []).length > 0, planId: x.outputs?.planId, locationId: x.outputs?.locationId }]),
                 ),
                 pendingCreates: (d.pending_operations ?? []).length,
+                output: r.output,
             };
         },
         declare: (servers, options = {}) => stack.setConfig({ "edis-servers:servers": JSON.stringify(servers), "edis-servers:options": JSON.stringify(options) }),
         setConfig: (key, value, secret = false) => stack.setConfig({ [key]: value }, secret ? [key] : []),
         refreshAlways: () => stack.refreshAlways(),
-        dispose,
+        async dispose() {
+            try {
+                await expectNoCredentials(f);
+            } finally {
+                await f.dispose();
+            }
+        },
     };
 }
 
@@ -143,7 +153,7 @@ async function calibrate(scenario: (r: Runner, step: (label: string, o: Observed
     const differences = seen.cli.flatMap(([command, cli], i) => {
         const harness = seen.harness[i][1];
         return (Object.keys(cli) as Array<keyof Observed>)
-            .filter((k) => canonical(cli[k]) !== canonical(harness[k]))
+            .filter((k) => k !== "output" && canonical(cli[k]) !== canonical(harness[k]))
             .map((k) => `${command}: ${k}: cli=${canonical(cli[k])} harness=${canonical(harness[k])}`);
     });
     expect(differences).toEqual([]);
@@ -202,7 +212,7 @@ test("calibration: up, no-change up, an in-place upgrade, a replacement (and rep
     });
 }, CALIBRATION_TIMEOUT_MS);
 
-test("calibration: refresh always clears init errors; a failing refresh stops up, preview and destroy; refresh and destroy use the recorded config", async () => {
+test("calibration: refresh always clears init errors; a failing refresh (a changed edis:password) stops up, preview and destroy, each saying once how to record the new one; refresh and destroy use the recorded config", async () => {
     await calibrate(async (r, step) => {
         r.refreshAlways();
         await r.declare({ a });
@@ -210,13 +220,27 @@ test("calibration: refresh always clears init errors; a failing refresh stops up
         step("preview (unfinished)", await r.run("preview"));
         payAll(r.sim);
         step("up (refresh, then resume)", await r.run("up"));
+        // The password is changed at EDIS and in the stack config, as a user rotating it does.
         r.sim.account.setPassword("rotated-Passw0rd");
         await r.setConfig("edis:password", "rotated-Passw0rd", true);
-        step("refresh (recorded password)", await r.run("refresh"));
-        step("preview (refresh fails)", await r.run("preview"));
-        step("destroy (refresh fails)", await r.run("destroy"));
-        step("up --refresh=false (records the config)", await r.run("up", ["--refresh=false"]));
+        const refused = [
+            step("refresh (recorded password)", await r.run("refresh")),
+            step("preview (refresh fails)", await r.run("preview")),
+            step("destroy (refresh fails)", await r.run("destroy")),
+        ];
+        // The destroy's cancel/product went out with the recorded password and was refused: nothing was cancelled.
+        expect(r.sim.summary()).toMatchObject({ orders: 1, cancellations: 0 });
+        for (const { output } of refused.filter((o) => o.output !== undefined)) {
+            expect(output).toContain("the e-mail or password was refused");
+            expect(output).toContain("record them with one `pulumi up --refresh=false`");
+            expect(output).not.toContain("rotated-Passw0rd");
+            // Said once on any line: no message repeats itself inside another.
+            expect(output!.split("\n").filter((line) => line.split("the e-mail or password was refused").length > 2)).toEqual([]);
+        }
+        // Following the error: an up without refresh records the new config (nothing at EDIS changes), then all works.
+        expect(step("up --refresh=false (records the config)", await r.run("up", ["--refresh=false"])).steps.a).toEqual(["same"]);
         step("refresh", await r.run("refresh"));
         step("destroy", await r.run("destroy"));
+        expect(r.sim.summary()).toMatchObject({ orders: 1, cancellations: 1 });
     });
 }, CALIBRATION_TIMEOUT_MS);

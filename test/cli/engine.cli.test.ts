@@ -1,14 +1,14 @@
 /**
  * Engine behaviour that the provider must live with, shown with the real `pulumi` CLI: a refresh that fails
- * stops the whole command (so no Read may throw for an optional reading), refresh and destroy configure the
- * provider from what state recorded (a changed password), and preview plans deletes; `KvmServer.get` on the oldest
+ * stops the whole command (so no Read may throw for an optional reading; calibration.cli shows refresh and destroy
+ * configuring the provider from what state recorded), and preview plans deletes; `KvmServer.get` on the oldest
  * and the newest `@pulumi/pulumi` the peer range allows.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { PACKAGE_ROOT } from "../harness/workspace";
 import { clientFor, orderProvisioned } from "../support/sim";
-import { cliStacksPerTest, expectNoCredentials, failed, ok, opsOf, paidWrites } from "./support";
+import { cliStacksPerTest, failed, ok, opsOf, paidWrites } from "./support";
 
 const manifest = JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8"));
 
@@ -30,35 +30,6 @@ test("a VNC reading that fails (management host answering 503) does not stop pre
     const down = ok(await stack.destroy());
     expect(opsOf(down)["web-vnc"]).toEqual(["refresh", "delete"]);
     expect(sim.summary().services[0]).toMatchObject({ vnc: false, cancellation: "End of Billing Period" });
-});
-
-test("a changed edis:password: refresh and destroy use the one recorded at the last up; the error says how to record the new one", async () => {
-    const f = await open(SERVERS);
-    const { sim, stack } = f;
-    await stack.setConfig({ "edis-servers:servers": JSON.stringify({ web: { planId: 101, osId: 1012, hostname: "web1.example.com" } }) });
-    ok(await stack.up());
-
-    // The password is changed at EDIS and in the stack config, as a user rotating it does.
-    sim.account.setPassword("rotated-Passw0rd");
-    await stack.setConfig({ "edis:password": "rotated-Passw0rd" }, ["edis:password"]);
-    for (const r of [await stack.refresh(), await stack.destroy(), await stack.preview(["--refresh"])]) {
-        failed(r);
-        expect(r.output).toContain("the e-mail or password was refused");
-        expect(r.output).toContain("record them with one `pulumi up --refresh=false`");
-        // Said once on any line: no message repeats itself inside another.
-        expect(r.output.split("\n").filter((line) => line.split("the e-mail or password was refused").length > 2)).toEqual([]);
-    }
-    // The destroy's cancel/product went out with the recorded password and was refused: nothing was cancelled.
-    expect(sim.summary()).toMatchObject({ orders: 1, cancellations: 0 });
-
-    // Following the error: an up without refresh records the new config (nothing at EDIS changes), then all works.
-    const record = ok(await stack.up(["--refresh=false"]));
-    expect(opsOf(record).web).toEqual(["same"]);
-    ok(await stack.refresh(["--expect-no-changes"]));
-    ok(await stack.destroy());
-    expect(sim.summary()).toMatchObject({ orders: 1, cancellations: 1 });
-    await expectNoCredentials(f);
-    expect(f.outputs.join("\n")).not.toContain("rotated-Passw0rd");
 });
 
 test("preview plans the delete of a server dropped from the program and --expect-no-changes counts it; only up cancels it", async () => {

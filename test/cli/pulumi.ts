@@ -190,6 +190,7 @@ export class CliStack {
                 this.running = undefined;
                 const events = eventLog ? readEvents(eventLog) : [];
                 const summary = events.find((e) => e.summaryEvent)?.summaryEvent;
+                if (process.env.CLI_TIMES) appendFileSync(process.env.CLI_TIMES, `${expect.getState().currentTestName}\t${args[0]}\t${Date.now() - started}\n`);
                 resolve({
                     command: `pulumi ${args.join(" ")}`,
                     code,
@@ -235,9 +236,14 @@ export class CliStack {
         return (await this.mustRun(["stack", "export"])).stdout;
     }
 
-    /** The stack's deployment: resources (with `pending_operations` beside them), as the engine checkpointed it. */
+    /**
+     * The stack's deployment: resources (with `pending_operations` beside them), as the engine checkpointed it. On this
+     * stack's own file:// backend, read from the checkpoint file that `pulumi stack export` prints, without a process.
+     */
     async deployment(): Promise<Deployment> {
-        return (JSON.parse(await this.exportText()) as { deployment: Deployment }).deployment;
+        if (this.env.PULUMI_BACKEND_URL) return (JSON.parse(await this.exportText()) as { deployment: Deployment }).deployment;
+        const file = join(this.backendDir, ".pulumi", "stacks", this.project.name, `${this.stack}.json`);
+        return (JSON.parse(readFileSync(file, "utf8")) as { checkpoint: { latest?: Deployment } }).checkpoint.latest ?? {};
     }
 
     /** The checkpoint's custom resources of pulumi-edis, by name (providers and the stack left out). */
