@@ -190,7 +190,8 @@ export class CliStack {
                 this.running = undefined;
                 const events = eventLog ? readEvents(eventLog) : [];
                 const summary = events.find((e) => e.summaryEvent)?.summaryEvent;
-                if (process.env.CLI_TIMES) appendFileSync(process.env.CLI_TIMES, `${expect.getState().currentTestName}\t${args[0]}\t${Date.now() - started}\n`);
+                // PULUMI_EDIS_CLI_TIMES=<file>: each command's test, verb and milliseconds, one tab-separated line (where a suite's time goes).
+                if (process.env.PULUMI_EDIS_CLI_TIMES) appendFileSync(process.env.PULUMI_EDIS_CLI_TIMES, `${expect.getState().currentTestName}\t${args[0]}\t${Date.now() - started}\n`);
                 resolve({
                     command: `pulumi ${args.join(" ")}`,
                     code,
