@@ -86,6 +86,8 @@ export class EdisSimulator {
     readonly log: LogEntry[] = [];
     latencyMs: number;
     readonly latencyByEndpoint: Record<string, number> = {};
+    /** Called as a request to the endpoint arrives (after its latency); EDIS acts once it settles: a test's gate, not a clock. */
+    readonly holdByEndpoint: Record<string, () => Promise<unknown>> = {};
     private faults: Array<InjectedFault & { times: number }> = [];
     private seq = 0;
     private inFlight = 0;
@@ -242,6 +244,7 @@ export class EdisSimulator {
 
             const latency = this.latencyByEndpoint[endpoint] ?? this.latencyMs;
             if (latency > 0) await sleep(latency);
+            await this.holdByEndpoint[endpoint]?.().catch(() => undefined);
             const fault = this.takeFault(endpoint);
 
             if (fault?.hang) return void record(0, "unanswered");

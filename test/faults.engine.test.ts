@@ -3,14 +3,13 @@
  * asserting both sides: servers ordered at EDIS, servers in Pulumi state, pending creates. kvmServer.test covers the
  * faults that need no kill on one core.
  */
-import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import * as edis from "../sdk";
 import { TestStack } from "./harness";
 import { OrderJournal } from "../provider/journal";
 import { EdisSimulator } from "../simulator/server";
-import { declareServers, simulatorAndStack } from "./support/sim";
+import { declareServers, simulatorAndStack, until } from "./support/sim";
 
 const PROGRAM = join(__dirname, "programs", "servers");
 const web1 = { planId: 101, osId: 1012, hostname: "web1.example.com" };
@@ -56,18 +55,12 @@ function serviceOf(hostname: string): number {
 
 describe("a deployment killed after add/order answered (a killed CI job): the next up resumes, never orders again", () => {
     test("the provider host alone dies during the wait: the create fails, and the next up resumes it", async () => {
-        sim.behaviour.provisioningDelayMs = 2_000;
         declare({ web1 });
-        stack.onHostStarted = (host) => {
-            const watch = setInterval(() => {
-                if (host.log.some((l) => l.includes("ordered web1.example.com"))) {
-                    clearInterval(watch);
-                    void host.stop("SIGKILL");
-                }
-            }, 5);
-        };
+        // The host dies as its first provisioning poll (get/kvmid) reaches EDIS: after add/order answered, during the wait.
+        stack.onHostStarted = (host) => (sim.holdByEndpoint["get/kvmid"] = () => host.stop("SIGKILL"));
         const up = await stack.up();
         stack.onHostStarted = undefined;
+        delete sim.holdByEndpoint["get/kvmid"];
         expect(up.ok).toBe(false);
         expect(finalState()).toMatchObject({ orders: 1, inState: [], pending: 0 });
 
@@ -79,20 +72,12 @@ describe("a deployment killed after add/order answered (a killed CI job): the ne
 
 describe("an order whose outcome is unknown blocks a second order until the user says what happened", () => {
     test("killed while add/order was under way: the rerun orders nothing; the server EDIS did create is adopted", async () => {
-        sim.latencyByEndpoint["add/order"] = 1_500;
         declare({ web1 });
-        stack.onHostStarted = () => {
-            const watch = setInterval(() => {
-                if (existsSync(journalDir()) && readdirSync(journalDir()).some((f) => f.includes(".order.json."))) {
-                    // The journal says "sending"; the request reaches EDIS a moment later and waits there 1.5 s.
-                    clearInterval(watch);
-                    setTimeout(() => void stack.crash(), 200);
-                }
-            }, 5);
-        };
+        // add/order reaches EDIS; the deployment is killed before EDIS acts on it, and EDIS makes the order all the same.
+        sim.holdByEndpoint["add/order"] = () => stack.crash();
         await stack.up();
-        stack.onHostStarted = undefined;
-        await new Promise((r) => setTimeout(r, 2_500)); // EDIS finishes the order the dead deployment sent
+        delete sim.holdByEndpoint["add/order"];
+        await until(() => sim.account.state.services.length > 0, "EDIS makes the order the dead deployment sent");
 
         const blocked = await stack.up();
         const text = blocked.errors.join("\n");
@@ -101,7 +86,7 @@ describe("an order whose outcome is unknown blocks a second order until the user
         expect(sim.calls("add/order")).toHaveLength(1);
 
         // The user finds it (by its description), and adopts it.
-        await new Promise((r) => setTimeout(r, 400));
+        await until(async () => (await pulumiSessions()).some((s) => s.description === "web1.example.com"), "EDIS provisions it");
         const kvmId = (await pulumiSessions()).find((s) => s.description === "web1.example.com")!.kvmId;
         declare({ web1: { ...web1, adoptKvmId: kvmId } });
         expect((await stack.up()).errors).toEqual([]);

@@ -9,7 +9,7 @@ import { PACKAGE_ROOT } from "../harness/workspace";
 import { runNamedCommand } from "../harness/journalCommand";
 import { OrderJournal, journalStoreAt, parseJournalUrl } from "../../provider/journal";
 import { EdisSimulator } from "../../simulator/server";
-import { stackConfigFor, startSimulator } from "../support/sim";
+import { stackConfigFor, startSimulator, until } from "../support/sim";
 import { S3Server, startS3Server } from "../support/s3Server";
 import { CliStack } from "./pulumi";
 import { SECRET_KEYS, failed, ok, opsOf, paidWrites, upKilledWhileProvisioning } from "./support";
@@ -47,10 +47,10 @@ async function simulator(options: Parameters<typeof startSimulator>[0] = {}): Pr
  * its own (a file:// backend in its directory), or `backendUrl`; `checkoutOf` makes it another runner of that
  * runner's stack (the same project files, the same backend).
  */
-async function runner(sim: EdisSimulator, journalUrl: string, options: { backendUrl?: string; checkoutOf?: CliStack } = {}): Promise<CliStack> {
+async function runner(sim: EdisSimulator, journalUrl: string, options: { backendUrl?: string; checkoutOf?: CliStack; config?: Record<string, string> } = {}): Promise<CliStack> {
     const stack = await CliStack.create({
         programDir: SERVERS,
-        config: options.checkoutOf ? {} : { ...stackConfigFor(sim), "edis:journalUrl": journalUrl, "edis-servers:servers": JSON.stringify({ web }), "edis-servers:options": "{}" },
+        config: options.checkoutOf ? {} : { ...stackConfigFor(sim), "edis:journalUrl": journalUrl, "edis-servers:servers": JSON.stringify({ web }), "edis-servers:options": "{}", ...options.config },
         secretKeys: SECRET_KEYS,
         env: { ...s3.env, ...(options.backendUrl ? { PULUMI_BACKEND_URL: options.backendUrl } : {}) },
         checkoutOf: options.checkoutOf,
@@ -63,14 +63,6 @@ function journalAt(url: string): OrderJournal {
     const location = parseJournalUrl(url, "journalUrl");
     if ("problem" in location) throw new Error(location.problem);
     return new OrderJournal(journalStoreAt(location));
-}
-
-async function until(condition: () => Promise<boolean>, ms: number, what: string): Promise<void> {
-    const deadline = Date.now() + ms;
-    while (!(await condition())) {
-        if (Date.now() > deadline) throw new Error(`not within ${ms} ms: ${what}`);
-        await new Promise((r) => setTimeout(r, 50));
-    }
 }
 
 test("the README's recipe, state and journal in one bucket: a runner killed after add/order answered; the next runner cancels the dead run's lock and orders nothing", async () => {
@@ -127,14 +119,17 @@ test("a runner killed after add/order answered; a second runner, nothing on its 
 
 test("a second runner that starts while the first one's add/order is in flight sends none: it stops naming the first's entry", async () => {
     const sim = await simulator();
-    // Long enough for the second runner's engine to start and reach its create while the first still waits.
-    sim.latencyByEndpoint["add/order"] = 8000;
+    // EDIS holds the first runner's add/order until the second runner has stopped: no clock decides who is first.
+    let release!: () => void;
+    const secondStopped = new Promise<void>((resolve) => (release = resolve));
+    sim.holdByEndpoint["add/order"] = () => secondStopped;
     const url = s3.journalUrl(await s3.bucket());
-    const first = await runner(sim, url);
+    const first = await runner(sim, url, { config: { "edis:requestTimeoutSeconds": "600" } });
     const second = await runner(sim, url);
     const firstUp = first.up();
-    await until(async () => (await journalAt(url).list()).some((e) => e.state === "sending"), 60_000, "the first runner's entry is sending");
+    await until(async () => (await journalAt(url).list()).some((e) => e.state === "sending"), "the first runner's entry is sending");
     const secondUp = failed(await second.up());
+    release();
     expect(secondUp.output).toMatch(/the order for web1\.example\.com may or may not have been made: the deployment that sent it at \S+ \(.+ pid \d+\) has recorded no answer/);
     expect(secondUp.output).toContain("still running on another machine that shares the order journal");
     // The command the error names works on the shared store.

@@ -75,3 +75,12 @@ export async function failureOf(p: Promise<unknown>): Promise<EdisApiError> {
     }
     throw new Error("expected the call to fail");
 }
+
+/** Waits until the condition holds; `ms` bounds a wait that takes milliseconds, so only a broken run reaches it. */
+export async function until(condition: () => boolean | Promise<boolean>, what: string, ms = 60_000): Promise<void> {
+    const deadline = Date.now() + ms;
+    while (!(await condition())) {
+        if (Date.now() > deadline) throw new Error(`not within ${ms} ms: ${what}`);
+        await new Promise((r) => setTimeout(r, 50));
+    }
+}
