@@ -10,7 +10,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { diffKvmServer, needsUpgrade } from "../provider/kvm/diff";
 import { INPUT_NAMES } from "../provider/kvm/inputs";
-import { entryId, resolveCommand } from "../provider/journal";
+import { OrderJournal, entryId, resolveCommand } from "../provider/journal";
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -246,7 +246,7 @@ describe("the commands printed for the user to paste", () => {
         ['proj/stack/$(touch /tmp/edis-pwned)`id`"x"', "/tmp/it's here/$HOME"],
         ["a'b/c\\d/e f", "/tmp/j\nk"],
     ])("%j in %j reaches the CLI as exactly those words, and runs nothing", (key, dir) => {
-        const command = resolveCommand("forget", key, dir, "order");
+        const command = resolveCommand("forget", key, new OrderJournal(dir), "order");
         // bash parses the pasted text; the words after the command name are what the CLI would receive.
         const words = execFileSync("bash", ["-c", `set -- ${command}; printf '%s\\0' "$@"`], { encoding: "utf8" }).split("\0").slice(0, -1);
         // The CLI of the code that printed it, by its path: never a name npx would fetch from a registry.

@@ -354,27 +354,23 @@ export function entryId(key: string): string {
 /** The orders CLI by this provider's own path; never `npx pulumi-edis`, which may fetch whatever the registry has. */
 export const ORDERS_CLI = `node ${shellQuote(join(__dirname, "..", "cli.js"))} orders`;
 
-/** Where a printed command finds the journal: a directory, or a journal (or store) that names itself. */
-export type JournalPlace = string | { cliOption: string };
-
-function placeOption(where: JournalPlace): string {
-    return typeof where === "string" ? `--dir ${shellQuote(where)}` : where.cliOption;
-}
+/** Where a printed command finds the journal: a journal or store, which names itself as the orders CLI's option. */
+export type JournalPlace = { cliOption: string };
 
 /** The command that resolves one entry of one kind, as the errors print it. */
 export function resolveCommand(verb: "forget" | "confirm", key: string, where: JournalPlace, kind: JournalKind): string {
-    return `${ORDERS_CLI} ${verb} ${entryId(key)} --kind ${kind} ${placeOption(where)}`;
+    return `${ORDERS_CLI} ${verb} ${entryId(key)} --kind ${kind} ${where.cliOption}`;
 }
 
 /** The command that forgets an order entry whose outcome is unknown: for a batched order, every member's at once. */
 export function forgetOrderCommand(entry: Pick<OrderEntry, "key" | "batch">, where: JournalPlace): string {
-    if (entry.batch) return `${ORDERS_CLI} forget --batch ${entry.batch.id} ${placeOption(where)}`;
+    if (entry.batch) return `${ORDERS_CLI} forget --batch ${entry.batch.id} ${where.cliOption}`;
     return resolveCommand("forget", entry.key, where, "order");
 }
 
 /** The command that hands one resource's entries to another key (a renamed stack); the target by its URN in base64url. */
 export function moveCommand(from: string, to: string, where: JournalPlace): string {
-    return `${ORDERS_CLI} move ${entryId(from)} ${URN64}${Buffer.from(to).toString("base64url")} ${placeOption(where)}`;
+    return `${ORDERS_CLI} move ${entryId(from)} ${URN64}${Buffer.from(to).toString("base64url")} ${where.cliOption}`;
 }
 
 /** How a printed command names a URN in base64url. */
@@ -472,14 +468,6 @@ export async function entryFor<K extends JournalKind>(
         );
     }
     return undefined;
-}
-
-/** The engine answers a registration only after checkpointing, so the program clears the entry at once, before another stack can take it. */
-export async function settleRecorded(journal: OrderJournal, key: string, kind: "order" | "hook", id: number): Promise<void> {
-    const entry = await journal.read(key, kind);
-    if (!entry) return;
-    const made = entry.kind === "order" ? entry.serviceId : entry.hookId;
-    if (made === id && (entry.state === "ordered" || entry.state === "created" || entry.state === "done")) await journal.clear(key, kind);
 }
 
 /** A server is cancelled: its entries go with it (another server of the same resource keeps its own). */
