@@ -1,5 +1,5 @@
 /** `pulumi-edis/provider`: what Pulumi's dynamic-provider host loads, and the client and catalogue lookups share. */
-import { guarded } from "./client/withhold";
+import { withheldError, withhold, withoutRepeat } from "./client/withhold";
 import { kvmServerOn } from "./kvm/provider";
 import { vncAccessOn } from "./management/vncAccess";
 import { reverseDnsOn } from "./management/reverseDns";
@@ -14,31 +14,34 @@ if (/[\\/]cmd[\\/]dynamic-provider[\\/]index\.js$/.test(process.argv[1] ?? "") &
     watchEngine(processCore, process.argv[2]);
 }
 
-/** Each call runs under the URN its inputs or state carry (the SDK passes it), and answers once its lines are delivered. */
-function underItsUrn<T extends object>(impl: T): T {
+/**
+ * A resource's provider as the dynamic host calls it: each call runs under the URN its inputs or state carry (the SDK
+ * passes it), its errors and check failures are withheld (what the host prints and stores holds no secret) and carry no
+ * repeated message, and it answers once its lines are delivered.
+ */
+function dynamicDoor<T extends object>(impl: T): T {
     const urnOf = (args: unknown[]) =>
         args.map((a) => (a && typeof a === "object" ? (a as Record<string, unknown>)[RESOURCE_KEY] : undefined)).find((k): k is string => typeof k === "string");
-    return Object.fromEntries(
-        Object.entries(impl).map(([name, fn]) => [
-            name,
-            typeof fn !== "function"
-                ? fn
-                : async (...args: unknown[]) => {
-                      try {
-                          return await inResource(urnOf(args), async () => (fn as (...a: unknown[]) => Promise<unknown>).apply(impl, args))();
-                      } finally {
-                          await linesDelivered();
-                      }
-                  },
-        ]),
-    ) as T;
+    const call = (fn: (...a: unknown[]) => Promise<unknown>) => async (...args: unknown[]) => {
+        try {
+            const result = await inResource(urnOf(args), async () => fn.apply(impl, args))();
+            const failures = (result as { failures?: Array<{ property: string; reason: string }> } | undefined)?.failures;
+            if (!Array.isArray(failures)) return result;
+            return { ...(result as object), failures: failures.map((f) => ({ ...f, reason: withhold(f.reason, { scope: "composed" }) })) };
+        } catch (e) {
+            throw withoutRepeat(withheldError(e));
+        } finally {
+            await linesDelivered();
+        }
+    };
+    return Object.fromEntries(Object.entries(impl).map(([name, fn]) => [name, typeof fn === "function" ? call(fn as (...a: unknown[]) => Promise<unknown>) : fn])) as T;
 }
 
 // The dynamic door: the host caches one provider per resource type; all four share the process's core.
-export const kvmServer = guarded(underItsUrn(kvmServerOn(processCore)));
-export const vncAccess = guarded(underItsUrn(vncAccessOn(processCore)));
-export const reverseDns = guarded(underItsUrn(reverseDnsOn(processCore)));
-export const trafficAlert = guarded(underItsUrn(trafficAlertOn(processCore)));
+export const kvmServer = dynamicDoor(kvmServerOn(processCore));
+export const vncAccess = dynamicDoor(vncAccessOn(processCore));
+export const reverseDns = dynamicDoor(reverseDnsOn(processCore));
+export const trafficAlert = dynamicDoor(trafficAlertOn(processCore));
 export { ManagementClient, MANAGEMENT_ENDPOINTS, DEFAULT_MANAGEMENT_URL } from "./client/management";
 export { EdisClient, ENDPOINTS, DEFAULT_AUTH_URL, DEFAULT_BASE_URL } from "./client/client";
 export type { EdisClientOptions } from "./client/client";

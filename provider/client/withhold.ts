@@ -106,34 +106,12 @@ export function withheldError<E>(e: E): E {
     return e;
 }
 
-/** Errors and check failures withheld: what the dynamic host prints and stores holds no secret. */
-export function guarded<T extends object>(impl: T): T {
-    const out: Record<string, unknown> = {};
-    for (const [name, fn] of Object.entries(impl)) {
-        if (typeof fn !== "function") {
-            out[name] = fn;
-            continue;
-        }
-        out[name] = async (...args: unknown[]) => {
-            try {
-                const result = await (fn as (...a: unknown[]) => Promise<unknown>).apply(impl, args);
-                const failures = (result as { failures?: Array<{ property: string; reason: string }> } | undefined)?.failures;
-                if (Array.isArray(failures)) return { ...(result as object), failures: failures.map((f) => ({ ...f, reason: withhold(f.reason, { scope: "composed" }) })) };
-                return result;
-            } catch (e) {
-                throw withoutRepeat(withheldError(e));
-            }
-        };
-    }
-    return out as T;
-}
-
 /**
  * The dynamic host prints a failed check, diff, read or delete as `${e}: ${e.stack}`, and a stack starts with `${e}`:
  * the message twice on one line, then frames. An error the provider reports goes without its stack; a fault of
  * JavaScript itself (a TypeError, a ReferenceError, ...) keeps it, for the bug report.
  */
-function withoutRepeat<E>(e: E): E {
+export function withoutRepeat<E>(e: E): E {
     if (e instanceof Error && !(e instanceof TypeError || e instanceof ReferenceError || e instanceof RangeError || e instanceof SyntaxError)) e.stack = "";
     return e;
 }
