@@ -8,6 +8,9 @@ import * as path from "node:path";
 import ts from "typescript";
 import { BILLING_CYCLES, CANCELLATION_TYPES, POWER_STATES } from "../provider/client/model";
 import { SETTINGS } from "../provider/config";
+import { OPTIONAL_WHEN_ADOPTED as ADOPTION_OPTIONAL } from "../provider/kvm/inputs";
+import * as catalogueLookups from "../provider/lookups/catalogue";
+import { FUNCTION_TOKENS } from "../provider/plugin/functions";
 import { packageVersion } from "../provider/version";
 
 /** The package root: this file runs from .ci/ (under jest) or dist/.ci/ (built). */
@@ -37,17 +40,13 @@ const RESOURCES = [
 ] as const;
 
 /** The lookups the plugin serves (provider/plugin/functions.ts), by the SDK function they run. */
-const FUNCTIONS = [
-    ...["getLocations", "getLocation", "getPlans", "getPlan", "getOperatingSystems", "getOperatingSystem", "getAddon", "getBillingCycles", "getPaymentMethods"].map((name) => ({
-        name,
-        file: "sdk/lookups/catalogue.ts",
-    })),
-    ...["getKvmSessions", "getKvmSession", "getKvmId", "getServiceId"].map((name) => ({ name, file: "sdk/lookups/account.ts" })),
-];
+const FUNCTIONS = FUNCTION_TOKENS.map((token) => token.replace("edis:index:", "")).map((name) => ({
+    name,
+    file: name in catalogueLookups ? "sdk/lookups/catalogue.ts" : "sdk/lookups/account.ts",
+}));
 
-
-/** KvmServer's order inputs that an adopted or imported server may leave out (provider/kvm/inputs.ts). */
-const OPTIONAL_WHEN_ADOPTED = new Set(["planId", "osId", "hostname"]);
+/** KvmServer's order inputs that an adopted or imported server may leave out. */
+const OPTIONAL_WHEN_ADOPTED = new Set<string>(ADOPTION_OPTIONAL);
 
 export function buildSchema(): Spec {
     const files = [...RESOURCES.map((r) => r.file), ...FUNCTIONS.map((f) => f.file)].map((f) => path.join(ROOT, f));

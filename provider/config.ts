@@ -13,38 +13,40 @@ import { CheckFailure, nearest } from "./fields";
 export const DEFAULT_MAX_NEW_SERVERS = 10;
 
 /**
- * Every provider setting, once: its config key, environment fallback, type (the schema's, so that every language's SDK
- * types it; a string form is accepted too, as `pulumi config set` and the dynamic host deliver strings) and meaning.
+ * Every provider setting, once: its type (the schema's, so that every language's SDK types it; a string form is accepted
+ * too, as `pulumi config set` and the dynamic host deliver strings) and meaning. Its config key is its name, and its
+ * environment fallback EDIS_ and the name in upper snake case.
  */
-export const SETTINGS = {
-    email: { key: "email", env: "EDIS_EMAIL", type: "string", doc: "E-mail address of the EDIS account." },
-    password: { key: "password", env: "EDIS_PASSWORD", type: "string", doc: "Password of the EDIS account. Set it as a secret: `pulumi config set --secret edis:password`." },
-    baseUrl: { key: "baseUrl", env: "EDIS_BASE_URL", type: "string", doc: "Base URL of the EDIS order API." },
-    authUrl: { key: "authUrl", env: "EDIS_AUTH_URL", type: "string", doc: "Base URL of the EDIS session API (get/auth)." },
-    managementUrl: { key: "managementUrl", env: "EDIS_MANAGEMENT_URL", type: "string", doc: "URL template of a server's Management API; `{host}` stands for the server's api_host." },
-    paymentMethod: { key: "paymentMethod", env: "EDIS_PAYMENT_METHOD", type: "string", doc: "Payment method of orders that name none (see getPaymentMethods)." },
-    cancellationType: { key: "cancellationType", env: "EDIS_CANCELLATION_TYPE", type: "CancellationType", doc: 'What deleting a server asks EDIS for: "Immediate" or "End of Billing Period" (the default).' },
-    provisioningTimeoutSeconds: { key: "provisioningTimeoutSeconds", env: "EDIS_PROVISIONING_TIMEOUT_SECONDS", type: "integer", doc: "How long a create waits for EDIS to provision a server, in seconds (default 1200)." },
-    provisioningPollSeconds: { key: "provisioningPollSeconds", env: "EDIS_PROVISIONING_POLL_SECONDS", type: "number", doc: "First wait between provisioning polls, in seconds; it grows by half each poll, to 30 s." },
-    requestTimeoutSeconds: { key: "requestTimeoutSeconds", env: "EDIS_REQUEST_TIMEOUT_SECONDS", type: "number", doc: "Time limit of one request to EDIS, in seconds." },
-    allowInsecureHttp: { key: "allowInsecureHttp", env: "EDIS_ALLOW_INSECURE_HTTP", type: "boolean", doc: "Allow http:// endpoints other than loopback (never for a real account)." },
-    journalUrl: { key: "journalUrl", env: "EDIS_JOURNAL_URL", type: "string", doc: "Where the order journal lives: `file://<dir>` (default `file://.pulumi-edis/journal`, relative to the program's directory), or `s3://<bucket>/<prefix>?region=...` for CI runners that do not outlive a job (guide: CI and the shared journal)." },
-    batchOrders: { key: "batchOrders", env: "EDIS_BATCH_ORDERS", type: "boolean", doc: "Order the servers a deployment creates together in one order (one invoice). Off by default." },
+export const SETTINGS = settings({
+    email: { type: "string", doc: "E-mail address of the EDIS account." },
+    password: { type: "string", doc: "Password of the EDIS account. Set it as a secret: `pulumi config set --secret edis:password`." },
+    baseUrl: { type: "string", doc: "Base URL of the EDIS order API." },
+    authUrl: { type: "string", doc: "Base URL of the EDIS session API (get/auth)." },
+    managementUrl: { type: "string", doc: "URL template of a server's Management API; `{host}` stands for the server's api_host." },
+    paymentMethod: { type: "string", doc: "Payment method of orders that name none (see getPaymentMethods)." },
+    cancellationType: { type: "CancellationType", doc: 'What deleting a server asks EDIS for: "Immediate" or "End of Billing Period" (the default).' },
+    provisioningTimeoutSeconds: { type: "integer", doc: "How long a create waits for EDIS to provision a server, in seconds (default 1200)." },
+    provisioningPollSeconds: { type: "number", doc: "First wait between provisioning polls, in seconds; it grows by half each poll, to 30 s." },
+    requestTimeoutSeconds: { type: "number", doc: "Time limit of one request to EDIS, in seconds." },
+    allowInsecureHttp: { type: "boolean", doc: "Allow http:// endpoints other than loopback (never for a real account)." },
+    journalUrl: { type: "string", doc: "Where the order journal lives: `file://<dir>` (default `file://.pulumi-edis/journal`, relative to the program's directory), or `s3://<bucket>/<prefix>?region=...` for CI runners that do not outlive a job (guide: CI and the shared journal)." },
+    batchOrders: { type: "boolean", doc: "Order the servers a deployment creates together in one order (one invoice). Off by default." },
     maxAddedMonthlySpend: {
-        key: "maxAddedMonthlySpend",
-        env: "EDIS_MAX_ADDED_MONTHLY_SPEND",
         type: "string",
         doc: 'The most one deployment may add to the monthly bill by ordering, replacing and changing plans, at list price before tax, as an amount and its currency ("50 EUR"): each change is priced as preview shows it, and the one that would pass the limit is not made. Unset: no limit.',
     },
     maxNewServers: {
-        key: "maxNewServers",
-        env: "EDIS_MAX_NEW_SERVERS",
         type: "integer",
         doc: `The most servers one deployment may order (new ones, and the new half of a replacement; adoptions and resumed orders do not count), in preview and up alike. Default ${DEFAULT_MAX_NEW_SERVERS}; 0 orders none.`,
     },
-} as const;
+});
 
 export type SettingName = keyof typeof SETTINGS;
+
+function settings<const T extends Record<string, { type: string; doc: string }>>(defs: T): { [K in keyof T]: T[K] & { key: K; env: string } } {
+    const withKeys = Object.entries(defs).map(([key, d]) => [key, { ...d, key, env: `EDIS_${key.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}` }]);
+    return Object.fromEntries(withKeys) as { [K in keyof T]: T[K] & { key: K; env: string } };
+}
 
 /**
  * The keys of the `edis` namespace that are no setting: a mistyped key would otherwise be ignored without a word, and a

@@ -7,21 +7,12 @@ import type { Props } from "./properties";
 
 type Fn = (account: LookupAccount, args: Props) => Promise<unknown>;
 
-const BY_TOKEN: Record<string, Fn> = {
-    "edis:index:getLocations": (c) => catalogue.getLocations(c),
-    "edis:index:getLocation": (c, a) => catalogue.getLocation(c, a as never),
-    "edis:index:getPlans": (c, a) => catalogue.getPlans(c, a as never),
-    "edis:index:getPlan": (c, a) => catalogue.getPlan(c, a as never),
-    "edis:index:getOperatingSystems": (c, a) => catalogue.getOperatingSystems(c, a as never),
-    "edis:index:getOperatingSystem": (c, a) => catalogue.getOperatingSystem(c, a as never),
-    "edis:index:getAddon": (c, a) => catalogue.getAddon(c, a as never),
-    "edis:index:getBillingCycles": (c) => catalogue.getBillingCycles(c),
-    "edis:index:getPaymentMethods": (c) => catalogue.getPaymentMethods(c),
-    "edis:index:getKvmSessions": (c) => account.getKvmSessions(c),
-    "edis:index:getKvmSession": (c, a) => account.getKvmSession(c, a as never),
-    "edis:index:getKvmId": (c, a) => account.getKvmId(c, a as never),
-    "edis:index:getServiceId": (c, a) => account.getServiceId(c, a as never),
-};
+/** Every lookup by its token: each function of the two lookup modules whose name starts with `get`. */
+const BY_TOKEN: Record<string, Fn> = Object.fromEntries(
+    Object.entries({ ...catalogue, ...account })
+        .filter(([name, fn]) => name.startsWith("get") && typeof fn === "function")
+        .map(([name, fn]) => [`edis:index:${name}`, fn as Fn]),
+);
 
 export const FUNCTION_TOKENS = Object.keys(BY_TOKEN);
 
