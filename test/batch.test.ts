@@ -4,6 +4,7 @@
  * per deployment, the creates made at once as the engine makes them (support/inProcess.ts); batch.cli shows a
  * batch through the real CLI. Each test asserts what EDIS was asked and what the engine is given to keep.
  */
+import { JournalClaimError } from "../provider/journal";
 import { kvmServerOn } from "../provider/kvm/provider";
 import { EdisSimulator } from "../simulator/server";
 import { Held, InProcess, simulatorAndCore } from "./support/inProcess";
@@ -142,4 +143,23 @@ test("two servers of one host name never share an order, so the description can 
     const sizes = orders().map((o) => itemsOf(o));
     expect(sizes).toHaveLength(2);
     for (const items of sizes) expect(new Set(items).size).toBe(items.length);
+});
+
+test("a member that another deployment claims at the same moment: none of the batch is ordered, each says why, and the next up orders them together", async () => {
+    const e = new InProcess(config);
+    const journal = e.core.journal();
+    const claim = journal.claim.bind(journal);
+    journal.claim = async (entry) => {
+        if (entry.hostname === fleet.web2.hostname) throw new JournalClaimError(`another deployment is sending the same order for ${entry.key}`);
+        return claim(entry);
+    };
+    const first = await e.upAll(kvmServerOn(e.core), held, fleet);
+    expect(orders()).toEqual([]);
+    expect(first.errors.join("\n")).toContain("another deployment is sending the same order");
+    expect(first.errors.join("\n")).toContain("nothing was ordered for web1.example.com: another server of its batch could not be claimed in the order journal");
+    // Nothing was sent, so no entry stays to block the next up.
+    expect(await unresolved()).toEqual([]);
+    held = first.held;
+    expect(await up(fleet)).toEqual([]);
+    expect(orders().map((o) => itemsOf(o).sort())).toEqual([["db1.example.com", "web1.example.com", "web2.example.com"]]);
 });

@@ -8,7 +8,7 @@ import { ENDPOINTS, EdisClient } from "../client/client";
 import { EdisApiError } from "../client/errors";
 import { OrderItem, OrderRequest, OrderResult } from "../client/model";
 import { Flights, Gathering } from "../flights";
-import { ORDERS_CLI, OrderBatchInfo, OrderEntry, OrderJournal } from "../journal";
+import { OrderBatchInfo, OrderEntry, OrderJournal, resolveCommand } from "../journal";
 import { PaidOutcome, WriteOutcomeUnknownError, sendOnce } from "../paidWrite";
 import { sameHostname } from "./inputs";
 
@@ -98,15 +98,6 @@ export class OrderBatcher {
         }
         const entries = claimed.map((m) => m.entry).filter((e): e is OrderEntry => !!e);
         const indexOfEntry = new Map(claimed.flatMap((m, i) => (m.entry ? [[m.entry, i] as const] : [])));
-        // The entry as the journal holds it now, for the member's error; what was written if it cannot be read.
-        const recorded = async (m: BatchMember, fallback: Partial<OrderEntry>): Promise<OrderEntry | undefined> => {
-            if (!m.entry) return undefined;
-            try {
-                return (await this.journal.read(m.entry.key, "order")) ?? { ...m.entry, ...fallback };
-            } catch {
-                return { ...m.entry, ...fallback };
-            }
-        };
         let outcome: PaidOutcome<OrderResult>;
         try {
             outcome = await sendOnce<OrderEntry, OrderResult>({
@@ -121,7 +112,7 @@ export class OrderBatcher {
             });
         } catch (e) {
             for (const m of claimed) {
-                if (e instanceof WriteOutcomeUnknownError) m.settle({ error: m.unknown(e.problem, await recorded(m, { state: "unknown", problem: e.problem })) });
+                if (e instanceof WriteOutcomeUnknownError) m.settle({ error: m.unknown(e.problem, m.entry) });
                 else m.settle({ error: e });
             }
             return;
@@ -133,7 +124,7 @@ export class OrderBatcher {
             const serviceId = order.serviceIds[i];
             if (serviceId === undefined) {
                 const problem = `EDIS ${"named" in outcome ? `answered "${outcome.named.message}"` : `accepted order ${order.orderId}`} but named ${order.serviceIds.length} service id(s) for ${claimed.length} servers`;
-                m.settle({ error: m.unknown(problem, await recorded(m, { state: "unknown", problem })) });
+                m.settle({ error: m.unknown(problem, m.entry) });
                 continue;
             }
             const mine: OrderResult = { ...order, serviceIds: [serviceId, ...(i === 0 ? extra : [])] };
@@ -141,7 +132,7 @@ export class OrderBatcher {
         }
     }
 
-    /** Claims each member's entry with its place; one that cannot be claimed leaves, unsent. */
+    /** Claims each member's entry with its place in the order; if one cannot be claimed, none is ordered. */
     private async claim(members: BatchMember[], id: string): Promise<BatchMember[]> {
         const hostnames = members.map((m) => m.item.hostname);
         // All at once: against a shared store each claim is a request.
@@ -158,27 +149,15 @@ export class OrderBatcher {
                 }
             }),
         );
-        let claimed = tried.filter((m): m is BatchMember => m !== undefined);
-        // Rare: places are rewritten as the order will be sent; a member whose entry cannot be rewritten leaves too (it would block).
-        while (claimed.some((m, i) => m.entry && m.entry.batch!.index !== i) || claimed.some((m) => m.entry && m.entry.batch!.hostnames.length !== claimed.length)) {
-            const kept = claimed.map((m) => m.item.hostname);
-            const next: BatchMember[] = [];
-            for (const [i, m] of claimed.entries()) {
-                if (!m.entry) {
-                    next.push(m);
-                    continue;
-                }
-                const entry: OrderEntry = { ...m.entry, batch: { id, index: i, hostnames: kept } };
-                try {
-                    await this.journal.write(entry);
-                    next.push({ ...m, entry });
-                } catch (e) {
-                    m.settle({ error: new Error(`nothing was ordered for ${m.item.hostname}: the order journal could not be written (${(e as Error).message}); its entry stays and blocks it until \`${ORDERS_CLI} forget\``) });
-                }
-            }
-            claimed = next;
+        const claimed = tried.filter((m): m is BatchMember => m !== undefined);
+        if (claimed.length === members.length) return claimed;
+        // Rare (another deployment claimed a member, or the store failed): the places written would not be the order's.
+        for (const m of claimed) {
+            const forget = m.entry && resolveCommand("forget", m.entry.key, this.journal, "order");
+            if (m.entry) await this.journal.clear(m.entry.key, "order").catch((e) => this.log(`warning: ${m.item.hostname}: nothing was ordered, but its journal entry stays (${(e as Error).message}): run \`${forget}\``));
+            m.settle({ error: new Error(`nothing was ordered for ${m.item.hostname}: another server of its batch could not be claimed in the order journal; run \`pulumi up\` again`) });
         }
-        return claimed;
+        return [];
     }
 }
 
@@ -198,6 +177,6 @@ export function orderedDespite(sending: OrderEntry, e: EdisApiError, index: numb
     return orderedAt(sending, namedOrder(e), index, size);
 }
 
-function namedOrder(e: EdisApiError): OrderResult {
+export function namedOrder(e: EdisApiError): OrderResult {
     return { orderId: e.orderId, serviceIds: e.serviceIds ?? [], invoiceId: e.invoiceId, invoicePaid: false };
 }

@@ -16,7 +16,7 @@ import { Identity, JournalPlace, OrderBatchInfo, OrderEntry, RESOURCE_KEY, entry
 import { PaidOutcome, WriteOutcomeUnknownError, sendOnce } from "../paidWrite";
 import { observe } from "./operations";
 import { confirmBatchPlace } from "./batchCheck";
-import { orderedAt, orderedDespite } from "./orderBatch";
+import { namedOrder, orderedAt, orderedDespite } from "./orderBatch";
 import { Context, ServerInitError } from "../context";
 import { pause } from "../clock";
 import { KvmServerInputs, KvmServerOutputs, ORDER_BATCH, compact, sameHostname, sessionOutputs } from "./inputs";
@@ -98,14 +98,10 @@ async function orderOrResume(ctx: Context, inputs: KvmServerInputs, id?: Identit
     }
 
     const named = "named" in outcome ? outcome.named : undefined;
-    const order: OrderResult =
-        "answered" in outcome
-            ? outcome.answered
-            : { orderId: named!.orderId, serviceIds: named!.serviceIds ?? [], invoiceId: named!.invoiceId, invoicePaid: false };
+    const order: OrderResult = "answered" in outcome ? outcome.answered : namedOrder(named!);
     const [serviceId, ...extra] = order.serviceIds;
     if (serviceId === undefined) {
-        const unknown = entry ? await ctx.journal.read(entry.key, "order").catch(() => entry) : undefined;
-        throw orderOutcomeUnknown(ctx.journal, inputs.hostname, `EDIS ${named ? `answered "${named.message}"` : `accepted order ${order.orderId}`} but named no service id`, unknown, replacing);
+        throw orderOutcomeUnknown(ctx.journal, inputs.hostname, `EDIS ${named ? `answered "${named.message}"` : `accepted order ${order.orderId}`} but named no service id`, entry, replacing);
     }
     if (extra.length) await recordExtra(ctx, entry, order.orderId, extra);
     // Logged before anything else can fail: if this process dies now, this line is the user's only record of the server.
