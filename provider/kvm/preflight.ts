@@ -18,17 +18,28 @@ export interface Ordering {
     prices: Map<string, { monthly: number; currency: string }>;
 }
 
+/** What a check works with: the configuration, the context, the journal, its lines (each once per deployment) and what the deployment orders. */
+export interface Deployment {
+    config: ProviderConfig;
+    context: () => Context;
+    journal: OrderJournal;
+    log: (line: string) => void;
+    ordering: Ordering;
+}
+
+/** A change toward edis:maxAddedMonthlySpend: whose, its price, what it adds per month, and what it says under the server. */
+interface Spend {
+    key: string;
+    hostname: string;
+    price: (ListPrice & { text: string }) | undefined;
+    added: number | undefined;
+    says: (price: ListPrice & { text: string }) => string;
+    refusal?: string;
+}
+
 /** Failures of the order against the catalogue, by input; throws what no input can mend (credentials, endpoint). */
-export async function preflight(
-    config: ProviderConfig,
-    context: () => Context,
-    journal: OrderJournal,
-    olds: Record<string, unknown>,
-    news: Record<string, unknown>,
-    /** Each line once per deployment. */
-    log: (line: string) => void,
-    ordering: Ordering,
-): Promise<CheckFailure[]> {
+export async function preflight(d: Deployment, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<CheckFailure[]> {
+    const { config, context, journal, log, ordering } = d;
     const inputs = inputsOf(news);
     // The engine checks a create with no old inputs: a new server, or the new half of a replacement, checked again. An
     // adopted or imported server has old inputs without a plan, and orders nothing.
@@ -38,7 +49,7 @@ export async function preflight(
     const rawDiff = creates ? undefined : diffKvmServer(olds, news);
     const diff = rawDiff && config.email && config.password ? await withoutNoExtraAddons(() => context().catalogue, olds, rawDiff, news) : rawDiff;
     const replaces = !!diff && diff.replaces.length > 0;
-    if (!creates && !replaces) return needsUpgrade(olds, news) ? priceUpgrade(config, context, inputsOf(olds), inputs, identityOf(news)?.key, log, ordering) : [];
+    if (!creates && !replaces) return needsUpgrade(olds, news) ? priceUpgrade(d, inputsOf(olds), inputs, identityOf(news)?.key) : [];
     if (inputs.adoptKvmId !== undefined) return [];
     if (config.problems.length) throw new Error(`pulumi-edis configuration: ${config.problems.join("; ")}`);
     // Read before anything is checked: a journal that cannot be read stops the order, and preview says so already.
@@ -74,9 +85,9 @@ export async function preflight(
         const price = listPrice(plan, inputs);
         const was = replaces ? await currentListPrice(context().catalogue, inputsOf(olds)) : undefined;
         // Until the old half is cancelled (at the end of its billing period, perhaps) both are billed: the new one adds its whole price.
-        const failure = addSpend(config, ordering, identity?.key ?? inputs.hostname, inputs.hostname, price, price?.monthly, log, (p) =>
-            replaces ? `is replaced: orders ${p.text}${was ? ` (the server it replaces: ${was.monthly.toFixed(2)} ${was.currency}/month)` : ""}` : `orders ${p.text}`,
-        );
+        const replaced = was ? ` (the server it replaces: ${was.monthly.toFixed(2)} ${was.currency}/month)` : "";
+        const says = (p: { text: string }) => (replaces ? `is replaced: orders ${p.text}${replaced}` : `orders ${p.text}`);
+        const failure = addSpend(d, { key: identity?.key ?? inputs.hostname, hostname: inputs.hostname, price, added: price?.monthly, says });
         if (failure) return [failure];
         return [];
     } catch (e) {
@@ -90,17 +101,7 @@ export async function preflight(
  * Counts what a change adds per month toward edis:maxAddedMonthlySpend and says it under the server, with the running
  * total; a change that cannot be priced is refused when a limit is set. Counted once per resource.
  */
-function addSpend(
-    config: ProviderConfig,
-    ordering: Ordering,
-    key: string,
-    hostname: string,
-    price: (ListPrice & { text: string }) | undefined,
-    added: number | undefined,
-    log: (line: string) => void,
-    says: (price: ListPrice & { text: string }) => string,
-    refusal = "it is not ordered",
-): CheckFailure | undefined {
+function addSpend({ config, ordering, log }: Deployment, { key, hostname, price, added, says, refusal = "it is not ordered" }: Spend): CheckFailure | undefined {
     const limit = config.maxAddedMonthlySpend;
     const setting = describeSetting("maxAddedMonthlySpend");
     if (!price || added === undefined) return limit ? { property: "planId", reason: `${hostname} cannot be priced, so ${setting} refuses it` } : undefined;
@@ -122,21 +123,14 @@ function addSpend(
 }
 
 /** A plan or billing-cycle change in place: priced from the catalogue, old and new; what it adds is the difference (a downgrade adds nothing). */
-async function priceUpgrade(
-    config: ProviderConfig,
-    context: () => Context,
-    olds: KvmServerInputs,
-    news: KvmServerInputs,
-    key: string | undefined,
-    log: (line: string) => void,
-    ordering: Ordering,
-): Promise<CheckFailure[]> {
-    if (!config.email || !config.password) return noCredentials(log);
+async function priceUpgrade(d: Deployment, olds: KvmServerInputs, news: KvmServerInputs, key: string | undefined): Promise<CheckFailure[]> {
+    const { config, context } = d;
+    if (!config.email || !config.password) return noCredentials(d.log);
     if ([news.planId, news.billingCycle].some((v) => (v as unknown) === UNKNOWN)) return [];
     const [was, price] = await Promise.all([currentListPrice(context().catalogue, olds), currentListPrice(context().catalogue, news)]);
     const added = price && (was?.currency === price.currency ? Math.max(0, Math.round((price.monthly - was.monthly) * 100) / 100) : price.monthly);
     const change = (p: ListPrice) => (was?.currency === p.currency ? `${p.monthly >= was.monthly ? "+" : "-"}${Math.abs(p.monthly - was.monthly).toFixed(2)} ${p.currency}/month` : "the old price is not known");
-    const failure = addSpend(config, ordering, key ?? news.hostname, news.hostname, price, added, log, (p) => `changes to ${p.text} (${change(p)})`, "its plan is not changed");
+    const failure = addSpend(d, { key: key ?? news.hostname, hostname: news.hostname, price, added, says: (p) => `changes to ${p.text} (${change(p)})`, refusal: "its plan is not changed" });
     return failure ? [failure] : [];
 }
 

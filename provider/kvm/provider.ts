@@ -103,7 +103,7 @@ export function kvmServerOn(core: Core) {
             }
             const checked = checkInputs(news, olds);
             if (checked.failures.length) return checked;
-            const failures = await preflight(currentConfig(), ctx, journal(), olds, checked.inputs, logOnce, core.ordering);
+            const failures = await preflight({ config: currentConfig(), context: ctx, journal: journal(), log: logOnce, ordering: core.ordering }, olds, checked.inputs);
             return failures.length ? { inputs: checked.inputs, failures } : checked;
         },
 
