@@ -4,7 +4,7 @@
  * at version V (S3's ETag; the number of the entry's file in a directory). A removal is a replacement by a tombstone.
  */
 import { randomBytes } from "node:crypto";
-import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, readdirSync, rmSync, writeSync } from "node:fs";
+import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, readdirSync, rmSync, statSync, writeSync } from "node:fs";
 import { join } from "node:path";
 
 export interface StoredObject {
@@ -44,10 +44,11 @@ export function shellQuote(word: string): string {
 }
 
 /**
- * The journal in a directory. An entry is a series of files written whole and never changed, `<name>.1`, `<name>.2`, …: the
- * highest is the entry. A write hard-links a fully written file to the next number, which fails if another process took it:
- * create and replace are each one exclusive create, so no lock can outlive its writer and no wait depends on a clock. The
- * older files of an entry are removed after a write; the highest never is, so a removal is a tombstone (OrderJournal).
+ * The journal in a directory. An entry is a series of files written whole and never changed or removed, `<name>.1`,
+ * `<name>.2`, …: the highest is the entry. A write hard-links a fully written file to the next number, which fails if
+ * another process took it: create and replace are each one exclusive create, so no lock can outlive its writer and no wait
+ * depends on a clock. As no file is removed, the numbers run without a gap: a writer behind the entry finds its next
+ * number taken, and a reader finds the highest by trying the next. A removal is a tombstone (OrderJournal).
  */
 export class FileJournalStore implements JournalStore {
     constructor(readonly dir: string) {}
@@ -61,84 +62,86 @@ export class FileJournalStore implements JournalStore {
     }
 
     async get(name: string): Promise<StoredObject | undefined> {
-        for (;;) {
-            const version = this.versions(name).at(-1);
-            if (version === undefined) return undefined;
-            try {
-                return { body: readFileSync(this.path(name, version), "utf8"), version: String(version) };
-            } catch (e) {
-                // Removed after a newer one was written: read the newer one.
-                if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw this.failed("read", this.path(name, version), e);
-            }
+        const version = this.highest(name);
+        if (version === undefined) return undefined;
+        try {
+            return { body: readFileSync(this.path(name, version), "utf8"), version: String(version) };
+        } catch (e) {
+            throw this.failed("read", this.path(name, version), e);
         }
     }
 
     async create(name: string, body: string): Promise<string> {
-        if (this.versions(name).length) throw new JournalConflictError(`${join(this.dir, name)} exists already`);
+        if (this.highest(name) !== undefined) throw new JournalConflictError(`${join(this.dir, name)} exists already`);
         return this.write(name, 1, body);
     }
 
     async replace(name: string, body: string, version: string): Promise<string> {
-        return this.write(name, Number(version) + 1, body);
+        const seen = Number(version);
+        if (!Number.isInteger(seen) || seen < 0) throw new JournalConflictError(`${join(this.dir, name)} is not at version ${version}`);
+        return this.write(name, seen + 1, body);
     }
 
     async list(prefix: string): Promise<string[]> {
-        return [...new Set(this.files().flatMap((f) => (f.startsWith(prefix) ? [VERSIONED.exec(f)?.[1] ?? f] : [])).filter((n) => n.endsWith(".json")))];
+        let files: string[];
+        try {
+            files = readdirSync(this.dir);
+        } catch (e) {
+            if ((e as NodeJS.ErrnoException).code === "ENOENT") return [];
+            throw this.failed("listed", this.dir, e);
+        }
+        return [...new Set(files.flatMap((f) => (f.startsWith(prefix) ? [VERSIONED.exec(f)?.[1] ?? f] : [])).filter((n) => n.endsWith(".json")))];
     }
 
-    /** Writes `<name>.<version>` only if no process has; a newer one already there (older ones removed) is a conflict too. */
+    /** Writes `<name>.<version>` only if no process has. */
     private async write(name: string, version: number, body: string): Promise<string> {
         const target = this.path(name, version);
         const tmp = `${target}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
-        mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-        const fd = openSync(tmp, "w", 0o600);
         try {
-            writeSync(fd, body);
-            fsyncSync(fd);
-        } finally {
-            closeSync(fd);
-        }
-        try {
+            mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+            const fd = openSync(tmp, "w", 0o600);
+            try {
+                writeSync(fd, body);
+                fsyncSync(fd);
+            } finally {
+                closeSync(fd);
+            }
             linkSync(tmp, target);
+            const dirFd = openSync(this.dir, "r");
+            try {
+                fsyncSync(dirFd);
+            } finally {
+                closeSync(dirFd);
+            }
         } catch (e) {
             if ((e as NodeJS.ErrnoException).code === "EEXIST") throw new JournalConflictError(`${join(this.dir, name)} was changed by another process`);
             throw this.failed("written", target, e);
         } finally {
             rmSync(tmp, { force: true });
         }
-        const versions = this.versions(name);
-        if (versions.at(-1) !== version) {
-            rmSync(target, { force: true });
-            throw new JournalConflictError(`${join(this.dir, name)} was changed by another process`);
-        }
-        const dirFd = openSync(this.dir, "r");
-        try {
-            fsyncSync(dirFd);
-        } finally {
-            closeSync(dirFd);
-        }
-        for (const older of versions.slice(0, -1)) rmSync(this.path(name, older), { force: true });
         return String(version);
     }
 
-    /** The numbers of an entry's files, in order; 0 is a file of the entry's bare name (written by releases before this one). */
-    private versions(name: string): number[] {
-        return this.files()
-            .flatMap((f) => (f === name ? [0] : VERSIONED.exec(f)?.[1] === name ? [Number(VERSIONED.exec(f)![2])] : []))
-            .sort((a, b) => a - b);
+    /** The entry's highest number; 0 for a file of its bare name alone (the layout of releases before this one). */
+    private highest(name: string): number | undefined {
+        let n = 0;
+        while (this.present(this.path(name, n + 1))) n++;
+        return n > 0 || this.present(this.path(name, 0)) ? n : undefined;
+    }
+
+    /** Whether the file is there; a failure other than its absence is an error, never "no entry". */
+    private present(path: string): boolean {
+        try {
+            statSync(path);
+            return true;
+        } catch (e) {
+            if ((e as NodeJS.ErrnoException).code === "ENOENT") return false;
+            throw this.failed("read", path, e);
+        }
     }
 
     private path(name: string, version: number): string {
         return join(this.dir, version === 0 ? name : `${name}.${version}`);
-    }
-
-    private files(): string[] {
-        try {
-            return readdirSync(this.dir);
-        } catch (e) {
-            if ((e as NodeJS.ErrnoException).code === "ENOENT") return [];
-            throw this.failed("listed", this.dir, e);
-        }
     }
 
     private failed(what: string, path: string, e: unknown): JournalStoreError {
