@@ -6,9 +6,9 @@ import { ENDPOINTS } from "../client/client";
 import { CancellationType, UpgradeResult } from "../client/model";
 import { DEFAULT_CANCELLATION_TYPE } from "../config";
 import { Context } from "../context";
-import { Identity, RESOURCE_KEY, UpgradeEntry, entryFor, resolveCommand } from "../journal";
+import { Identity, UpgradeEntry, entryFor, resolveCommand } from "../journal";
 import { WriteOutcomeUnknownError, sendOnce } from "../paidWrite";
-import { KvmServerInputs, KvmServerOutputs, NOT_LISTED, ORDER_BATCH, compact, sessionOutputs } from "./inputs";
+import { KvmServerInputs, KvmServerOutputs, NOT_LISTED, ORDER_BATCH, compact, resourceKeyOf, sessionOutputs } from "./inputs";
 import { managesPower, readPowerState } from "./power";
 import { confirmBatchPlace } from "./batchCheck";
 import { stateDelete } from "./holders";
@@ -96,13 +96,8 @@ function notListedWarning(name: string, why: string, props: Record<string, unkno
     return (
         `warning: ${name} is kept in the stack's state and shown as a change: ${why}. Check it in the EDIS client area. If it ` +
         `runs, nothing is needed (the next refresh finds it). If it is cancelled, \`pulumi refresh\` removes it once EDIS stops ` +
-        `naming it, or remove it yourself with \`${stateDeleteCommand(props)}\`.`
+        `naming it, or remove it yourself with \`${stateDelete(resourceKeyOf(props))}\`.`
     );
-}
-
-/** The command that removes a resource from the stack's state, quoted for a shell (the URN is the journal's key). */
-export function stateDeleteCommand(props: Record<string, unknown>): string {
-    return stateDelete(typeof props[RESOURCE_KEY] === "string" ? props[RESOURCE_KEY] : undefined);
 }
 
 /** confirmBatchPlace (batchCheck.ts) on the KVM's live description, before an update or a delete acts on the server. */
@@ -270,7 +265,7 @@ export async function cancelServer(ctx: Context, id: string, props: Record<strin
             `${name} was not cancelled: ${e.message}. It stays in the stack's state, because ${seen.why}, and it may still be billed. ` +
                 `Check service ${serviceId} in the EDIS client area: if it is still active, run \`pulumi destroy\` (or \`pulumi up\`) again, ` +
                 `or cancel it there. If it is cancelled or scheduled to end and you want Pulumi to stop tracking it, run ` +
-                `\`${stateDeleteCommand(props)}\`.`,
+                `\`${stateDelete(resourceKeyOf(props))}\`.`,
         );
     } finally {
         ctx.sessions.invalidate();

@@ -153,9 +153,12 @@ export class OrderBatcher {
         if (claimed.length === members.length) return claimed;
         // Rare (another deployment claimed a member, or the store failed): the places written would not be the order's.
         for (const m of claimed) {
-            const forget = m.entry && resolveCommand("forget", m.entry.key, this.journal, "order");
-            if (m.entry) await this.journal.clear(m.entry.key, "order").catch((e) => this.log(`warning: ${m.item.hostname}: nothing was ordered, but its journal entry stays (${(e as Error).message}): run \`${forget}\``));
-            m.settle({ error: new Error(`nothing was ordered for ${m.item.hostname}: another server of its batch could not be claimed in the order journal; run \`pulumi up\` again`) });
+            let next = "run `pulumi up` again";
+            if (m.entry) {
+                const forget = resolveCommand("forget", m.entry.key, this.journal, "order");
+                await this.journal.clear(m.entry.key, "order").catch((e) => (next = `its entry stays in the order journal (${(e as Error).message}): run \`${forget}\`, then \`pulumi up\``));
+            }
+            m.settle({ error: new Error(`nothing was ordered for ${m.item.hostname}: another server of its batch could not be claimed in the order journal; ${next}`) });
         }
         return [];
     }
