@@ -58,9 +58,8 @@ describe("a deployment killed after add/order answered (a killed CI job): the ne
         declare({ web1 });
         // The host dies as its first provisioning poll (get/kvmid) reaches EDIS: after add/order answered, during the wait.
         stack.onHostStarted = (host) => (sim.holdByEndpoint["get/kvmid"] = () => host.stop("SIGKILL"));
-        const up = await stack.up();
+        const up = await stack.up().finally(() => delete sim.holdByEndpoint["get/kvmid"]);
         stack.onHostStarted = undefined;
-        delete sim.holdByEndpoint["get/kvmid"];
         expect(up.ok).toBe(false);
         expect(finalState()).toMatchObject({ orders: 1, inState: [], pending: 0 });
 
@@ -75,8 +74,7 @@ describe("an order whose outcome is unknown blocks a second order until the user
         declare({ web1 });
         // add/order reaches EDIS; the deployment is killed before EDIS acts on it, and EDIS makes the order all the same.
         sim.holdByEndpoint["add/order"] = () => stack.crash();
-        await stack.up();
-        delete sim.holdByEndpoint["add/order"];
+        await stack.up().finally(() => delete sim.holdByEndpoint["add/order"]);
         await until(() => sim.account.state.services.length > 0, "EDIS makes the order the dead deployment sent");
 
         const blocked = await stack.up();

@@ -48,8 +48,7 @@ test("the whole deployment killed while hooks/set was at EDIS: the rerun sends n
     declare(ALERT);
     // hooks/set reaches EDIS; the deployment is killed before EDIS acts on it, and EDIS acts all the same.
     sim.holdByEndpoint["hooks/set"] = () => stack.crash();
-    results.push(await stack.up());
-    delete sim.holdByEndpoint["hooks/set"];
+    results.push(await stack.up().finally(() => delete sim.holdByEndpoint["hooks/set"]));
     await until(() => (web().hooks ?? []).length > 0, "EDIS adds the hook the dead deployment asked for");
     expect(web().hooks).toHaveLength(1);
 

@@ -128,8 +128,12 @@ test("a second runner that starts while the first one's add/order is in flight s
     const second = await runner(sim, url);
     const firstUp = first.up();
     await until(async () => (await journalAt(url).list()).some((e) => e.state === "sending"), "the first runner's entry is sending");
-    const secondUp = failed(await second.up());
-    release();
+    let secondUp;
+    try {
+        secondUp = failed(await second.up());
+    } finally {
+        release();
+    }
     expect(secondUp.output).toMatch(/the order for web1\.example\.com may or may not have been made: the deployment that sent it at \S+ \(.+ pid \d+\) has recorded no answer/);
     expect(secondUp.output).toContain("still running on another machine that shares the order journal");
     // The command the error names works on the shared store.
