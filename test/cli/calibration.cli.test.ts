@@ -170,13 +170,19 @@ function payAll(sim: EdisSimulator): void {
 /** Each calibration runs a whole lifecycle twice (the real CLI, then the harness): minutes on a loaded 2-core machine. */
 const CALIBRATION_TIMEOUT_MS = 360_000;
 
-test("calibration: up, no-change up, an in-place upgrade, a replacement (and replaceOnChanges doing nothing), a planned and a real delete, destroy", async () => {
+test("calibration: an unpaid create finished by the next up without a second order, a no-change up, an in-place upgrade, a replacement (and replaceOnChanges doing nothing), a planned and a real delete, destroy", async () => {
     await calibrate(async (r, step) => {
         await r.declare({ a, b });
-        step("up (unpaid)", await r.run("up"));
+        // An unpaid invoice stops each create: the server is in state with its service id and an init error, no KVM id.
+        const unpaid = step("up (unpaid)", await r.run("up"));
+        expect(unpaid).toMatchObject({ ok: false, paid: ["add/order", "add/order"], state: { a: { kvmId: false, initErrors: true } } });
+        if (unpaid.output !== undefined) expect(unpaid.output).toContain("is unpaid");
         payAll(r.sim);
         await new Promise((res) => setTimeout(res, 400));
-        step("up (resumes)", await r.run("up"));
+        // Once paid, the next up finishes each create by an update, without a second order.
+        const resumed = step("up (resumes)", await r.run("up"));
+        expect(resumed).toMatchObject({ ok: true, steps: { a: ["update"] }, paid: unpaid.paid, state: { a: { kvmId: true, initErrors: false } } });
+        if (resumed.output !== undefined) expect(resumed.output).toContain("not ordering again");
         step("up (nothing changed)", await r.run("up"));
         // Both ways must also show the engine's facts. replaceOnChanges applies only to keys the provider's Diff
         // reports, and the dynamic host reports none: the plan change is an in-place upgrade, no second order.
@@ -212,14 +218,16 @@ test("calibration: up, no-change up, an in-place upgrade, a replacement (and rep
     });
 }, CALIBRATION_TIMEOUT_MS);
 
-test("calibration: refresh always clears init errors; a failing refresh (a changed edis:password) stops up, preview and destroy, each saying once how to record the new one; refresh and destroy use the recorded config", async () => {
+test("calibration: with refresh always, an unpaid create previews as unfinished and is finished after payment; refresh always clears init errors; a failing refresh (a changed edis:password) stops up, preview and destroy, each saying once how to record the new one; refresh and destroy use the recorded config", async () => {
     await calibrate(async (r, step) => {
         r.refreshAlways();
         await r.declare({ a });
         step("up (unpaid)", await r.run("up"));
-        step("preview (unfinished)", await r.run("preview"));
+        // Until it is paid, every preview shows it unfinished (an update).
+        expect(step("preview (unfinished)", await r.run("preview")).steps.a).toEqual(["refresh", "update"]);
         payAll(r.sim);
-        step("up (refresh, then resume)", await r.run("up"));
+        const resumed = step("up (refresh, then resume)", await r.run("up"));
+        expect(resumed).toMatchObject({ ok: true, paid: ["add/order"], state: { a: { kvmId: true, initErrors: false } } });
         // The password is changed at EDIS and in the stack config, as a user rotating it does.
         r.sim.account.setPassword("rotated-Passw0rd");
         await r.setConfig("edis:password", "rotated-Passw0rd", true);

@@ -97,7 +97,7 @@ test("examples/fleet: a preview prices each server with the running total, order
     await expectNoCredentials(f);
 });
 
-test("examples/day-two: power, VNC and a traffic alert; a quiet preview; power switched off at EDIS shows; a hook EDIS will not delete stops the destroy before the cancel; the next destroy removes all", async () => {
+test("examples/day-two: power, VNC and a traffic alert; a quiet preview; power switched off at EDIS shows; a failing VNC reading stops no preview or destroy; a hook EDIS will not delete stops the destroy before the cancel; the next destroy removes all", async () => {
     const f = await open(join(EXAMPLES, "day-two"), { config: { "edis-day-two:sshPublicKey": KEY, "edis-day-two:vncPassword": "Vnc12345" } });
     const { sim, stack } = f;
     await stack.setConfig({ "edis-day-two:vncPassword": "Vnc12345" }, ["edis-day-two:vncPassword"]);
@@ -115,12 +115,19 @@ test("examples/day-two: power, VNC and a traffic alert; a quiet preview; power s
     expect(sim.account.state.services[0].power).toBe("on");
     expect(sim.calls("hooks/set")).toEqual([]);
 
+    // A VNC reading that fails (the management host answering 503) stops no preview, up or destroy, which refresh first.
+    sim.inject({ endpoint: "get/vnc/status", status: 503, times: 1000 });
+    expect(ok(await stack.preview(["--expect-no-changes"])).output).toContain("could not be read, so it was not checked");
+
     // A hook EDIS will not delete fails its delete: the engine deletes nothing that depends on it, so the server is not cancelled.
     sim.inject({ endpoint: "hooks/del", status: 400, message: "hook is locked", times: 1 });
-    expect(failed(await stack.destroy()).output).toContain("hook is locked");
+    const blocked = failed(await stack.destroy());
+    expect(blocked.output).toContain("hook is locked");
     expect(sim.calls("cancel/product")).toEqual([]);
     expect(Object.keys(await stack.resources())).toContain("web");
-    ok(await stack.destroy());
+    const last = ok(await stack.destroy());
+    // The VNC access, refreshed first by each destroy, is deleted by one of them (the engine deletes it beside the hook).
+    expect([blocked, last].flatMap((r) => opsOf(r)["web-vnc"] ?? []).filter((op) => op === "delete")).toEqual(["delete"]);
     expect(sim.summary().services[0]).toMatchObject({ vnc: false, hooks: 0, cancellation: "End of Billing Period" });
     expect(await stack.resources()).toEqual({});
     await expectNoCredentials(f);

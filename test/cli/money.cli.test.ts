@@ -1,8 +1,8 @@
 /**
- * The money cases that the real engine decides, through the real `pulumi` CLI against the simulator: a create
- * that stops on an unpaid invoice (with and without `options.refresh: always`), the CLI killed with SIGKILL
- * after add/order answered, a lost add/order answer, and what `pulumi import` and `--import-pending-creates` do
- * (replacement: calibration.cli.test.ts). The simulator's record of paid writes is the witness every time.
+ * The money cases that the real engine decides, through the real `pulumi` CLI against the simulator: the CLI
+ * killed with SIGKILL after add/order answered, a lost add/order answer, and what `pulumi import` and
+ * `--import-pending-creates` do (an unpaid create, with and without `options.refresh: always`, and a replacement:
+ * calibration.cli.test.ts). The simulator's record of paid writes is the witness every time.
  */
 import { join } from "node:path";
 import { PACKAGE_ROOT } from "../harness/workspace";
@@ -29,43 +29,6 @@ async function lostOrder(drop: "before" | "after") {
     expect(lost.output).toContain("may or may not have been made");
     return { ...f, lost };
 }
-
-describe.each([
-    ["without options.refresh", false],
-    ["with options.refresh: always", true],
-])("an unpaid invoice stops the create %s; once it is paid, `pulumi up` finishes it without a second order", (_title, always) => {
-    test("init error, pay, up", async () => {
-        // Provisioning takes 4 s after payment, so the refresh of the resuming up still finds no KVM.
-        const f = await open(SERVERS, { sim: { unpaidInvoices: true, provisioningDelayMs: 4000 } });
-        const { sim, stack } = f;
-        if (always) stack.refreshAlways();
-        await declare(stack, { web });
-
-        const first = failed(await stack.up());
-        expect(first.output).toContain("is unpaid");
-        const stalled = (await stack.resources()).web;
-        expect(stalled).toMatchObject({ id: "1003", initErrors: [expect.stringContaining("unpaid")] });
-        expect(stalled.outputs!.kvmId).toBeUndefined();
-        expect(paidWrites(sim)).toEqual(["add/order"]);
-
-        // Until it is paid, every preview shows it as unfinished (an update), and --expect-no-changes fails.
-        failed(await stack.preview(["--expect-no-changes"]));
-
-        sim.account.payInvoice(sim.account.state.invoices[0].invoiceId);
-        const resumed = ok(await stack.up());
-        expect(opsOf(resumed).web).toEqual(always ? ["refresh", "update"] : ["update"]);
-        expect(resumed.output).toContain("not ordering again");
-        const done = (await stack.resources()).web;
-        expect(done.outputs).toMatchObject({ serviceId: 1003, kvmId: expect.stringMatching(/^kvm_/) });
-        expect(done.initErrors ?? []).toEqual([]);
-        expect(paidWrites(sim)).toEqual(["add/order"]);
-
-        ok(await stack.preview(["--expect-no-changes"]));
-        ok(await stack.destroy());
-        expect(paidWrites(sim)).toEqual(["add/order", "cancel/product"]);
-        await expectNoCredentials(f);
-    });
-});
 
 describe.each([
     ["`pulumi up`", false],
