@@ -13,9 +13,9 @@
 import { withoutCi } from "../harness/providerHost";
 import { ChildProcess, execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { appendFileSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync } from "node:fs";
+import { appendFileSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve, sep } from "node:path";
 import { PACKAGE_ROOT, Project, createProject } from "../harness/workspace";
 
 let cachedBin: string | undefined;
@@ -31,6 +31,24 @@ export function pulumiBinDir(): string {
     // Reuses the cache when the pinned version is there; builds it otherwise (minutes, once per machine).
     const out = execFileSync("bash", [join(PACKAGE_ROOT, ".ci", "install-pulumi.sh")], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
     return (cachedBin = out.trim().split("\n").pop()!);
+}
+
+const TEST_PROGRAMS = join(PACKAGE_ROOT, "test", "programs") + sep;
+
+/**
+ * A test program (test/programs/) runs as the JavaScript TypeScript makes of it: what these tests judge is the provider
+ * and the engine, and loading TypeScript into every program costs a seventh of a command's CPU. examples/ and the
+ * installed project run as TypeScript, as users run them.
+ */
+function asJavaScript(dir: string): void {
+    const source = join(dir, "index.ts");
+    if (!existsSync(source)) return;
+    const ts = require("typescript") as typeof import("typescript");
+    const options = { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true };
+    writeFileSync(join(dir, "index.js"), ts.transpileModule(readFileSync(source, "utf8"), { compilerOptions: options }).outputText);
+    rmSync(source);
+    const yaml = join(dir, "Pulumi.yaml");
+    writeFileSync(yaml, readFileSync(yaml, "utf8").replace(/^runtime: nodejs$/m, "runtime:\n  name: nodejs\n  options:\n    typescript: false"));
 }
 
 /** One engine event of `--event-log` (only the parts tests read). */
@@ -107,6 +125,7 @@ export class CliStack {
         options: CliStackOptions,
     ) {
         this.project = createProject(options.programDir, workDir, options.installed, options.pulumiSdk);
+        if (resolve(options.programDir).startsWith(TEST_PROGRAMS)) asJavaScript(this.project.dir);
         this.stack = options.stack ?? "dev";
         this.backendDir = join(workDir, "backend");
         this.home = join(workDir, "pulumi-home");
