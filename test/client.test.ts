@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { EdisClient } from "../provider/client/client";
@@ -292,6 +292,8 @@ describe("secrets", () => {
         const dir = mkdtempSync(join(tmpdir(), "edis-raw-"));
         const file = join(dir, "answers.log");
         process.env[RAW_ANSWERS_VARIABLE] = file;
+        // There already, readable by others: made owner-only before the answer is written.
+        writeFileSync(file, "", { mode: 0o644 });
         try {
             sim.inject({ endpoint: "get/locations", status: 400, message: `bad request body pw=${PASSWORD}` });
             const e = await failure(client.getLocations());
@@ -302,6 +304,8 @@ describe("secrets", () => {
             expect(statSync(file).mode & 0o777).toBe(0o600);
             expect(rawAnswersFile({ [RAW_ANSWERS_VARIABLE]: join(process.cwd(), "answers.log") })).toBeUndefined();
             expect(rawAnswersFile({ [RAW_ANSWERS_VARIABLE]: "answers.log" })).toBeUndefined();
+            // A name that starts with two dots is inside the program's directory all the same.
+            expect(rawAnswersFile({ [RAW_ANSWERS_VARIABLE]: join(process.cwd(), "..answers.log") })).toBeUndefined();
             expect(rawAnswersFile({ [RAW_ANSWERS_VARIABLE]: file }, "/elsewhere")).toBe(file);
         } finally {
             delete process.env[RAW_ANSWERS_VARIABLE];

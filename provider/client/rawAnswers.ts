@@ -4,8 +4,8 @@
  * (EDIS_RAW_ANSWERS_FILE, an absolute path outside the program's directory), created mode 0600: never the journal,
  * state, a log line or an error.
  */
-import { appendFileSync, chmodSync } from "node:fs";
-import { isAbsolute, relative, resolve } from "node:path";
+import { closeSync, fchmodSync, openSync, writeSync } from "node:fs";
+import { isAbsolute, relative, resolve, sep } from "node:path";
 
 export const RAW_ANSWERS_VARIABLE = "EDIS_RAW_ANSWERS_FILE";
 
@@ -14,7 +14,8 @@ export function rawAnswersFile(env: NodeJS.ProcessEnv = process.env, programDir 
     const file = env[RAW_ANSWERS_VARIABLE];
     if (!file || !isAbsolute(file)) return undefined;
     const fromProgram = relative(programDir, resolve(file));
-    return fromProgram.startsWith("..") || isAbsolute(fromProgram) ? resolve(file) : undefined;
+    const outside = fromProgram === ".." || fromProgram.startsWith(`..${sep}`) || isAbsolute(fromProgram);
+    return outside ? resolve(file) : undefined;
 }
 
 /** Appends one answer; a debugging aid never fails the operation it describes. */
@@ -22,8 +23,14 @@ export function keepRawAnswer(endpoint: string, status: number | undefined, answ
     const file = rawAnswersFile();
     if (!file) return;
     try {
-        appendFileSync(file, `${JSON.stringify({ at: new Date().toISOString(), endpoint, status, answer })}\n`, { mode: 0o600 });
-        chmodSync(file, 0o600);
+        // Owner-only before anything is written, also when the file was there already with a wider mode.
+        const fd = openSync(file, "a", 0o600);
+        try {
+            fchmodSync(fd, 0o600);
+            writeSync(fd, `${JSON.stringify({ at: new Date().toISOString(), endpoint, status, answer })}\n`);
+        } finally {
+            closeSync(fd);
+        }
     } catch {
         // The file cannot be written: the operation goes on as without it.
     }
