@@ -16,7 +16,7 @@ import { randomBytes } from "node:crypto";
 import { appendFileSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve, sep } from "node:path";
-import { PACKAGE_ROOT, Project, createProject } from "../harness/workspace";
+import { PACKAGE_ROOT, Project, createProject, transpileProgram } from "../harness/workspace";
 
 let cachedBin: string | undefined;
 
@@ -43,9 +43,7 @@ const TEST_PROGRAMS = join(PACKAGE_ROOT, "test", "programs") + sep;
 function asJavaScript(dir: string): void {
     const source = join(dir, "index.ts");
     if (!existsSync(source)) return;
-    const ts = require("typescript") as typeof import("typescript");
-    const options = { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true };
-    writeFileSync(join(dir, "index.js"), ts.transpileModule(readFileSync(source, "utf8"), { compilerOptions: options }).outputText);
+    writeFileSync(join(dir, "index.js"), transpileProgram(readFileSync(source, "utf8"), source));
     rmSync(source);
     const yaml = join(dir, "Pulumi.yaml");
     writeFileSync(yaml, readFileSync(yaml, "utf8").replace(/^runtime: nodejs$/m, "runtime:\n  name: nodejs\n  options:\n    typescript: false"));

@@ -9,6 +9,7 @@
 import { readFileSync } from "node:fs";
 import Module from "node:module";
 import { join } from "node:path";
+import { transpileProgram } from "./workspace";
 
 export interface ProgramJob {
     projectDir: string;
@@ -60,20 +61,8 @@ function unwrapSecrets(value: unknown): unknown {
 
 /** Lets `require` load TypeScript programs, as Pulumi's ts-node does (transpile only, no type check). */
 function registerTypeScript(): void {
-    const ts = require("typescript") as typeof import("typescript");
     const extensions = (Module as unknown as { _extensions: Record<string, Function> })._extensions;
-    extensions[".ts"] = (module: any, filename: string) => {
-        const output = ts.transpileModule(readFileSync(filename, "utf8"), {
-            fileName: filename,
-            compilerOptions: {
-                module: ts.ModuleKind.CommonJS,
-                target: ts.ScriptTarget.ES2022,
-                esModuleInterop: true,
-                sourceMap: false,
-            },
-        });
-        module._compile(output.outputText, filename);
-    };
+    extensions[".ts"] = (module: any, filename: string) => module._compile(transpileProgram(readFileSync(filename, "utf8"), filename), filename);
 }
 
 async function main(): Promise<void> {

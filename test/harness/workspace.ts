@@ -77,6 +77,13 @@ function linkTree(from: string, to: string): void {
     }
 }
 
+/** A test program's TypeScript as JavaScript, as Pulumi's ts-node runs it (transpile only, no type check). */
+export function transpileProgram(source: string, fileName: string): string {
+    const ts = require("typescript") as typeof import("typescript");
+    const compilerOptions = { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true, sourceMap: false };
+    return ts.transpileModule(source, { fileName, compilerOptions }).outputText;
+}
+
 /** A key of the top-level `options:` block of a Pulumi.yaml (the only nesting the harness reads). */
 function optionOf(yaml: string, key: string): string | undefined {
     const block = /^options:[ \t]*\r?\n((?:[ \t]+.*\r?\n?|[ \t]*#.*\r?\n?|[ \t]*\r?\n)*)/m.exec(yaml)?.[1] ?? "";
