@@ -1,6 +1,4 @@
 /** Pure rules of the resource: input checks, diff classes, configuration. */
-import * as pulumi from "@pulumi/pulumi";
-import * as edis from "../sdk";
 import { checkInputs, UNKNOWN } from "../provider/kvm/inputs";
 import { unknownSettings } from "../provider/config";
 import { Core } from "../provider/runtime";
@@ -200,12 +198,6 @@ describe("configuration", () => {
             'config `edis:cancellationType` (or EDIS_CANCELLATION_TYPE) must be "Immediate" or "End of Billing Period", got "Soon"; config `edis:provisioningTimeoutSeconds` (or EDIS_PROVISIONING_TIMEOUT_SECONDS) must be a number from 1 to 86400, got "-1"',
         );
     });
-
-    test("missing credentials name both keys and variables", () => {
-        expect(() => requireCredentials(resolveConfig(() => undefined, {}))).toThrow(
-            "set config `edis:email` (or EDIS_EMAIL) and config `edis:password` (or EDIS_PASSWORD)",
-        );
-    });
 });
 
 test("a billing cycle the plan has no price for is refused before ordering, naming the cycles it is sold in", () => {
@@ -215,29 +207,6 @@ test("a billing cycle the plan has no price for is refused before ordering, nami
     const plan = wire.productsAnswer(1).parse(answer).find((p) => p.name === "KVM S")!;
     expect(billingCycleProblem(plan, "monthly")).toBeUndefined();
     expect(billingCycleProblem(plan, "annually")).toBe('billingCycle "annually" is not sold for plan 101 (KVM S); sold: monthly, quarterly, semiannually');
-});
-
-describe("the SDK's Output forms take the same required arguments as the Promise forms", () => {
-    // Compiled by `tsc -p tsconfig.test.json` in `npm test`: each @ts-expect-error must be an error.
-    test("a missing required argument does not compile", () => {
-        const forms = () => {
-            // @ts-expect-error locationId is required
-            edis.getPlanOutput({ minRamMb: 2048 });
-            // @ts-expect-error planId is required
-            edis.getOperatingSystemOutput({ locationId: 1, nameRegex: "^Debian" });
-            // @ts-expect-error the arguments are required
-            edis.getKvmIdOutput();
-            edis.getLocationsOutput();
-            edis.getPlanOutput({ locationId: pulumi.output(1), minRamMb: 2048 });
-            // @ts-expect-error a billing cycle is one of the cycles EDIS sells, not any string
-            edis.getPlan({ locationId: 1, billingCycle: "weekly" });
-            edis.getPlan({ locationId: 1, billingCycle: "semi-annually" });
-            edis.getAddon({ locationId: 1, planId: 101, group: "additional ram", nameRegex: "2048" });
-            // @ts-expect-error an add-on group is one of the four, in either spelling
-            edis.getAddon({ locationId: 1, planId: 101, group: "gpu", nameRegex: "x" });
-        };
-        expect(typeof forms).toBe("function");
-    });
 });
 
 describe("the commands printed for the user to paste", () => {

@@ -49,18 +49,6 @@ test("without credentials the check takes the inputs alone, passes, and says wha
     expect(sim.log).toEqual([]);
 });
 
-test("a fleet's preview costs the catalogue once, no call per server", async () => {
-    const e = new InProcess({ ...config, "edis:maxNewServers": "12" });
-    const provider = kvmServerOn(e.core);
-    for (let i = 0; i < 12; i++) {
-        const { failures = [] } = await provider.check({}, { ...web, planId: i % 2 ? 101 : 202, hostname: `s${i}.example.com` });
-        expect(failures).toEqual([]);
-    }
-    const counts = sim.callCounts();
-    expect(Object.keys(counts).sort()).toEqual(["get/locations", "get/paymentmethods", "get/products"]);
-    expect(Object.values(counts).reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(6);
-});
-
 test("a server the journal holds an order for is not refused by a catalogue that changed since: its create takes it into state, ordering nothing", async () => {
     // The engine dies after the create answered, before its checkpoint: EDIS bills the server, the journal has it.
     const first = next();

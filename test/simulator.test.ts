@@ -39,17 +39,6 @@ describe("the simulated account", () => {
         expect(kvm).toMatch(/^kvm_\d{6}_\d{6}$/);
         const auth = await post(sim.url, "get/auth");
         expect(Object.keys(auth.body.data)).toEqual([kvm]);
-        expect(auth.body.data[kvm]).toEqual({
-            api_host: expect.any(String),
-            api_rdns: "dns-api.edis-sim.invalid",
-            kvm_id: kvm,
-            valid_until: expect.any(Number),
-            signature: expect.stringMatching(/^.{50}$/),
-            suspended: "n",
-            description: expect.any(String),
-            lps: expect.stringMatching(/^\d\d$/),
-            lps_ispremium: false,
-        });
         expect(Number(sim.summary().credit)).toBeLessThan(1000);
     });
 
@@ -90,29 +79,6 @@ describe("the simulated account", () => {
         expect((await post(sim.url, "cancel/product", { serviceid: 1, type: "Soon" })).status).toBe(400);
     });
 
-    test("faults: N failures of one endpoint, latency, out of stock, and a drop after the order was accepted", async () => {
-        sim.inject({ endpoint: "get/locations", status: 503, retryAfter: 2, times: 2 });
-        const first = await fetch(`${sim.url}/kvm/v2/get/locations`, { method: "POST", body: new URLSearchParams(CREDENTIALS) });
-        expect(first.status).toBe(503);
-        expect(first.headers.get("retry-after")).toBe("2");
-        expect((await post(sim.url, "get/locations")).status).toBe(503);
-        expect((await post(sim.url, "get/locations")).status).toBe(200);
-
-        sim.latencyMs = 100;
-        const started = Date.now();
-        await post(sim.url, "get/billingcycles");
-        expect(Date.now() - started).toBeGreaterThanOrEqual(100);
-        sim.latencyMs = 0;
-
-        sim.behaviour.outOfStock = [102];
-        expect((await post(sim.url, "add/order", { order: orderOf(102, "b") })).body).toEqual({ status: "failed", orderid: expect.any(Number) });
-
-        sim.inject({ endpoint: "add/order", drop: "after" });
-        await expect(post(sim.url, "add/order", { order: orderOf(101, "c") })).rejects.toThrow();
-        expect(sim.account.state.services.map((s) => s.hostname)).toEqual(["c"]);
-        expect(sim.calls("add/order").map((c) => c.outcome)).toEqual(["failed", "dropped after success"]);
-    });
-
     test("the admin interface: a password change needs a password, JSON or form-encoded; get/products needs location_id", async () => {
         expect((await fetch(`${sim.url}/_sim/password`, { method: "POST" })).status).toBe(400);
         expect((await fetch(`${sim.url}/_sim/password`, { method: "POST", body: "{not json" })).status).toBe(400);
@@ -121,13 +87,6 @@ describe("the simulated account", () => {
         expect([form.status, sim.account.state.password]).toEqual([200, "n&w pw"]);
         sim.account.setPassword(DEFAULT_PASSWORD);
         expect(await post(sim.url, "get/products")).toEqual({ status: 400, body: { status: "error", message: "Missing location_id" } });
-    });
-
-    test("the request log records endpoint, fields with the password masked, and the answer", async () => {
-        await post(sim.url, "get/products", { location_id: 2 });
-        expect(sim.log).toEqual([
-            expect.objectContaining({ endpoint: "get/products", fields: { email: DEFAULT_EMAIL, pw: "***", location_id: "2" }, httpStatus: 200, outcome: "success" }),
-        ]);
     });
 });
 

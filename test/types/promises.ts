@@ -34,6 +34,7 @@ edis.getServiceIdOutput();
 // Typed values, not strings: a billing cycle and an add-on group outside the lists are refused.
 // @ts-expect-error "weekly" is not a billing cycle
 edis.getPlan({ locationId: 1, billingCycle: "weekly" });
+edis.getPlan({ locationId: 1, billingCycle: "semi-annually" });
 // @ts-expect-error "additional disk" is not an add-on group
 edis.getAddon({ locationId: 1, planId: 102, group: "additional disk", nameRegex: "x" });
 
