@@ -150,25 +150,20 @@ test.each(TABLE)("HTTP %i %s -> %s, a paid write: %s, a lookup definite: %s, ret
     expect(mayRetry(e)).toBe(retry);
 });
 
-test("a request that never left this machine made nothing; one sent without an answer may have made anything", async () => {
-    const closed = createServer();
-    await new Promise<void>((r) => closed.listen(0, "127.0.0.1", r));
-    const port = (closed.address() as AddressInfo).port;
-    await new Promise<void>((r) => closed.close(() => r()));
-    const refused = await postJson({ endpoint: "add/order", url: `http://127.0.0.1:${port}/`, encoding: "form", fields: {}, timeoutMs: 5000, userAgent: "t" }).catch((e) => e);
-    expect(refused.kind).toBe("not_sent");
-    expect(nothingHappened(refused)).toBe(true);
-    const silent = createServer(() => undefined);
-    await new Promise<void>((r) => silent.listen(0, "127.0.0.1", r));
-    const slow = await postJson({ endpoint: "add/order", url: `http://127.0.0.1:${(silent.address() as AddressInfo).port}/`, encoding: "form", fields: {}, timeoutMs: 200, userAgent: "t" }).catch((e) => e);
-    silent.closeAllConnections();
-    await new Promise<void>((r) => silent.close(() => r()));
-    expect(slow.kind).toBe("timeout");
-    expect(nothingHappened(slow)).toBe(false);
-    const dropping = createServer((req) => req.socket.destroy());
-    await new Promise<void>((r) => dropping.listen(0, "127.0.0.1", r));
-    const dropped = await postJson({ endpoint: "add/order", url: `http://127.0.0.1:${(dropping.address() as AddressInfo).port}/`, encoding: "form", fields: {}, timeoutMs: 5000, userAgent: "t" }).catch((e) => e);
-    await new Promise<void>((r) => dropping.close(() => r()));
-    expect(dropped.kind).toBe("network");
-    expect(nothingHappened(dropped)).toBe(false);
+test.each([
+    ["closed", "not_sent", true],
+    ["silent", "timeout", false],
+    ["dropping", "network", false],
+] as const)("a request to a %s port fails as %s; nothing happened: %s (only one that never left this machine made nothing)", async (how, kind, nothing) => {
+    const peer = createServer(how === "dropping" ? (req) => req.socket.destroy() : () => undefined);
+    await new Promise<void>((r) => peer.listen(0, "127.0.0.1", r));
+    const port = (peer.address() as AddressInfo).port;
+    const close = () => new Promise<void>((r) => peer.close(() => r()));
+    if (how === "closed") await close();
+    const timeoutMs = how === "silent" ? 200 : 5000;
+    const e = await postJson({ endpoint: "add/order", url: `http://127.0.0.1:${port}/`, encoding: "form", fields: {}, timeoutMs, userAgent: "t" }).catch((e) => e);
+    peer.closeAllConnections();
+    if (how !== "closed") await close();
+    expect([e.kind, nothingHappened(e)]).toEqual([kind, nothing]);
 });
+
