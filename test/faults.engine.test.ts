@@ -23,8 +23,8 @@ afterEach(async () => {
     await sim.stop();
 });
 
-function declare(servers: Record<string, Record<string, unknown>>, read: Record<string, string> = {}): void {
-    declareServers(stack, servers, read);
+function declare(servers: Record<string, Record<string, unknown>>): void {
+    declareServers(stack, servers);
 }
 
 /** Both sides at once: orders and services at EDIS, resources and pending creates in Pulumi state. */

@@ -1,48 +1,21 @@
 /**
- * A stand-in for the Pulumi engine, for tests and the demo where no Pulumi CLI can be installed.
+ * A stand-in for the Pulumi engine, for what the real CLI cannot do quickly: kill a provider host or a whole deployment
+ * mid-call, and long chaos campaigns (bench/chaos.ts). The program runs in its own process under `setMocks`
+ * (programRunner.ts); each resource it registers goes, with the `__provider` text `new KvmServer(...)` serialized, to
+ * the real dynamic-provider host (providerHost.ts) in the engine's call order. State is a JSON file of outputs exactly
+ * as the host returned them.
  *
- * It plays the engine's part of `pulumi up`, `preview [--refresh]`, `refresh` and `destroy` with the real
- * pieces on both sides: the program runs in its own process under `setMocks` (programRunner.ts) and each
- * resource it registers, with the `__provider` text that `new KvmServer(...)` really serialized, goes to the
- * real dynamic-provider host (providerHost.ts) in the engine's call order. State is kept in a JSON file
- * between operations, outputs exactly as the host returned them, as the engine's checkpoint does.
+ * Modelled as the engine does it (pkg/resource/deploy, pkg/engine at v3.259.0; calibration.cli.test.ts compares the
+ * two step by step): serial Check then Diff with old outputs and inputs, steps in parallel up to a limit, no step after
+ * a failure; `ignoreChanges`; aliases by name; create-before-delete replacement, the new half checked again without old
+ * inputs and the old half deleted at the end; init errors, and the update of a resource that has them; deletion of
+ * dropped resources, planned by preview; pending creates, kept only when the whole deployment dies (`crash()`) until
+ * `refresh --clear-pending-creates`; the stack config recorded at the last up, which refresh, destroy and the refresh
+ * before up and preview configure the provider from; a failing refresh stops the operation before any step; and the
+ * change count behind `--expect-no-changes`.
  *
- * What it models of the engine. Where the real-CLI tests show it (test/cli; calibration.cli.test.ts compares
- * the two step by step), a point is checked against the real CLI: replaceOnChanges, init errors and refresh, a
- * failing refresh, the recorded config, planned deletes, replacement and its old half, pending creates, failed
- * steps. The rest (delete-before-replace, the re-check of a new half, a failed update's inputs, no step after a
- * failure, serial Check/Diff, Resource.get, unknown outputs in preview) follows the engine's source as DESIGN.md
- * section 7 reads it, and no real-CLI test shows it yet. In detail:
- * the `ignoreChanges` resource option (and not `replaceOnChanges`, which the engine applies only to keys a
- * provider's Diff reports, and the dynamic host reports none); `deleteBeforeReplace`, asked by the option or
- * by the provider's Diff; secrets (inputs
- * the program passed as secrets, outputs of the same name, and `additionalSecretOutputs`) kept only as
- * ciphertext in the state file, as a checkpoint keeps them; Check before
- * Diff/Create, one resource at a time (step generation is serial), then the steps in parallel; Diff with old
- * outputs and old inputs; update of a resource with init errors even without changes; a failed update keeps
- * the old inputs; create-before-delete replacement, the new half checked again without old inputs, the old
- * half marked for deletion only once the new create returned and deleted at the end; deletion of resources the
- * program dropped, planned by preview too (and counted by --expect-no-changes); no further step once one has
- * failed; empty id from Read = gone; `Resource.get` reads with the given state as both properties and inputs;
- * in a preview, an updated resource's outputs that are not among its inputs are unknown to its dependents; a
- * parallelism limit; pending creates, written before each Create and cleared when it ends (also when it
- * fails), which survive only when the whole deployment dies (`crash()`, a killed CI job) and then stay until
- * `refresh --clear-pending-creates`; the next up warns about them (only when it
- * neither previews nor refreshes) and creates those resources again. The stack config recorded at the last up
- * (as the engine records it with the default provider): refresh, destroy and the refresh before up and
- * preview configure the provider from it, the program's registrations from the current config. Refresh as the
- * CLI does it: a refresh that fails stops up, preview and destroy before the program runs and before any
- * delete; a successful one clears init errors; before preview, up and destroy when asked or when
- * Pulumi.yaml sets `options: refresh: always` (pkg/cmd/pulumi/operations/io.go, getRefreshOption); each
- * refreshed resource's result (same, update or delete) decided by the provider's Diff of the refreshed state
- * against the stored inputs, inverted (pkg/resource/deploy/step.go, RefreshStep.Apply and ResultOp); and the
- * change count behind `--expect-no-changes` (pkg/engine/update.go, HasChanges), which counts a refresh's
- * results only in `pulumi refresh`.
- *
- * What it does not model: the engine's checkpoint format, locks (`pulumi cancel`), provider plugins other than
- * the dynamic host, invokes, components' own registrations, `protect`, targets, and the display. Aliases are followed
- * by URN (name, type, parent), as the engine matches them against the prior state.
- * For those, and to settle any doubt about what the engine does, use the real CLI (test/cli/pulumi.ts).
+ * Not modelled (the runner refuses `Resource.get`): `deleteBeforeReplace`, secrets in state, alias types and parents,
+ * locks, invokes, `protect`, targets, the display, and other providers. For those, use the real CLI (test/cli/pulumi.ts).
  */
 import { ChildProcess, fork } from "node:child_process";
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
@@ -62,19 +35,14 @@ export interface ResourceState {
     outputs: Props;
     /** Set when create or update failed after the resource came to exist. */
     initErrors?: string[];
-    /** Read with `Resource.get`: not managed, never deleted. */
-    external?: boolean;
     /** The old half of a replacement whose delete has not happened yet; deleted by the next up. */
     pendingDelete?: boolean;
-    /** Inputs and outputs kept encrypted in the state file: secret inputs, and additionalSecretOutputs. */
-    secrets?: string[];
     /** URNs this resource depends on: a delete waits until every resource that depends on it is deleted. */
     dependencies?: string[];
 }
 
 export interface StackState {
     resources: ResourceState[];
-    outputs: Props;
     /** Creates that were under way when the engine lost contact (a crashed host). */
     pendingCreates: Array<{ urn: string; inputs: Props }>;
     /**
@@ -131,8 +99,6 @@ export interface StackOptions {
     parallelism?: number;
     /** Environment of the provider host and the program (e.g. EDIS_* fallbacks). */
     env?: NodeJS.ProcessEnv;
-    /** `programDir` is a project installed with npm (its own node_modules): run it in place, nothing linked. */
-    installed?: boolean;
 }
 
 /** One stack of one project, with its state file. */
@@ -155,14 +121,14 @@ export class TestStack {
         private readonly workDir: string,
         private readonly options: StackOptions,
     ) {
-        this.project = createProject(options.programDir, workDir, options.installed);
+        this.project = createProject(options.programDir, workDir);
         this.statePath = join(workDir, "state.json");
         this.stack = options.stack ?? "dev";
         this.config = { ...options.config };
         this.secretKeys = [...(options.secretKeys ?? [])];
         this.parallelism = options.parallelism ?? 16;
         this.env = { ...options.env };
-        this.writeState({ resources: [], outputs: {}, pendingCreates: [] });
+        this.writeState({ resources: [], pendingCreates: [] });
     }
 
     static create(options: StackOptions): TestStack {
@@ -175,8 +141,8 @@ export class TestStack {
      */
     onFreshRunner(): void {
         const old = this.project.dir;
-        this.project = createProject(this.options.programDir, mkdtempSync(join(this.workDir, "runner-")), this.options.installed);
-        if (!this.options.installed) rmSync(old, { recursive: true, force: true });
+        this.project = createProject(this.options.programDir, mkdtempSync(join(this.workDir, "runner-")));
+        rmSync(old, { recursive: true, force: true });
     }
 
     setConfig(key: string, value: string, secret = false): void {
@@ -186,7 +152,6 @@ export class TestStack {
 
     state(): StackState {
         const state = JSON.parse(readFileSync(this.statePath, "utf8")) as StackState;
-        for (const r of state.resources) mapSecrets(r, (v) => this.secretsProvider.decrypt(v));
         if (state.providerConfig) mapConfigSecrets(state.providerConfig, (v) => this.secretsProvider.decrypt(v) as string);
         return state;
     }
@@ -258,9 +223,7 @@ export class TestStack {
         return this.operation("destroy", async (op) => {
             const state = this.state();
             if (this.refreshFirst(options) && !(await this.refreshResources(op, state))) return;
-            await this.deleteResources(op, state, state.resources.filter((r) => !r.external).reverse());
-            state.resources = state.resources.filter((r) => !r.external || op.errors.length > 0);
-            if (op.errors.length === 0) state.outputs = {};
+            await this.deleteResources(op, state, [...state.resources].reverse());
             this.writeState(state);
         });
     }
@@ -337,10 +300,8 @@ export class TestStack {
                 if (Object.keys(drift).length) op.result.drift[r.name] = drift;
                 const inputs = read.inputs && Object.keys(read.inputs).length ? read.inputs : r.inputs;
                 // The engine's question: would an up of an unchanged program change this refreshed resource?
-                // (Diff with the refreshed state as old and the stored inputs as new; outputs-only for external ones.)
-                const changed = r.external
-                    ? Object.keys(drift).length > 0
-                    : (await host.diff(r.urn, read.id, read.outputs, r.inputs, inputs)).changes;
+                // (Diff with the refreshed state as old and the stored inputs as new.)
+                const changed = (await host.diff(r.urn, read.id, read.outputs, r.inputs, inputs)).changes;
                 r.id = read.id;
                 r.outputs = read.outputs;
                 r.inputs = inputs;
@@ -389,25 +350,17 @@ export class TestStack {
             registered.add(urn);
             const base = { urn, name: msg.name };
             // What state keeps of the registration itself, whatever the step.
-            const recorded = { urn, type: msg.type, name: msg.name, secrets: msg.secrets, dependencies: this.urnsOf(msg.dependencies) };
+            const recorded = { urn, type: msg.type, name: msg.name, dependencies: this.urnsOf(msg.dependencies) };
             // After a step has failed the engine starts no further step (no --continue-on-error).
             const stopped = () => {
                 if (op.errors.length) throw new Error(`${urn}: not started, an earlier step failed`);
             };
             const step = async (): Promise<Omit<EngineAnswer, "kind" | "reqId">> => {
                 stopped();
-                if (msg.id) {
-                    // ReadStep: the given state goes as both the properties and the inputs of Read.
-                    const read = await op.host.read(urn, msg.id, msg.inputs, msg.inputs);
-                    if (!read.id) throw new Error(`${urn}: resource '${msg.id}' does not exist`);
-                    put({ ...recorded, id: read.id, inputs: msg.inputs, outputs: read.outputs, external: true });
-                    op.step({ ...base, op: "read" });
-                    return { id: read.id, state: read.outputs };
-                }
                 // An alias names the URN this resource had: the engine takes that state as this resource's (a rename).
                 let old = prior.get(urn);
                 for (const alias of old ? [] : (msg.aliases ?? [])) {
-                    const aliasUrn = alias.urn ?? this.urnOf(alias.type ?? msg.type, alias.name ?? msg.name, alias.noParent ? undefined : (alias.parent ?? msg.parent));
+                    const aliasUrn = this.urnOf(msg.type, alias.name ?? msg.name, msg.parent);
                     const found = prior.get(aliasUrn);
                     if (!found || registered.has(aliasUrn)) continue;
                     registered.add(aliasUrn);
@@ -439,20 +392,13 @@ export class TestStack {
                 if (diff.changes && diff.replaces.length) {
                     op.step({ ...base, op: "replace", changed: diff.replaces });
                     if (preview) {
-                        if (!diff.deleteBeforeReplace && !msg.deleteBeforeReplace) replaced.push(old);
+                        replaced.push(old);
                         return {};
                     }
                     // The new half is checked again, without old inputs.
                     const rechecked = await op.host.check(urn, {}, news);
                     if (rechecked.failures.length) {
                         throw new Error(`${urn} has a problem: ${rechecked.failures.map((f) => f.reason).join("; ")}`);
-                    }
-                    if (diff.deleteBeforeReplace || msg.deleteBeforeReplace) {
-                        await op.host.delete(urn, old.id, old.outputs, old.inputs);
-                        op.step({ ...base, op: "delete" });
-                        state.resources = state.resources.filter((x) => x !== old);
-                        save();
-                        return this.createResource(op, state, put, recorded, rechecked.inputs);
                     }
                     // The old half is marked for deletion only once the new create has returned (done or init error).
                     const markOld = () => {
@@ -532,7 +478,6 @@ export class TestStack {
                 return;
             }
             await this.deleteResources(op, state, [...replaced, ...dropped]);
-            state.outputs = outputs ?? {};
         }
         if (!preview) this.writeState(state);
     }
@@ -572,7 +517,7 @@ export class TestStack {
         op: Operation,
         state: StackState,
         put: (r: ResourceState) => void,
-        res: { urn: string; type: string; name: string; secrets?: string[]; dependencies?: string[] },
+        res: { urn: string; type: string; name: string; dependencies?: string[] },
         inputs: Props,
     ): Promise<{ id: string; state: Props }> {
         // Only this create's own entry is settled: one that a killed deployment left stays until
@@ -672,7 +617,6 @@ export class TestStack {
     private writeState(state: StackState): void {
         if (this.running?.op.crashed) return;
         const stored = structuredClone(state);
-        for (const r of stored.resources) mapSecrets(r, (v) => this.secretsProvider.encrypt(v));
         if (stored.providerConfig) mapConfigSecrets(stored.providerConfig, (v) => this.secretsProvider.encrypt(v) as string);
         writeFileSync(this.statePath, JSON.stringify(stored, null, 2));
     }
@@ -707,13 +651,6 @@ class SecretsProvider {
         const decipher = createDecipheriv("aes-256-gcm", this.key, raw.subarray(0, 12));
         decipher.setAuthTag(raw.subarray(12, 28));
         return JSON.parse(Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString("utf8"));
-    }
-}
-
-function mapSecrets(r: ResourceState, f: (value: unknown) => unknown): void {
-    for (const key of r.secrets ?? []) {
-        if (r.inputs[key] !== undefined) r.inputs[key] = f(r.inputs[key]);
-        if (r.outputs[key] !== undefined) r.outputs[key] = f(r.outputs[key]);
     }
 }
 

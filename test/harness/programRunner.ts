@@ -30,18 +30,14 @@ export type RunnerMessage =
           name: string;
           inputs: Record<string, unknown>;
           custom: boolean;
-          id?: string;
           /** The resource options the engine acts on in a diff (setMocks does not pass them to newResource). */
           ignoreChanges: string[];
-          deleteBeforeReplace: boolean;
-          /** Inputs the program passed as secrets, and the resource's additionalSecretOutputs: the engine encrypts these in state. */
-          secrets: string[];
           /** URNs of the resources this one depends on (its inputs' resources and dependsOn): the engine deletes it first. */
           dependencies: string[];
           /** The parent's URN as the mock monitor names it: the engine's URN of a resource carries its parents' types. */
           parent?: string;
-          /** The resource's aliases (name, type, parent), which the engine matches against the prior state's URNs. */
-          aliases?: Array<{ name?: string; type?: string; parent?: string; noParent?: boolean; urn?: string }>;
+          /** The resource's aliases by name (the only form the harness models), matched against the prior state's URNs. */
+          aliases?: Array<{ name?: string }>;
       }
     | { kind: "done"; outputs?: Record<string, unknown>; error?: string };
 
@@ -73,7 +69,7 @@ async function main(): Promise<void> {
     // The program's own @pulumi/pulumi, resolved from the project as the program will resolve it.
     const pulumi = require(require.resolve("@pulumi/pulumi", { paths: [job.projectDir] })) as typeof import("@pulumi/pulumi");
 
-    type Options = Pick<Extract<RunnerMessage, { kind: "register" }>, "ignoreChanges" | "deleteBeforeReplace" | "secrets" | "dependencies" | "parent" | "aliases">;
+    type Options = Pick<Extract<RunnerMessage, { kind: "register" }>, "ignoreChanges" | "dependencies" | "parent" | "aliases">;
     // Per name, in registration order: two components may each register a resource of the same name.
     const options = new Map<string, Options[]>();
     let nextReq = 0;
@@ -89,6 +85,7 @@ async function main(): Promise<void> {
     await pulumi.runtime.setMocks(
         {
             async newResource(args) {
+                if (args.id) throw new Error(`${args.name}: the harness does not model Resource.get; run this program with the real CLI`);
                 const answer = await ask({
                     kind: "register",
                     type: args.type,
@@ -96,8 +93,7 @@ async function main(): Promise<void> {
                     // The engine strips secrets before a provider that does not accept them (the dynamic host) sees them.
                     inputs: unwrapSecrets(args.inputs) as Record<string, unknown>,
                     custom: !!args.custom,
-                    id: args.id || undefined,
-                    ...(options.get(`${args.type}::${args.name}`)?.shift() ?? { ignoreChanges: [], deleteBeforeReplace: false, secrets: [], dependencies: [] }),
+                    ...(options.get(`${args.type}::${args.name}`)?.shift() ?? { ignoreChanges: [], dependencies: [] }),
                 });
                 if (answer.error) throw new Error(answer.error);
                 return { id: answer.id, state: answer.state ?? {} };
@@ -115,28 +111,14 @@ async function main(): Promise<void> {
     const monitor = (pulumi.runtime as unknown as { getMonitor(): { registerResource(req: any, cb: unknown): unknown } }).getMonitor();
     const register = monitor.registerResource.bind(monitor);
     monitor.registerResource = (req: any, cb: unknown) => {
-        // Secret inputs arrive wrapped with Pulumi's secret signature; mocks unwrap them before newResource.
-        const object = (req.getObject()?.toJavaScript() ?? {}) as Record<string, unknown>;
-        const secretInputs = Object.keys(object).filter((k) => (object[k] as Record<string, unknown> | null)?.[SIG_KEY] === SECRET_SIG);
         const key = `${req.getType()}::${req.getName()}`;
         options.set(key, [
             ...(options.get(key) ?? []),
             {
                 ignoreChanges: req.getIgnorechangesList(),
-                deleteBeforeReplace: req.getDeletebeforereplace(),
-                secrets: [...secretInputs, ...req.getAdditionalsecretoutputsList()],
                 dependencies: req.getDependenciesList(),
                 parent: req.getParent() || undefined,
-                aliases: [
-                    ...(req.getAliasurnsList?.() ?? []).map((urn: string) => ({ urn })),
-                    ...(req.getAliasesList?.() ?? []).map((a: any) => {
-                        if (a.getUrn?.()) return { urn: a.getUrn() };
-                        const spec = a.getSpec?.();
-                        return spec
-                            ? { name: spec.getName() || undefined, type: spec.getType() || undefined, parent: spec.getParenturn() || undefined, noParent: spec.getNoparent() || undefined }
-                            : {};
-                    }),
-                ],
+                aliases: req.getAliasesList().map((a: any) => ({ name: a.getSpec()?.getName() || undefined })),
             },
         ]);
         return register(req, cb);

@@ -152,7 +152,7 @@ export class ProviderHost {
         };
     }
 
-    async diff(urn: string, id: string, olds: Props, news: Props, oldInputs: Props): Promise<{ changes: boolean; replaces: string[]; deleteBeforeReplace: boolean }> {
+    async diff(urn: string, id: string, olds: Props, news: Props, oldInputs: Props): Promise<{ changes: boolean; replaces: string[]}> {
         const req = new provproto.DiffRequest();
         req.setUrn(urn);
         req.setId(id);
@@ -161,7 +161,7 @@ export class ProviderHost {
         req.setOldInputs(structproto.Struct.fromJavaScript(oldInputs));
         const resp = await this.call("diff", req);
         const changes = resp.getChanges() === provproto.DiffResponse.DiffChanges.DIFF_SOME;
-        return { changes, replaces: resp.getReplacesList(), deleteBeforeReplace: resp.getDeletebeforereplace() };
+        return { changes, replaces: resp.getReplacesList() };
     }
 
     async create(urn: string, props: Props): Promise<{ id: string; outputs: Props }> {

@@ -41,10 +41,9 @@ export async function simulatorAndStack(programDir: string, options: SimulatorOp
     return { sim, stack };
 }
 
-/** What test/programs/servers declares on its next run: servers by name, and servers read with KvmServer.get. */
-export function declareServers(stack: TestStack, servers: Record<string, Record<string, unknown>>, read: Record<string, string> = {}): void {
+/** What test/programs/servers declares on its next run: servers by name. */
+export function declareServers(stack: TestStack, servers: Record<string, Record<string, unknown>>): void {
     stack.setConfig("edis-servers:servers", JSON.stringify(servers));
-    stack.setConfig("edis-servers:read", JSON.stringify(read));
 }
 
 

@@ -5,13 +5,11 @@ import * as edis from "pulumi-edis";
 // the way a user edits a program between runs.
 const config = new pulumi.Config();
 const servers = config.requireObject<Record<string, edis.KvmServerArgs>>("servers");
-const adopted = config.getObject<Record<string, string>>("read") ?? {};
 
-// Resource options by server name (replaceOnChanges, ignoreChanges, deleteBeforeReplace, protect, aliases).
+// Resource options by server name (replaceOnChanges, ignoreChanges, protect, aliases).
 const options = config.getObject<Record<string, pulumi.CustomResourceOptions>>("options") ?? {};
 
 const resources = Object.fromEntries(Object.entries(servers).map(([name, args]) => [name, new edis.KvmServer(name, args, options[name])]));
-const reads = Object.fromEntries(Object.entries(adopted).map(([name, id]) => [name, edis.KvmServer.get(name, id)]));
 
 // Traffic alerts by server name (trigger percent): what the chaos campaign adds to test hooks/set's once-only rule.
 const alerts = config.getObject<Record<string, number>>("alerts") ?? {};
@@ -32,4 +30,3 @@ for (const [name, servers] of Object.entries(components)) new Tier(name, servers
 
 export const kvmIds = Object.fromEntries(Object.entries(resources).map(([name, s]) => [name, s.kvmId]));
 export const serviceIds = Object.fromEntries(Object.entries(resources).map(([name, s]) => [name, s.serviceId]));
-export const readHosts = Object.fromEntries(Object.entries(reads).map(([name, s]) => [name, s.apiHost]));
