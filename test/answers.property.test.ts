@@ -13,8 +13,6 @@
  * all of them on Node 22 and a fifth on Node 24: the logic is the same on every Node line).
  */
 import fc from "fast-check";
-import { createServer, Server } from "node:http";
-import { AddressInfo } from "node:net";
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -29,6 +27,7 @@ import { OrderEntry, OrderJournal } from "../provider/journal";
 import { sendOnce } from "../provider/paidWrite";
 import { WriteOutcomeUnknownError } from "../provider/paidWrite";
 import { ManualClock } from "./support/clock";
+import { Reply, ReplyServer, replyServer } from "./support/replyServer";
 
 const SEED = Number(process.env.FC_SEED ?? 20261124);
 const RUNS = Number(process.env.FC_RUNS ?? 1);
@@ -36,35 +35,19 @@ const runs = (n: number) => ({ seed: SEED, numRuns: Math.max(1, Math.round(n * R
 
 // ---- a loopback server that answers each endpoint as the case says -----------------------------------------
 
-type Reply = { status: number; text: string };
-let server: Server;
-let base: string;
+let peer: ReplyServer;
 /** Every run's journal, under one directory removed at the end: thousands of runs must not fill the machine's tmp. */
 const journals = mkdtempSync(join(tmpdir(), "edis-prop-"));
-let replies: Record<string, Reply> = {};
-const calls: string[] = [];
 
-beforeAll(async () => {
-    server = createServer((req, res) => {
-        const endpoint = (req.url ?? "").replace(/^\/kvm\/v2\//, "");
-        req.resume();
-        req.on("end", () => {
-            calls.push(endpoint);
-            const reply = replies[endpoint] ?? { status: 500, text: "no reply for this endpoint" };
-            res.writeHead(reply.status, { "content-type": "application/json" }).end(reply.text);
-        });
-    });
-    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
+beforeAll(async () => (peer = await replyServer()));
 afterAll(async () => {
-    await new Promise<void>((r) => server.close(() => r()));
+    await peer.close();
     forgetSecrets();
     rmSync(journals, { recursive: true, force: true });
 });
 
 const noRetry = { maxAttempts: 1 };
-const client = () => new EdisClient({ email: "ops@example.com", password: "correct-horse-9", baseUrl: base, authUrl: base, retry: noRetry, timeoutMs: 5000 });
+const client = () => new EdisClient({ email: "ops@example.com", password: "correct-horse-9", baseUrl: peer.url, authUrl: peer.url, retry: noRetry, timeoutMs: 5000 });
 
 // ---- the grammar of answers ------------------------------------------------------------------------------
 
@@ -171,7 +154,7 @@ const ORDER = { billingCycle: "monthly" as const, paymentMethod: "paypal", apply
 test("a failed paid write never reads as 'nothing happened' unless nothing can have happened; every id in a field is recorded", async () => {
     await fc.assert(
         fc.asyncProperty(answerCase, async (c) => {
-            replies = { "add/order": { status: c.status, text: c.text } };
+            peer.replies = { "add/order": { status: c.status, text: c.text } };
             let result: Awaited<ReturnType<EdisClient["addOrder"]>> | undefined;
             let error: EdisApiError | undefined;
             try {
@@ -198,7 +181,7 @@ test("through the journal: a failed paid write's entry stays (unknown, or the id
     try {
         await fc.assert(
             fc.asyncProperty(answerCase, fc.nat(), async (c, n) => {
-                replies = { "add/order": { status: c.status, text: c.text } };
+                peer.replies = { "add/order": { status: c.status, text: c.text } };
                 const journal = new OrderJournal(dir);
                 const key = `urn:pulumi:dev::p::edis:index:KvmServer::web${n}`;
                 const entry: OrderEntry = { kind: "order", state: "sending", key, hostname: "web1.example.com", sentAt: "now", inputs: {} };
@@ -257,9 +240,9 @@ const lookupAnswer = fc.oneof(
 );
 
 function contextFor() {
-    const cfg = resolveConfig((k) => ({ email: "ops@example.com", password: "correct-horse-9", baseUrl: base, authUrl: base, journalUrl: `file://${mkdtempSync(join(journals, "j-"))}` })[k]);
+    const cfg = resolveConfig((k) => ({ email: "ops@example.com", password: "correct-horse-9", baseUrl: peer.url, authUrl: peer.url, journalUrl: `file://${mkdtempSync(join(journals, "j-"))}` })[k]);
     const ctx = createContext(cfg, { clock: new ManualClock(), log: () => undefined });
-    return { ...ctx, client: new EdisClient({ email: "ops@example.com", password: "correct-horse-9", baseUrl: base, authUrl: base, retry: noRetry }) };
+    return { ...ctx, client: new EdisClient({ email: "ops@example.com", password: "correct-horse-9", baseUrl: peer.url, authUrl: peer.url, retry: noRetry }) };
 }
 
 /** Whether cancel/product's answer is a success: one JSON object, `status` "success" in any case or padding, HTTP 2xx. */
@@ -294,7 +277,7 @@ test("no answer alone drops a billed server: a cancel or a refresh leaves state 
     await fc.assert(
         fc.asyncProperty(fc.boolean(), answerCase, lookupAnswer, lookupAnswer, async (listed, cancel, byService, byKvm) => {
             // A lookup that answers success with an id is not a refusal; one that answers success naming nothing is none either.
-            replies = { "get/auth": { status: 200, text: listing(listed) }, "cancel/product": { status: cancel.status, text: cancel.text }, "get/kvmid": byService, "get/serviceid": byKvm };
+            peer.replies = { "get/auth": { status: 200, text: listing(listed) }, "cancel/product": { status: cancel.status, text: cancel.text }, "get/kvmid": byService, "get/serviceid": byKvm };
             const props = { hostname: "web1.example.com", serviceId: 1003, kvmId: KVM, __resourceKey: "urn:pulumi:dev::p::edis:index:KvmServer::web" };
             const showsGone = !listed && definite(byService) && definite(byKvm);
             // delete: a failed cancel leaves state (resolves) only when EDIS's state shows the server gone.
@@ -362,8 +345,8 @@ test("no normal form of a credential survives: errors, log lines and the journal
                 expect(withhold(text)).not.toBe(text);
                 // Through the client: an HTTP 500 quoting it, as a message and as a JSON string inside a JSON string.
                 for (const body of [JSON.stringify({ status: "error", message: text }), JSON.stringify({ status: "error", message: JSON.stringify({ sql: text }) })]) {
-                    replies = { "add/order": { status: 500, text: body } };
-                    const e = (await new EdisClient({ email: mail, password: pw, baseUrl: base, authUrl: base, retry: noRetry }).addOrder(ORDER).catch((x) => x)) as EdisApiError;
+                    peer.replies = { "add/order": { status: 500, text: body } };
+                    const e = (await new EdisClient({ email: mail, password: pw, baseUrl: peer.url, authUrl: peer.url, retry: noRetry }).addOrder(ORDER).catch((x) => x)) as EdisApiError;
                     const printed = [e.message, JSON.stringify(e), e.stack ?? ""].join("\n");
                     expect(printed).toContain("[withheld: ");
                     expect(printed).not.toContain(echo);

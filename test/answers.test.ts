@@ -11,11 +11,12 @@
  * The words of a row never move `write` to "nothing" or `lookup` to true: "Service already cancelled", "Your order
  * must be reviewed", "Invalid billing cycle" are all "unknown" for a paid write, and "try again" is never definite.
  */
-import { createServer, Server } from "node:http";
+import { createServer } from "node:http";
 import { AddressInfo } from "node:net";
 import { mayRetry, nothingHappened, refusedInEdisForm } from "../provider/client/answers";
 import { EdisApiError, EdisErrorKind } from "../provider/client/errors";
 import { postJson } from "../provider/client/transport";
+import { ReplyServer, replyServer } from "./support/replyServer";
 
 type Row = [http: number, body: string, kind: EdisErrorKind | "success", write: "nothing" | "unknown" | "-", lookup: boolean, retry: boolean];
 const json = (status: string, message?: string, extra: Record<string, unknown> = {}) =>
@@ -104,27 +105,14 @@ const TABLE: Row[] = [
     [400, "Bad Request", "unexpected_answer", "unknown", false, false],
 ];
 
-let server: Server;
-let url: string;
-let next: { status: number; body: string } = { status: 200, body: "" };
-
-beforeAll(async () => {
-    server = createServer((req, res) => {
-        req.resume();
-        req.on("end", () => {
-            res.writeHead(next.status, { "content-type": "application/json" });
-            res.end(next.body);
-        });
-    });
-    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/kvm/v2/get/kvmid`;
-});
-afterAll(() => new Promise<void>((r) => server.close(() => r())));
+let peer: ReplyServer;
+beforeAll(async () => (peer = await replyServer()));
+afterAll(() => peer.close());
 
 async function answer(status: number, body: string): Promise<EdisApiError | "success"> {
-    next = { status, body };
+    peer.replies = { "add/order": { status, text: body } };
     try {
-        await postJson({ endpoint: "add/order", url, encoding: "form", fields: { serviceid: 1 }, timeoutMs: 5000, userAgent: "test" });
+        await postJson({ endpoint: "add/order", url: `${peer.url}/kvm/v2/add/order`, encoding: "form", fields: { serviceid: 1 }, timeoutMs: 5000, userAgent: "test" });
         return "success";
     } catch (e) {
         expect(e).toBeInstanceOf(EdisApiError);
