@@ -1,8 +1,7 @@
 /** Pure rules of the resource: input checks, diff classes, configuration. */
 import { checkInputs, UNKNOWN } from "../provider/kvm/inputs";
 import { unknownSettings } from "../provider/config";
-import { Core } from "../provider/runtime";
-import { stackConfigFor, startSimulator } from "./support/sim";
+import { InProcess, simulatorAndCore } from "./support/inProcess";
 import { kvmServerOn } from "../provider/kvm/provider";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -270,13 +269,14 @@ describe("an adopted or imported server: EDIS does not report its plan, OS or bi
     });
 });
 
+const server = (name: string, extra: object = {}) => ({ planId: 101, osId: 1012, hostname: `${name}.example.com`, __resourceKey: `urn:pulumi:dev::p::edis:index:KvmServer::${name}`, ...extra });
+const checker = (config: Record<string, string>) => {
+    const kvm = kvmServerOn(new InProcess(config).core);
+    return async (olds: object, news: object) => (await kvm.check(olds as never, news as never)).failures ?? [];
+};
+
 test("edis:maxNewServers counts each resource a deployment would order, once; adoptions and in-place changes do not count", async () => {
-    const core = new Core();
-    const config: Record<string, string> = { "edis:maxNewServers": "2", "edis:journalUrl": `file://${mkdtempSync(join(tmpdir(), "edis-journal-"))}` };
-    core.configure({ config: { get: (k) => config[k] } });
-    const kvm = kvmServerOn(core);
-    const server = (name: string, extra: object = {}) => ({ planId: 101, osId: 1012, hostname: `${name}.example.com`, __resourceKey: `urn:pulumi:dev::p::edis:index:KvmServer::${name}`, ...extra });
-    const failuresOf = async (olds: object, news: object) => (await kvm.check(olds as never, news as never)).failures ?? [];
+    const failuresOf = checker({ "edis:maxNewServers": "2", "edis:journalUrl": `file://${mkdtempSync(join(tmpdir(), "edis-journal-"))}` });
     expect(await failuresOf({}, server("a"))).toEqual([]);
     expect(await failuresOf({}, server("a"))).toEqual([]);
     expect(await failuresOf({}, server("b", { adoptKvmId: "kvm_1_1" }))).toEqual([]);
@@ -289,38 +289,27 @@ test("edis:maxNewServers counts each resource a deployment would order, once; ad
 });
 
 test("each server a deployment orders is priced under it, with the running total: plan per cycle, add-ons per month", async () => {
-    const sim = await startSimulator({ provisioningDelayMs: 0 });
+    const { sim, config } = await simulatorAndCore({ provisioningDelayMs: 0 });
     try {
-        const core = new Core();
-        const lines: string[] = [];
-        core.setLogSink((line) => lines.push(line));
-        const config: Record<string, string> = { ...stackConfigFor(sim), "edis:journalUrl": `file://${mkdtempSync(join(tmpdir(), "edis-journal-"))}` };
-        core.configure({ config: { get: (k) => config[k] } });
-        const kvm = kvmServerOn(core);
-        const server = (name: string, extra: object = {}) => ({ planId: 101, osId: 1012, hostname: `${name}.example.com`, __resourceKey: `urn:pulumi:dev::p::edis:index:KvmServer::${name}`, ...extra });
-        expect((await kvm.check({}, server("a"))).failures ?? []).toEqual([]);
-        expect((await kvm.check({}, server("b", { planId: 102, billingCycle: "quarterly", additionalIpId: 2201 }))).failures ?? []).toEqual([]);
+        const e = new InProcess(config);
+        const failuresOf = async (olds: object, news: object) => (await kvmServerOn(e.core).check(olds as never, news as never)).failures ?? [];
+        expect(await failuresOf({}, server("a"))).toEqual([]);
+        expect(await failuresOf({}, server("b", { planId: 102, billingCycle: "quarterly", additionalIpId: 2201 }))).toEqual([]);
         // An in-place change orders nothing: no line.
-        expect((await kvm.check(server("c", { billingCycle: "monthly" }), server("c", { cancellationType: "Immediate" }))).failures ?? []).toEqual([]);
-        expect(lines).toEqual([
+        expect(await failuresOf(server("c", { billingCycle: "monthly" }), server("c", { cancellationType: "Immediate" }))).toEqual([]);
+        expect(e.text).toEqual([
             "pulumi-edis: a.example.com: orders KVM S, billed monthly: 4.50 EUR/month at list price before tax; this deployment adds 4.50 EUR/month so far",
             "pulumi-edis: b.example.com: orders KVM M with +1 IPv4 Address, billed quarterly (23.28 EUR): 9.26 EUR/month at list price before tax; this deployment adds 13.76 EUR/month so far",
         ]);
         expect(sim.calls("add/order")).toEqual([]);
 
         // edis:maxAddedMonthlySpend: the order that would pass it, or one priced in another currency, is refused.
-        const limitedTo = (limit: string) => {
-            const limited = new Core();
-            const withLimit: Record<string, string> = { ...config, "edis:maxAddedMonthlySpend": limit };
-            limited.configure({ config: { get: (k) => withLimit[k] } });
-            return kvmServerOn(limited);
-        };
-        const tenEuros = limitedTo("10 EUR");
-        expect((await tenEuros.check({}, server("a"))).failures ?? []).toEqual([]);
-        expect((await tenEuros.check({}, server("b", { planId: 102, billingCycle: "quarterly", additionalIpId: 2201 }))).failures).toEqual([
+        const tenEuros = checker({ ...config, "edis:maxAddedMonthlySpend": "10 EUR" });
+        expect(await tenEuros({}, server("a"))).toEqual([]);
+        expect(await tenEuros({}, server("b", { planId: 102, billingCycle: "quarterly", additionalIpId: 2201 }))).toEqual([
             { property: "planId", reason: "b.example.com (9.26 EUR/month) would bring what this deployment adds to 13.76 EUR/month, past config `edis:maxAddedMonthlySpend` (or EDIS_MAX_ADDED_MONTHLY_SPEND) (10.00 EUR): it is not ordered" },
         ]);
-        expect((await limitedTo("20 usd").check({}, server("a"))).failures).toEqual([
+        expect(await checker({ ...config, "edis:maxAddedMonthlySpend": "20 usd" })({}, server("a"))).toEqual([
             { property: "planId", reason: "a.example.com is priced in EUR, and config `edis:maxAddedMonthlySpend` (or EDIS_MAX_ADDED_MONTHLY_SPEND) is 20.00 USD: it is not ordered" },
         ]);
         expect(resolveConfig((k) => ({ maxAddedMonthlySpend: "fifty" })[k], {}).problems).toEqual([expect.stringContaining('must be an amount and a currency, such as "50 EUR", got "fifty"')]);
