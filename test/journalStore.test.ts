@@ -40,11 +40,7 @@ function s3Store(bucket: string, prefix = "journal", url = s3.journalUrl(bucket,
 const stores: Array<[string, () => Promise<JournalStore>]> = [
     [
         "a directory",
-        async () => {
-            const dir = mkdtempSync(join(tmpdir(), "edis-journal-"));
-            dirs.push(dir);
-            return new FileJournalStore(join(dir, "journal"));
-        },
+        async () => new FileJournalStore(join(tempDir(), "journal")),
     ],
     ["S3 (MinIO)", async () => s3Store(await s3.bucket())],
 ];
@@ -58,6 +54,13 @@ const order = (key: string, extra: Partial<OrderEntry> = {}): OrderEntry => ({
     inputs: { hostname: "web1.example.com" },
     ...extra,
 });
+function tempDir(): string {
+    const dir = mkdtempSync(join(tmpdir(), "edis-journal-"));
+    dirs.push(dir);
+    return dir;
+}
+/** The order entry a deployment of `key` would act on, from the directory journal at `dir`. */
+const lookUp = (dir: string, key: string) => entryFor(new OrderJournal(dir), { key, aliases: [], aliasesKnown: true }, "order", () => undefined);
 const urn = (stack: string, name = "web1") => `urn:pulumi:${stack}::servers::pulumi-nodejs:dynamic/edis:KvmServer::${name}`;
 
 describe.each(stores)("the journal in %s", (_title, open) => {
@@ -155,8 +158,7 @@ describe.each(stores)("the journal in %s", (_title, open) => {
 });
 
 test("in a directory, a write is one exclusive create: nothing a killed writer leaves blocks another, a writer behind changes nothing, and an entry of an earlier release is read and carried on", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "edis-journal-"));
-    dirs.push(dir);
+    const dir = tempDir();
     const store = new FileJournalStore(dir);
     // A process killed while writing leaves at most its temporary file: never read, never in the way.
     writeFileSync(join(dir, "e.json.1.4242.00ff00ff.tmp"), "half a");
@@ -181,8 +183,7 @@ test("in a directory, a write is one exclusive create: nothing a killed writer l
 });
 
 test("six processes that change one entry at the version they read: exactly one change is made", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "edis-journal-"));
-    dirs.push(dir);
+    const dir = tempDir();
     const store = new FileJournalStore(dir);
     const version = await store.create("e.json", "the entry as every process read it");
     const child = `const { FileJournalStore } = require(${JSON.stringify(join(PACKAGE_ROOT, "dist", "provider", "journal", "store.js"))});
@@ -197,8 +198,7 @@ test("six processes that change one entry at the version they read: exactly one 
 
 describe("what the journal never guesses", () => {
     test("a read that fails in a listing is an error, never taken for no entry (which would order, or cancel, on a guess)", async () => {
-        const dir = mkdtempSync(join(tmpdir(), "edis-journal-"));
-        dirs.push(dir);
+        const dir = tempDir();
         const inner = new FileJournalStore(dir);
         await new OrderJournal(inner).claim(order(urn("old-stack")));
         await new OrderJournal(inner).write({ kind: "extra", state: "unclaimed", key: urn("prod", "web2"), hostname: "h", sentAt: "now", orderIds: [], serviceIds: [9] });
@@ -213,12 +213,11 @@ describe("what the journal never guesses", () => {
     });
 
     test("another stack's unfinished entry is named, never written to: a deployment still sending it keeps its version", async () => {
-        const dir = mkdtempSync(join(tmpdir(), "edis-journal-"));
-        dirs.push(dir);
+        const dir = tempDir();
         const sender = new OrderJournal(dir);
         await sender.claim(order(urn("dev")));
         const before = await new FileJournalStore(dir).list("");
-        const found = entryFor(new OrderJournal(dir), { key: urn("prod"), aliases: [], aliasesKnown: true }, "order", () => undefined);
+        const found = lookUp(dir, urn("prod"));
         await expect(found).rejects.toThrow(/the order journal holds an unfinished order for urn:pulumi:dev::.*orders move [0-9a-f]{16} urn64:[A-Za-z0-9_-]+ --dir/);
         // The sender's answer is recorded at the version it claimed.
         await sender.write(order(urn("dev"), { state: "ordered", serviceId: 5 }));
@@ -228,8 +227,7 @@ describe("what the journal never guesses", () => {
     });
 
     test("no write drops an id the entry it replaces holds: it is refused, and the entry stays as it was", async () => {
-        const dir = mkdtempSync(join(tmpdir(), "edis-journal-"));
-        dirs.push(dir);
+        const dir = tempDir();
         const journal = new OrderJournal(dir);
         await journal.claim(order(urn("dev")));
         await journal.write(order(urn("dev"), { state: "ordered", serviceId: 5, orderId: 7 }));
@@ -245,10 +243,9 @@ describe("what the journal never guesses", () => {
     });
 
     test("orders move refuses a target that is not the entry's resource under another stack: a cut-off or mistyped word moves nothing", async () => {
-        const dir = mkdtempSync(join(tmpdir(), "edis-journal-"));
-        dirs.push(dir);
+        const dir = tempDir();
         await new OrderJournal(dir).write(order(urn("old"), { state: "unknown" }));
-        const error = await entryFor(new OrderJournal(dir), { key: urn("new"), aliases: [], aliasesKnown: true }, "order", () => undefined).then(
+        const error = await lookUp(dir, urn("new")).then(
             () => "",
             (e: Error) => e.message,
         );
@@ -269,25 +266,24 @@ describe("what the journal never guesses", () => {
     });
 
     test("no entry is passed over for a tag: one written for another account or endpoint spelling is this resource's; another stack's blocks, the stack that may exist named first; an unparsable one stops the write", async () => {
-        const dir = mkdtempSync(join(tmpdir(), "edis-journal-"));
-        dirs.push(dir);
+        const dir = tempDir();
         // An older version's entry, tagged with the account and endpoint it was written for: still this resource's.
         await new OrderJournal(dir).write({ ...order(urn("ci"), { state: "unknown" }), account: "aaaaaaaaaaaaaaaa" } as OrderEntry);
-        expect(await entryFor(new OrderJournal(dir), { key: urn("ci"), aliases: [], aliasesKnown: true }, "order", () => undefined)).toMatchObject({ key: urn("ci"), state: "unknown" });
+        expect(await lookUp(dir, urn("ci"))).toMatchObject({ key: urn("ci"), state: "unknown" });
         await new OrderJournal(dir).clear(urn("ci"), "order");
 
         // The same resource under another stack, in any state the engine may not have saved: it blocks, naming first the stack
         // that may still exist (whose next operation clears it), then the command for a renamed stack.
         for (const state of ["created", "sending", "unknown", "ordered"] as const) {
             await new OrderJournal(dir).write(order(urn("dev"), { state, serviceId: 5 }));
-            const other = entryFor(new OrderJournal(dir), { key: urn("prod"), aliases: [], aliasesKnown: true }, "order", () => undefined);
+            const other = lookUp(dir, urn("prod"));
             await expect(other).rejects.toThrow(/If that stack still exists, run `pulumi preview` or `pulumi up` there first.*If this stack was renamed from that one, run `node '[^']+' orders move/);
         }
 
         // An entry of the same resource under another stack (its name starts with the resource's digest) that is half written.
         const resource = readdirSync(dir).find((f) => f.includes(".order.json"))!.split(".")[0];
         writeFileSync(join(dir, `${resource}.${"0".repeat(40)}.order.json`), "{ half");
-        await expect(entryFor(new OrderJournal(dir), { key: urn("other"), aliases: [], aliasesKnown: true }, "order", () => undefined)).rejects.toThrow(
+        await expect(lookUp(dir, urn("other"))).rejects.toThrow(
             /order journal entry [0-9a-f]{16}\.0{40}\.order\.json .* cannot be read/,
         );
     });
