@@ -4,7 +4,7 @@
  * recovery as a user would do it and a destroy; no run may break an invariant. `npm run chaos -- --runs 500`
  * runs the long campaign.
  */
-import { RunReport, runCampaign, summarize } from "../bench/chaos";
+import { runCampaign, summarize } from "../bench/chaos";
 
 // Seed 14 draws, among its first 8 runs, killed deployments and hosts, lost answers of the paid writes, answers read
 // for their meaning ("temporarily unavailable (backend not found)", a minimum contract term, echoes of the
@@ -12,20 +12,21 @@ import { RunReport, runCampaign, summarize } from "../bench/chaos";
 // with an alias, and two components that each hold a server named "server".
 const SEED = 14;
 
-/** Each run's violations, also printed first and short: CI shows a failure's diff cut in the middle. */
-function violationsOf(reports: RunReport[]): string[] {
+/** A short campaign of seed 14: its summary, once no run broke an invariant (violations printed first and short: CI shows a failure's diff cut in the middle). */
+async function campaign(label: string, options: Omit<Parameters<typeof runCampaign>[0], "seed" | "parallel">): Promise<ReturnType<typeof summarize>> {
+    const started = Date.now();
+    const reports = await runCampaign({ seed: SEED, parallel: 2, ...options });
+    const summary = summarize(reports, SEED, Date.now() - started);
+    console.log(`${label}: ${JSON.stringify(summary)}`);
     const violations = reports.flatMap((r) => r.violations.map((v) => `run ${r.index}: ${v}`));
     if (violations.length) console.log(`chaos violations:\n${violations.map((v) => v.slice(0, 800)).join("\n")}`);
-    return violations;
+    expect(violations).toEqual([]);
+    expect(summary.runs).toBe(options.runs);
+    return summary;
 }
 
 test("8 runs of seed 14: nothing ordered or hooked twice, nothing billed outside state, nothing left running, no secret seen", async () => {
-    const started = Date.now();
-    const reports = await runCampaign({ runs: 8, seed: SEED, parallel: 2 });
-    const summary = summarize(reports, SEED, Date.now() - started);
-    console.log(`chaos: ${JSON.stringify(summary)}`);
-    expect(violationsOf(reports)).toEqual([]);
-    expect(summary.runs).toBe(8);
+    const summary = await campaign("chaos", { runs: 8 });
     expect(summary.engineKills + summary.hostKills).toBeGreaterThanOrEqual(3);
     expect(summary.faultsInjected).toBeGreaterThanOrEqual(15);
     expect(summary.orders).toBe(summary.servers);
@@ -36,24 +37,14 @@ test("8 runs of seed 14: nothing ordered or hooked twice, nothing billed outside
 }, 600_000);
 
 test("4 runs of seed 14 with edis:batchOrders on one runner, the journal on its disk: batched orders under host kills at random moments, the same invariants", async () => {
-    const started = Date.now();
-    const reports = await runCampaign({ runs: 4, seed: SEED, parallel: 2, batch: true });
-    const summary = summarize(reports, SEED, Date.now() - started);
-    console.log(`chaos (batched orders, one runner): ${JSON.stringify(summary)}`);
-    expect(violationsOf(reports)).toEqual([]);
-    expect(summary.runs).toBe(4);
+    const summary = await campaign("chaos (batched orders, one runner)", { runs: 4, batch: true });
     expect(summary.hostKills + summary.engineKills).toBeGreaterThanOrEqual(2);
     // Fewer orders than servers: a run's servers share orders (and none was ordered twice: invariant 1).
     expect(summary.orders).toBeLessThan(summary.servers);
 }, 600_000);
 
 test("6 runs of seed 14 with edis:batchOrders on fresh runners with the journal in S3: each run's servers ordered together, every recovery run and the destroy on a new directory, the same invariants", async () => {
-    const started = Date.now();
-    const reports = await runCampaign({ runs: 6, seed: SEED, parallel: 2, batch: true, runners: "shared" });
-    const summary = summarize(reports, SEED, Date.now() - started);
-    console.log(`chaos (batched orders, fresh runners, shared journal): ${JSON.stringify(summary)}`);
-    expect(violationsOf(reports)).toEqual([]);
-    expect(summary.runs).toBe(6);
+    const summary = await campaign("chaos (batched orders, fresh runners, shared journal)", { runs: 6, batch: true, runners: "shared" });
     expect(summary.faultsInjected).toBeGreaterThanOrEqual(10);
     expect(summary.engineKills + summary.hostKills).toBeGreaterThanOrEqual(2);
     // Fewer orders than servers: a run's servers share orders (and none was ordered twice: invariant 1).

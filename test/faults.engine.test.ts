@@ -23,10 +23,6 @@ afterEach(async () => {
     await sim.stop();
 });
 
-function declare(servers: Record<string, Record<string, unknown>>): void {
-    declareServers(stack, servers);
-}
-
 /** Both sides at once: orders and services at EDIS, resources and pending creates in Pulumi state. */
 function finalState() {
     const state = stack.state();
@@ -37,10 +33,6 @@ function finalState() {
         pending: state.pendingCreates.length,
         cancellations: sim.account.state.cancellations.map((c) => c.type),
     };
-}
-
-function journalDir(): string {
-    return join(stack.project.dir, ".pulumi-edis", "journal");
 }
 
 /** The account's KVMs as a user's program lists them (edis.getKvmSessions), with this stack's config. */
@@ -55,7 +47,7 @@ function serviceOf(hostname: string): number {
 
 describe("a deployment killed after add/order answered (a killed CI job): the next up resumes, never orders again", () => {
     test("the provider host alone dies during the wait: the create fails, and the next up resumes it", async () => {
-        declare({ web1 });
+        declareServers(stack, { web1 });
         // The host dies as its first provisioning poll (get/kvmid) reaches EDIS: after add/order answered, during the wait.
         stack.onHostStarted = (host) => (sim.holdByEndpoint["get/kvmid"] = () => host.stop("SIGKILL"));
         const up = await stack.up().finally(() => delete sim.holdByEndpoint["get/kvmid"]);
@@ -71,7 +63,7 @@ describe("a deployment killed after add/order answered (a killed CI job): the ne
 
 describe("an order whose outcome is unknown blocks a second order until the user says what happened", () => {
     test("killed while add/order was under way: the rerun orders nothing; the server EDIS did create is adopted", async () => {
-        declare({ web1 });
+        declareServers(stack, { web1 });
         // add/order reaches EDIS; the deployment is killed before EDIS acts on it, and EDIS makes the order all the same.
         sim.holdByEndpoint["add/order"] = () => stack.crash();
         await stack.up().finally(() => delete sim.holdByEndpoint["add/order"]);
@@ -86,12 +78,12 @@ describe("an order whose outcome is unknown blocks a second order until the user
         // The user finds it (by its description), and adopts it.
         await until(async () => (await pulumiSessions()).some((s) => s.description === "web1.example.com"), "EDIS provisions it");
         const kvmId = (await pulumiSessions()).find((s) => s.description === "web1.example.com")!.kvmId;
-        declare({ web1: { ...web1, adoptKvmId: kvmId } });
+        declareServers(stack, { web1: { ...web1, adoptKvmId: kvmId } });
         expect((await stack.up()).errors).toEqual([]);
         // The killed run's pending create stays until the user clears it (`pulumi refresh --clear-pending-creates`).
         expect(finalState()).toEqual({ orders: 1, active: ["web1.example.com"], inState: [`web1=${serviceOf("web1.example.com")}`], pending: 1, cancellations: [] });
         // The adoption settled the order's entry; what remains is the adoption's record, under the server: only the delete
         // that carries its token (this resource's) may cancel it.
-        expect((await new OrderJournal(journalDir()).list()).map((e) => e.kind)).toEqual(["adoption"]);
+        expect((await new OrderJournal(join(stack.project.dir, ".pulumi-edis", "journal")).list()).map((e) => e.kind)).toEqual(["adoption"]);
     });
 });

@@ -1,8 +1,7 @@
 /**
- * Words only ever make an outcome safer (DESIGN.md section 4), through the real CLI and both doors: the dynamic
- * provider (a TypeScript program) and the plugin (a Pulumi YAML program). The five cases of the third review and the
- * held-out check, and the fifth review's sixth, each as EDIS could really answer: what EDIS did and what it said are set apart in the simulator
- * (`processed`: the request is handled, then answered with other words or another shape).
+ * Words only ever make an outcome safer (DESIGN.md section 4), through the real CLI and both doors (support.ts DOORS),
+ * each case as EDIS could really answer: what EDIS did and what it said are set apart in the simulator (`processed`:
+ * the request is handled, then answered with other words or another shape).
  *
  *   1. an order EDIS made, answered "Your order must be reviewed by our team": blocked, never sent again
  *   2. a cancel refused with "Service has been cancelled effective 2031-01-31" while EDIS still lists the server:
@@ -15,47 +14,12 @@
 import { readFileSync, readdirSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import { addSecret, holdsSecret } from "../../provider/client/withhold";
-import { PACKAGE_ROOT } from "../harness/workspace";
-import { CliResult, CliStack, pulumiBinDir } from "./pulumi";
-import { CliFixture, cliStacksPerTest, failed, ok, paidWrites } from "./support";
+import { CliResult, CliStack } from "./pulumi";
+import { DOORS, Door, cliStacksPerTest, failed, ok, openDoor, paidWrites } from "./support";
 
 const open = cliStacksPerTest();
 const web = { planId: 101, osId: 1012, hostname: "web1.example.com" };
-
-interface Door {
-    name: string;
-    programDir: string;
-    urn: string;
-    /** Declares the one server `web` (the dynamic door's program takes a map; the YAML program takes its inputs). */
-    declare(stack: CliStack): Promise<void>;
-    prepare(stack: CliStack): void;
-}
-
-const DOORS: Door[] = [
-    {
-        name: "the dynamic provider (TypeScript)",
-        programDir: join(PACKAGE_ROOT, "test", "programs", "servers"),
-        urn: "urn:pulumi:dev::edis-servers::pulumi-nodejs:dynamic/edis:KvmServer::web",
-        declare: (stack) => stack.setConfig({ "edis-servers:servers": JSON.stringify({ web }) }),
-        prepare: () => undefined,
-    },
-    {
-        name: "the plugin (YAML)",
-        programDir: join(PACKAGE_ROOT, "test", "programs", "yaml-server"),
-        urn: "urn:pulumi:dev::edis-yaml-server::edis:index:KvmServer::web",
-        declare: async () => undefined,
-        // The plugin as `npm install pulumi-edis` puts it on the PATH (node_modules/.bin): the other way users reach it;
-        // plugin.cli and python.cli install the release archive.
-        prepare: (stack) => void (stack.env.PATH = `${join(stack.project.dir, "node_modules", ".bin")}:${pulumiBinDir()}:${process.env.PATH}`),
-    },
-];
-
-async function stackFor(door: Door, options: Parameters<typeof open>[1] = {}): Promise<CliFixture> {
-    const f = await open(door.programDir, options);
-    door.prepare(f.stack);
-    await door.declare(f.stack);
-    return f;
-}
+const stackFor = (door: Door, options: Parameters<typeof open>[1] = {}) => openDoor(open, door, { web }, options);
 
 /** The order journal's files, as a shared bucket would hold them. */
 function journalText(stack: CliStack): string {
@@ -87,7 +51,7 @@ describe.each(DOORS)("through $name", (door) => {
         const refused = failed(await f.stack.destroy());
         expect(refused.output).toContain("Service has been cancelled effective 2031-01-31");
         expect(refused.output).toContain("is still in the account's listing");
-        expect(refused.output).toContain(`pulumi state delete '${door.urn}'`);
+        expect(refused.output).toContain(`pulumi state delete '${door.urn("web")}'`);
         expect(Object.keys(await f.stack.resources())).toContain("web");
         expect(f.sim.account.state.services[0].status).toBe("Active");
         // Once EDIS cancels it, destroy finishes.
@@ -104,7 +68,7 @@ describe.each(DOORS)("through $name", (door) => {
         expect(up.output).toContain("[withheld: ");
         addSecret(password);
         addSecret(email, { wholeOnly: true });
-        for (const [where, text] of Object.entries({ output: f.outputs.join("\n"), state: await f.stack.exportText(), backend: f.stack.backendText(), journal: journalText(f.stack) })) {
+        for (const [where, text] of Object.entries({ output: f.stack.log.join("\n"), state: await f.stack.exportText(), backend: f.stack.backendText(), journal: journalText(f.stack) })) {
             expect([where, holdsSecret(text)]).toEqual([where, false]);
         }
         expect(journalText(f.stack)).toContain('"state": "unknown"');
@@ -144,7 +108,7 @@ describe.each(DOORS)("through $name", (door) => {
         // were said, and a warning is a warning.
         const diagnostics = (r: CliResult) => r.events.map((e) => e.diagnosticEvent).filter((d) => d !== undefined);
         const diagnostic = (r: CliResult, text: string) => diagnostics(r).find((d) => d.message.includes(text));
-        expect(diagnostic(up, `ordered ${web.hostname}`)).toMatchObject({ urn: door.urn, severity: "info" });
+        expect(diagnostic(up, `ordered ${web.hostname}`)).toMatchObject({ urn: door.urn("web"), severity: "info" });
         const said = diagnostics(up).map((d) => d.message);
         expect(said.findIndex((m) => m.includes(`waiting for ${web.hostname}`))).toBeGreaterThan(said.findIndex((m) => m.includes(`ordered ${web.hostname}`)));
         // The listing leaves it out; get/kvmid still names it (a cancellation only scheduled, or a listing that lags).
@@ -152,7 +116,7 @@ describe.each(DOORS)("through $name", (door) => {
         const refreshed = ok(await f.stack.refresh());
         f.sim.clearFaults();
         expect(refreshed.output).toContain("is kept in the stack's state and shown as a change");
-        expect(diagnostic(refreshed, "is kept in the stack's state and shown as a change")).toMatchObject({ urn: door.urn, severity: "warning" });
+        expect(diagnostic(refreshed, "is kept in the stack's state and shown as a change")).toMatchObject({ urn: door.urn("web"), severity: "warning" });
         expect((await f.stack.resources()).web.outputs).toMatchObject({ serviceId: 1003, notListed: true });
         failed(await f.stack.preview(["--expect-no-changes"]));
         // Listed again: the update that the plan shows clears the mark, and nothing is ordered or cancelled.

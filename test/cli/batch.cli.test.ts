@@ -4,13 +4,10 @@
  * killed after that order answered leaves every member resumable without a second order; a lost answer blocks
  * every member until the one command it prints resolves the batch.
  */
-import { join } from "node:path";
-import { PACKAGE_ROOT } from "../harness/workspace";
+import { SimulatorOptions } from "../../simulator/server";
 import { runNamedCommand } from "../harness/journalCommand";
-import { CliStack } from "./pulumi";
-import { cliStacksPerTest, expectNoCredentials, failed, ok, opsOf, paidWrites, upKilledWhileProvisioning } from "./support";
+import { SERVERS, cliStacksPerTest, expectNoCredentials, failed, ok, paidWrites, upKilledWhileProvisioning } from "./support";
 
-const SERVERS = join(PACKAGE_ROOT, "test", "programs", "servers");
 const fleet = {
     web1: { planId: 101, osId: 1012, hostname: "web1.example.com" },
     web2: { planId: 101, osId: 1012, hostname: "web2.example.com" },
@@ -18,19 +15,16 @@ const fleet = {
 };
 
 const open = cliStacksPerTest();
-
-async function declare(stack: CliStack, servers: Record<string, object>): Promise<void> {
-    await stack.setConfig({ "edis:batchOrders": "true", "edis-servers:servers": JSON.stringify(servers) });
-}
+/** The fleet, batched, in test/programs/servers. */
+const openFleet = (sim: SimulatorOptions = {}) => open(SERVERS, { sim, config: { "edis:batchOrders": "true", "edis-servers:servers": JSON.stringify(fleet) } });
 
 const itemsOf = (fields: Record<string, unknown>) => (JSON.parse(String(fields.order)) as { item: Array<{ hostname: string }> }).item.map((i) => i.hostname).sort();
 
 test("three servers in one `pulumi up` cost one add/order with three items and one invoice; preview then shows no change; destroy cancels all three", async () => {
-    const f = await open(SERVERS);
+    const f = await openFleet();
     const { sim, stack } = f;
-    await declare(stack, fleet);
     const up = ok(await stack.up());
-    expect(opsOf(up)).toEqual({ web1: ["create"], web2: ["create"], db1: ["create"] });
+    expect(up.ops).toEqual({ web1: ["create"], web2: ["create"], db1: ["create"] });
     const orders = sim.calls("add/order");
     expect(orders).toHaveLength(1);
     expect(itemsOf(orders[0].fields)).toEqual(["db1.example.com", "web1.example.com", "web2.example.com"]);
@@ -49,11 +43,8 @@ test("three servers in one `pulumi up` cost one add/order with three items and o
 });
 
 test("pulumi killed with SIGKILL after the batched order answered: `pulumi cancel`, then `pulumi up` resumes all three from the journal and orders nothing", async () => {
-    const f = await open(SERVERS, { sim: { provisioningDelayMs: 5000 } });
-    const { sim, stack } = f;
-    await declare(stack, fleet);
-    const killed = await upKilledWhileProvisioning(sim, stack);
-    expect(killed.signal).toBe("SIGKILL");
+    const { sim, stack } = await openFleet({ provisioningDelayMs: 5000 });
+    await upKilledWhileProvisioning(sim, stack);
     expect(paidWrites(sim)).toEqual(["add/order"]);
     ok(await stack.run(["cancel", "--yes"]));
     const again = ok(await stack.up());
@@ -67,9 +58,7 @@ test("pulumi killed with SIGKILL after the batched order answered: `pulumi cance
 });
 
 test("a lost answer of the batched order blocks every member; the one command the error prints resolves the whole batch", async () => {
-    const f = await open(SERVERS, { sim: { faults: [{ endpoint: "add/order", drop: "before" }] } });
-    const { sim, stack } = f;
-    await declare(stack, fleet);
+    const { sim, stack } = await openFleet({ faults: [{ endpoint: "add/order", drop: "before" }] });
     const lost = failed(await stack.up());
     expect(lost.output).toContain("may or may not have been made");
     expect(lost.output).toMatch(/orders forget --batch [0-9a-f]{16}/);

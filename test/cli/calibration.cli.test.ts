@@ -5,15 +5,11 @@
  * resulting state (ids, whether KVM ids are known, init errors, pending creates) and the paid writes EDIS
  * received. Where they differ, the harness is wrong (DESIGN.md section 7): this test fails until it is fixed.
  */
-import { join } from "node:path";
 import { EdisSimulator } from "../../simulator/server";
 import { OperationResult } from "../harness";
-import { PACKAGE_ROOT } from "../harness/workspace";
 import { declareServers, simulatorAndStack } from "../support/sim";
 import { CliResult, nameOf } from "./pulumi";
-import { cliStack, expectNoCredentials, paidWrites } from "./support";
-
-const SERVERS = join(PACKAGE_ROOT, "test", "programs", "servers");
+import { SERVERS, cliStack, declare, expectNoCredentials, paidWrites } from "./support";
 
 /** What both ways of running a command must agree on. */
 interface Observed {
@@ -42,13 +38,9 @@ interface Runner {
  * create-replacement; its "replace" step only swaps the two halves in state) and the old half's "delete".
  */
 function cliSteps(r: CliResult): Record<string, string[]> {
-    const steps: Record<string, string[]> = {};
-    for (const s of r.steps) {
-        if (s.op === "replace") continue;
-        const op = s.op === "delete-replaced" ? "delete" : s.op === "create-replacement" ? "replace" : s.op;
-        (steps[s.name] ??= []).push(s.failed ? `${op}!` : op);
-    }
-    return steps;
+    const renamed = (op: string) => op.replace(/^delete-replaced/, "delete").replace(/^create-replacement/, "replace");
+    const steps = Object.entries(r.ops).map(([name, ops]) => [name, ops.filter((op) => !/^replace!?$/.test(op)).map(renamed)] as const);
+    return Object.fromEntries(steps.filter(([, ops]) => ops.length > 0));
 }
 
 function harnessSteps(r: OperationResult): Record<string, string[]> {
@@ -70,14 +62,12 @@ async function cliRunner(): Promise<Runner> {
                 ok: r.code === 0,
                 steps: cliSteps(r),
                 paid: paidWrites(sim),
-                state: Object.fromEntries(
-                    resources.map((x) => [nameOf(x.urn), { service: serviceOf(sim, x.id!), kvmId: typeof x.outputs?.kvmId === "string", initErrors: (x.initErrors ?? []).length > 0, planId: x.outputs?.planId, locationId: x.outputs?.locationId }]),
-                ),
+                state: Object.fromEntries(resources.map((x) => [nameOf(x.urn), observedState(sim, x.id!, x.outputs ?? {}, x.initErrors)])),
                 pendingCreates: (d.pending_operations ?? []).length,
                 output: r.output,
             };
         },
-        declare: (servers, options = {}) => stack.setConfig({ "edis-servers:servers": JSON.stringify(servers), "edis-servers:options": JSON.stringify(options) }),
+        declare: (servers, options) => declare(stack, servers, options),
         setConfig: (key, value, secret = false) => stack.setConfig({ [key]: value }, secret ? [key] : []),
         refreshAlways: () => stack.refreshAlways(),
         async dispose() {
@@ -102,19 +92,12 @@ async function harnessRunner(): Promise<Runner> {
                 ok: r.ok,
                 steps: harnessSteps(r),
                 paid: paidWrites(sim),
-                state: Object.fromEntries(
-                    state.resources.filter((x) => !x.pendingDelete).map((x) => [x.name, { service: serviceOf(sim, x.id), kvmId: typeof x.outputs.kvmId === "string", initErrors: (x.initErrors ?? []).length > 0, planId: x.outputs.planId, locationId: x.outputs.locationId }]),
-                ),
+                state: Object.fromEntries(state.resources.filter((x) => !x.pendingDelete).map((x) => [x.name, observedState(sim, x.id, x.outputs, x.initErrors)])),
                 pendingCreates: state.pendingCreates.length,
             };
         },
-        async declare(servers, options = {}) {
-            declareServers(stack, servers);
-            stack.setConfig("edis-servers:options", JSON.stringify(options));
-        },
-        async setConfig(key, value, secret = false) {
-            stack.setConfig(key, value, secret);
-        },
+        declare: async (servers, options) => declareServers(stack, servers, options),
+        setConfig: async (key, value, secret) => stack.setConfig(key, value, secret),
         refreshAlways: () => (stack.project.refreshAlways = true),
         async dispose() {
             stack.dispose();
@@ -128,10 +111,10 @@ function canonical(value: unknown): string {
     return JSON.stringify(value, (_k, v) => (v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([x], [y]) => x.localeCompare(y))) : v));
 }
 
-/** A service id as EDIS knows it: `host name@plan`. */
-function serviceOf(sim: EdisSimulator, id: string): string {
+/** A resource in state as both compare it: its service as EDIS knows it (`host name@plan`), and what its outputs hold. */
+function observedState(sim: EdisSimulator, id: string, outputs: Record<string, unknown>, initErrors: string[] = []): Observed["state"][string] {
     const service = sim.account.state.services.find((s) => String(s.serviceId) === id);
-    return service ? `${service.hostname}@${service.pid}` : `unknown ${id}`;
+    return { service: service ? `${service.hostname}@${service.pid}` : `unknown ${id}`, kvmId: typeof outputs.kvmId === "string", initErrors: initErrors.length > 0, planId: outputs.planId, locationId: outputs.locationId };
 }
 
 /** Runs one scenario through both and compares after every command. */

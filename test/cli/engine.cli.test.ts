@@ -8,11 +8,9 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { PACKAGE_ROOT } from "../harness/workspace";
 import { clientFor, orderProvisioned } from "../support/sim";
-import { cliStacksPerTest, failed, ok, opsOf, paidWrites } from "./support";
+import { SERVERS, cliStacksPerTest, declare, failed, ok, paidWrites } from "./support";
 
 const manifest = JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8"));
-
-const SERVERS = join(PACKAGE_ROOT, "test", "programs", "servers");
 
 const open = cliStacksPerTest();
 
@@ -21,15 +19,15 @@ test("preview plans the delete of a server dropped from the program and --expect
     const { sim, stack } = f;
     const a = { planId: 101, osId: 1012, hostname: "a.example.com" };
     const b = { planId: 101, osId: 1012, hostname: "b.example.com" };
-    await stack.setConfig({ "edis-servers:servers": JSON.stringify({ a, b }) });
+    await declare(stack, { a, b });
     ok(await stack.up());
-    await stack.setConfig({ "edis-servers:servers": JSON.stringify({ a }) });
+    await declare(stack, { a });
 
     const preview = failed(await stack.preview(["--expect-no-changes"]));
-    expect(opsOf(preview)).toEqual({ a: ["same"], b: ["delete"] });
+    expect(preview.ops).toEqual({ a: ["same"], b: ["delete"] });
     expect(paidWrites(sim)).toEqual(["add/order", "add/order"]);
     const up = ok(await stack.up());
-    expect(opsOf(up)).toEqual({ a: ["same"], b: ["delete"] });
+    expect(up.ops).toEqual({ a: ["same"], b: ["delete"] });
     expect(paidWrites(sim)).toEqual(["add/order", "add/order", "cancel/product"]);
 });
 
@@ -46,7 +44,7 @@ describe.each([
         expect(JSON.parse(readFileSync(join(f.stack.project.dir, "node_modules", "@pulumi", "pulumi", "package.json"), "utf8")).version).toBe(version);
 
         const up = ok(await f.stack.up());
-        expect(opsOf(up)).toEqual({ seen: ["read"] });
+        expect(up.ops).toEqual({ seen: ["read"] });
         const reading = (await f.stack.outputs()).reading as Record<string, unknown>;
         expect(reading).toEqual({
             serviceId,

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PACKAGE_ROOT } from "../harness/workspace";
 import { pulumiBinDir } from "./pulumi";
-import { cliStacksPerTest, expectNoCredentials, failed, ok, opsOf, paidWrites } from "./support";
+import { SERVERS, cliStacksPerTest, declare, expectNoCredentials, failed, ok, paidWrites } from "./support";
 
 const EXAMPLES = join(PACKAGE_ROOT, "examples");
 const KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAINrWGRolS8WmRbi62V96xA7WjSOMTE/l86PC+sXZS5SN you@laptop";
@@ -21,7 +21,7 @@ test("examples/basic: up, a quiet preview, drift (suspended, then cancelled at E
     const { sim, stack } = f;
 
     const up = ok(await stack.up());
-    expect(opsOf(up)).toEqual({ web: ["create"] });
+    expect(up.ops).toEqual({ web: ["create"] });
     expect(paidWrites(sim)).toEqual(["add/order"]);
     const outputs = await stack.outputs();
     expect(outputs).toMatchObject({ kvmId: expect.stringMatching(/^kvm_\d+_\d+$/), planName: "KVM M", osName: "Debian 12 (64bit)" });
@@ -34,13 +34,13 @@ test("examples/basic: up, a quiet preview, drift (suspended, then cancelled at E
     // Nothing drifted: the preview (which refreshes first, options.refresh: always) passes and sends nothing paid.
     sim.clearLog();
     const quiet = ok(await stack.preview(["--expect-no-changes"]));
-    expect(opsOf(quiet)).toEqual({ web: ["refresh", "same"] });
+    expect(quiet.ops).toEqual({ web: ["refresh", "same"] });
     expect(paidWrites(sim)).toEqual([]);
 
     // Suspended behind Pulumi's back: a plain preview shows it, and --expect-no-changes fails.
     sim.account.setSuspended(serviceId, true);
     const suspended = failed(await stack.preview(["--expect-no-changes"]));
-    expect(opsOf(suspended).web).toEqual(["refresh", "update"]);
+    expect(suspended.ops.web).toEqual(["refresh", "update"]);
     expect(suspended.output).toContain("is suspended at EDIS");
     // Said once, though the engine asks diff for the refresh's drift and again for the plan.
     expect(suspended.output.split("is suspended at EDIS: the plan shows it").length - 1).toBe(1);
@@ -51,7 +51,7 @@ test("examples/basic: up, a quiet preview, drift (suspended, then cancelled at E
     // Cancelled behind Pulumi's back: the refresh finds it gone and the plan would order it again.
     sim.account.cancelService(sim.account.state.services.find((s) => s.serviceId === serviceId)!, "Immediate");
     const gone = failed(await stack.preview(["--expect-no-changes"]));
-    expect(opsOf(gone).web).toEqual(["refresh", "create"]);
+    expect(gone.ops.web).toEqual(["refresh", "create"]);
     expect(paidWrites(sim)).toEqual([]);
 
     // `pulumi refresh` drops it from state, and a destroy then has nothing to cancel.
@@ -73,7 +73,7 @@ test("examples/fleet: a preview prices each server with the running total, order
     expect([...new Set(priced.map((m) => m[1]))].sort()).toEqual(["db-1", "web-1", "web-2"]);
     expect(sim.calls("add/order")).toEqual([]);
     const up = ok(await stack.up());
-    expect(opsOf(up)).toEqual({ "web-1": ["create"], "web-2": ["create"], "db-1": ["create"] });
+    expect(up.ops).toEqual({ "web-1": ["create"], "web-2": ["create"], "db-1": ["create"] });
     // The stack's monthly total is the sum of the servers' list prices in state, and the preview's last running total.
     const prices = Object.values(await stack.resources()).flatMap((r) => (r.outputs?.listPrice ? [(r.outputs.listPrice as { monthly: number }).monthly] : []));
     expect(prices).toHaveLength(3);
@@ -85,7 +85,7 @@ test("examples/fleet: a preview prices each server with the running total, order
     );
     sim.clearLog();
     const again = ok(await stack.up(["--expect-no-changes"]));
-    expect(Object.values(opsOf(again))).toEqual([["refresh", "same"], ["refresh", "same"], ["refresh", "same"]]);
+    expect(Object.values(again.ops)).toEqual([["refresh", "same"], ["refresh", "same"], ["refresh", "same"]]);
     ok(await stack.preview(["--expect-no-changes"]));
     ok(await stack.refresh(["--expect-no-changes"]));
     expect(paidWrites(sim)).toEqual([]);
@@ -110,7 +110,7 @@ test("examples/day-two: power, VNC and a traffic alert; a quiet preview; power s
     ok(await stack.preview(["--expect-no-changes"]));
     sim.account.setPower(service.serviceId, "off");
     const off = failed(await stack.preview(["--expect-no-changes"]));
-    expect(opsOf(off).web).toEqual(["refresh", "update"]);
+    expect(off.ops.web).toEqual(["refresh", "update"]);
     ok(await stack.up());
     expect(sim.account.state.services[0].power).toBe("on");
     expect(sim.calls("hooks/set")).toEqual([]);
@@ -127,11 +127,11 @@ test("examples/day-two: power, VNC and a traffic alert; a quiet preview; power s
     expect(Object.keys(await stack.resources())).toContain("web");
     const last = ok(await stack.destroy());
     // The VNC access, refreshed first by each destroy, is deleted by one of them (the engine deletes it beside the hook).
-    expect([blocked, last].flatMap((r) => opsOf(r)["web-vnc"] ?? []).filter((op) => op === "delete")).toEqual(["delete"]);
+    expect([blocked, last].flatMap((r) => r.ops["web-vnc"] ?? []).filter((op) => op === "delete")).toEqual(["delete"]);
     expect(sim.summary().services[0]).toMatchObject({ vnc: false, hooks: 0, cancellation: "End of Billing Period" });
     expect(await stack.resources()).toEqual({});
     await expectNoCredentials(f);
-    expect(f.outputs.join("\n")).not.toContain("Vnc12345");
+    expect(stack.log.join("\n")).not.toContain("Vnc12345");
     expect(await stack.exportText()).not.toContain("Vnc12345");
 });
 
@@ -169,8 +169,8 @@ test("credentials set in plain text stop the program before anything is ordered,
 });
 
 test("the retired edis:journalDir stops preview and up before anything is ordered, naming the key and what to set instead", async () => {
-    const f = await open(join(PACKAGE_ROOT, "test", "programs", "servers"), { config: { "edis-servers:servers": JSON.stringify({ web: { planId: 101, osId: 1012, hostname: "web1.example.com" } }) } });
-    await f.stack.setConfig({ "edis:journalDir": "/shared/journal" });
+    const f = await open(SERVERS, { config: { "edis:journalDir": "/shared/journal" } });
+    await declare(f.stack, { web: { planId: 101, osId: 1012, hostname: "web1.example.com" } });
     for (const r of [await f.stack.preview(), await f.stack.up()]) {
         failed(r);
         expect(r.output).toContain("config `edis:journalDir` is not read");

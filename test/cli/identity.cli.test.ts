@@ -5,38 +5,15 @@
  * record of paid writes and the state the real `pulumi` CLI keeps.
  */
 import { join } from "node:path";
-import { PACKAGE_ROOT } from "../harness/workspace";
 import { runNamedCommand } from "../harness/journalCommand";
 import { CliStack } from "./pulumi";
-import { cliStacksPerTest, failed, ok, opsOf, paidWrites } from "./support";
-import { EdisSimulator } from "../../simulator/server";
+import { SERVERS, cliStacksPerTest, declare, failed, ok, paidWrites, upKilledWhileProvisioning } from "./support";
 import { OrderJournal } from "../../provider/journal";
 
-const SERVERS = join(PACKAGE_ROOT, "test", "programs", "servers");
 const TYPE = "pulumi-nodejs:dynamic/edis:KvmServer";
 const web = { planId: 101, osId: 1012, hostname: "web1.example.com" };
 
 const open = cliStacksPerTest();
-
-async function declare(stack: CliStack, servers: Record<string, object>, options: Record<string, object> = {}): Promise<void> {
-    await stack.setConfig({ "edis-servers:servers": JSON.stringify(servers), "edis-servers:options": JSON.stringify(options) });
-}
-
-/** `pulumi up`, killed with SIGKILL once the order has answered and the provider waits for provisioning; then `pulumi cancel`. */
-async function killedAfterOrder(sim: EdisSimulator, stack: CliStack, orders = 1): Promise<void> {
-    const killed = await stack.up([], {
-        onStart: () => {
-            const poll = setInterval(() => {
-                if (sim.calls("add/order").length >= orders && sim.calls("get/kvmid").length > 0) {
-                    clearInterval(poll);
-                    stack.kill("SIGKILL");
-                }
-            }, 20);
-        },
-    });
-    expect(killed.signal).toBe("SIGKILL");
-    ok(await stack.run(["cancel", "--yes"]));
-}
 
 async function serverUrns(stack: CliStack): Promise<Record<string, string | undefined>> {
     const resources = (await stack.deployment()).resources ?? [];
@@ -65,7 +42,8 @@ test("case 1: servers named `server` in two component types are two URNs, two or
 test("case 2: killed after add/order answered, then the resource renamed with an alias: the next up resumes that order, one add/order", async () => {
     const { sim, stack } = await open(SERVERS, { sim: { provisioningDelayMs: 4000 } });
     await declare(stack, { web });
-    await killedAfterOrder(sim, stack);
+    await upKilledWhileProvisioning(sim, stack);
+    ok(await stack.run(["cancel", "--yes"]));
     expect(paidWrites(sim)).toEqual(["add/order"]);
 
     await declare(stack, { front: web }, { front: { aliases: [{ name: "web" }] } });
@@ -79,7 +57,8 @@ test("case 2: killed after add/order answered, then the resource renamed with an
 test("case 2: killed after add/order answered, then the stack renamed: the next up names the entry and the command that claims it; then it resumes, one add/order", async () => {
     const { sim, stack } = await open(SERVERS, { sim: { provisioningDelayMs: 4000 } });
     await declare(stack, { web });
-    await killedAfterOrder(sim, stack);
+    await upKilledWhileProvisioning(sim, stack);
+    ok(await stack.run(["cancel", "--yes"]));
     await stack.renameStack("prod");
 
     const blocked = failed(await stack.up());
@@ -149,13 +128,14 @@ test("case 14: a replacement killed after its add/order answered, then the progr
     ok(await stack.up());
     sim.account.advance();
     await declare(stack, { web: { ...web, osId: 1024 } });
-    await killedAfterOrder(sim, stack, 2);
+    await upKilledWhileProvisioning(sim, stack, "SIGKILL", 2);
+    ok(await stack.run(["cancel", "--yes"]));
     const orphan = sim.account.state.services[1].serviceId;
 
     await declare(stack, { web });
     const warning = `but the order journal records service ${orphan}`;
     const up = ok(await stack.up());
-    expect(opsOf(up).web ?? []).not.toContain("create");
+    expect(up.ops.web ?? []).not.toContain("create");
     expect(up.output).toContain(warning);
     expect(ok(await stack.refresh()).output).toContain(warning);
     expect(paidWrites(sim)).toEqual(["add/order", "add/order"]);

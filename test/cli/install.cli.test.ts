@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { PACKAGE_ROOT } from "../harness/workspace";
 import { pulumiBinDir } from "./pulumi";
 import { docBlock, docBlocks } from "../support/docs";
-import { cliStacksPerTest, expectNoCredentials, failed, ok, opsOf, paidWrites } from "./support";
+import { cliStacksPerTest, expectNoCredentials, failed, ok, paidWrites } from "./support";
 
 const manifest = JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8"));
 const KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAINrWGRolS8WmRbi62V96xA7WjSOMTE/l86PC+sXZS5SN you@laptop";
@@ -107,13 +107,13 @@ test("pulumi new from examples/basic outside the repository, npm install of the 
     // The Quick start through the real CLI against the simulator, configured as the README and the simulator say.
     const f = await open(project, { installed: true, config: { "edis:paymentMethod": "paypal", sshPublicKey: KEY } });
     const up = ok(await f.stack.up());
-    expect(opsOf(up)).toEqual({ web: ["create"] });
+    expect(up.ops).toEqual({ web: ["create"] });
     expect(await f.stack.outputs()).toEqual({ kvmId: expect.stringMatching(/^kvm_/), apiHost: expect.stringMatching(/^kvm\d+\.api\.edis-sim\.invalid$/), planName: "KVM M", osName: "Debian 12 (64bit)" });
     expect(f.sim.account.state.services).toEqual([expect.objectContaining({ pid: 102, os: 1012, hostname: "web-1.example.com", sshPublicKey: KEY })]);
     // The template's Pulumi.yaml refreshes first (options.refresh: always): a plain preview is quiet, and shows a suspension.
     ok(await f.stack.preview(["--expect-no-changes"]));
     f.sim.account.setSuspended(f.sim.account.state.services[0].serviceId, true);
-    expect(opsOf(failed(await f.stack.preview(["--expect-no-changes"]))).web).toEqual(["refresh", "update"]);
+    expect(failed(await f.stack.preview(["--expect-no-changes"])).ops.web).toEqual(["refresh", "update"]);
     f.sim.account.setSuspended(f.sim.account.state.services[0].serviceId, false);
     ok(await f.stack.destroy());
     expect(paidWrites(f.sim)).toEqual(["add/order", "cancel/product"]);

@@ -9,13 +9,21 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { clientFromConfig, resolveConfig } from "../../provider/config";
+import { SimulatorOptions } from "../../simulator/server";
 import { CliResult, CliStack } from "./pulumi";
 import { docBlocks } from "../support/docs";
-import { cliStacksPerTest, expectNoCredentials, failed, installPlugin, ok, opsOf, paidWrites, upKilledWhileProvisioning } from "./support";
+import { clientFor, orderProvisioned } from "../support/sim";
+import { CliFixture, cliStacksPerTest, expectNoCredentials, failed, installPlugin, ok, paidWrites, upKilledWhileProvisioning } from "./support";
 
 const YAML = join(__dirname, "..", "..", "examples", "yaml");
 const open = cliStacksPerTest();
+
+/** examples/yaml with the plugin installed from its release archive, as a Pulumi user installs a provider (`pulumi plugin ls` lists it: support.ts). */
+async function openYaml(sim: SimulatorOptions = {}): Promise<CliFixture> {
+    const f = await open(YAML, { sim });
+    await installPlugin(f.stack);
+    return f;
+}
 
 /** The engine's detailed diff of a resource in a preview, from its event log. */
 function detailOf(r: CliResult, name: string): Record<string, string> | undefined {
@@ -62,19 +70,16 @@ function referenceExamples(header: string[]): string {
 }
 
 test("every YAML example of the reference pages previews through the plugin, merged into one program: names and types as the schema has them, nothing ordered", async () => {
-    const f = await open(YAML);
-    const stack = await installPlugin(f.stack);
+    const { sim, stack } = await openYaml();
     editProgram(stack, (y) => referenceExamples(y.split("\n").filter((l) => /^(name|runtime):/.test(l))));
     const preview = ok(await stack.preview());
-    expect(opsOf(preview)).toMatchObject({ server: ["create"], web: ["create"], vnc: ["create"], ptr: ["create"], alert: ["create"] });
-    expect(paidWrites(f.sim)).toEqual([]);
+    expect(preview.ops).toMatchObject({ server: ["create"], web: ["create"], vnc: ["create"], ptr: ["create"], alert: ["create"] });
+    expect(paidWrites(sim)).toEqual([]);
 });
 
 test("a YAML program orders, refreshes and cancels a server through the plugin; preview names what replaces it, and replaceOnChanges works", async () => {
-    const f = await open(YAML);
-    const { sim } = f;
-    // Installed from its release archive, as a Pulumi user installs a provider; `pulumi plugin ls` lists it (support.ts).
-    const stack = await installPlugin(f.stack);
+    const f = await openYaml();
+    const { sim, stack } = f;
     // Lookups the TypeScript SDK has are the plugin's functions too: a list of plans, and one KVM's entry (no credential).
     const invoke = (name: string, fn: string, args: string) => `  ${name}:\n    fn::invoke:\n      function: edis:index:${fn}\n      arguments:\n        ${args}\n`;
     editProgram(stack, (y) =>
@@ -84,7 +89,7 @@ test("a YAML program orders, refreshes and cancels a server through the plugin; 
     );
 
     const up = ok(await stack.up());
-    expect(opsOf(up).web).toEqual(["create"]);
+    expect(up.ops.web).toEqual(["create"]);
     const outputs = await stack.outputs();
     expect(outputs).toMatchObject({ cheapest: "KVM S", apiHost: expect.stringContaining("edis-sim") });
     expect(Object.keys(outputs.session as object)).not.toContain("signature");
@@ -128,21 +133,12 @@ test("a YAML program orders, refreshes and cancels a server through the plugin; 
 });
 
 test("pulumi import brings a server ordered outside Pulumi under management: nothing is ordered, the generated code previews with no diff, and its plan is recorded without an order", async () => {
-    const f = await open(YAML);
-    const { sim } = f;
-    const stack = await installPlugin(f.stack);
+    const f = await openYaml();
+    const { sim, stack } = f;
     ok(await stack.up());
 
-    // A server the customer ordered in the EDIS client area.
-    const config = resolveConfig((key) => sim.stackConfig()[`edis:${key}`]);
-    const outside = await clientFromConfig(config, { userAgent: "client area" }).addOrder({
-        billingCycle: "monthly",
-        paymentMethod: "credit",
-        applyCredit: true,
-        items: [{ pid: 101, os: 1012, hostname: "legacy-1.example.com" }],
-    });
-    const serviceId = outside.serviceIds[0];
-    await new Promise((r) => setTimeout(r, 800)); // provisioned (the simulator takes 300 ms)
+    // A server the customer ordered in the EDIS client area, provisioned.
+    const { serviceId } = await orderProvisioned(clientFor(sim), "legacy-1.example.com");
     sim.clearLog();
 
     const code = join(stack.workDir, "imported.yaml");
@@ -161,7 +157,7 @@ test("pulumi import brings a server ordered outside Pulumi under management: not
     // Stating its plan and operating system records them: an update that sends nothing to EDIS.
     editProgram(stack, (y) => y.replace("      hostname: legacy-1.example.com\n", "      hostname: legacy-1.example.com\n      planId: 101\n      osId: 1012\n      billingCycle: monthly\n"));
     const learned = ok(await stack.up());
-    expect(opsOf(learned).legacy).toEqual(["update"]);
+    expect(learned.ops.legacy).toEqual(["update"]);
     expect(paidWrites(sim)).toEqual([]);
     expect((await stack.resources()).legacy.outputs).toMatchObject({ serviceId, planId: 101, osId: 1012 });
     ok(await stack.preview(["--expect-no-changes"]));
@@ -175,9 +171,7 @@ test("pulumi import brings a server ordered outside Pulumi under management: not
 });
 
 test("an engine killed after the order answered: the next up records that order through the plugin, and orders nothing", async () => {
-    const f = await open(YAML, { sim: { provisioningDelayMs: 3000 } });
-    const { sim } = f;
-    const stack = await installPlugin(f.stack);
+    const { sim, stack } = await openYaml({ provisioningDelayMs: 3000 });
     failed(await upKilledWhileProvisioning(sim, stack));
     expect(paidWrites(sim)).toEqual(["add/order"]);
 
@@ -193,12 +187,9 @@ test("an engine killed after the order answered: the next up records that order 
     expect(paidWrites(sim)).toEqual(["add/order", "cancel/product"]);
 });
 
-
 test("Ctrl-C while the server is provisioned: the wait stops, the server is in state with its service id, and the next up finishes it without a second order", async () => {
     // EDIS takes an hour: without the engine's cancellation reaching the wait, this up would not end within the test's limit.
-    const f = await open(YAML, { sim: { provisioningDelayMs: 3_600_000 } });
-    const { sim } = f;
-    const stack = await installPlugin(f.stack);
+    const { sim, stack } = await openYaml({ provisioningDelayMs: 3_600_000 });
     // Ctrl-C as a terminal sends it: SIGINT to the CLI's process group, once the wait has begun.
     const interrupted = failed(await upKilledWhileProvisioning(sim, stack, "SIGINT"));
     expect(interrupted.output).toContain("the deployment was cancelled while web-1.example.com (service 1003");
@@ -210,9 +201,8 @@ test("Ctrl-C while the server is provisioned: the wait stops, the server is in s
 });
 
 test("an unpaid invoice stops the create through the plugin: the server reaches state with its init error, and once paid the next up finishes it without a second order", async () => {
-    const f = await open(YAML, { sim: { unpaidInvoices: true, provisioningDelayMs: 1000 } });
-    const { sim } = f;
-    const stack = await installPlugin(f.stack);
+    const f = await openYaml({ unpaidInvoices: true, provisioningDelayMs: 1000 });
+    const { sim, stack } = f;
     const first = failed(await stack.up());
     expect(first.output).toContain("is unpaid");
     const stalled = (await stack.resources()).web;
@@ -221,7 +211,7 @@ test("an unpaid invoice stops the create through the plugin: the server reaches 
 
     sim.account.payInvoice(sim.account.state.invoices[0].invoiceId);
     const resumed = ok(await stack.up());
-    expect(opsOf(resumed).web).toEqual(["update"]);
+    expect(resumed.ops.web).toEqual(["update"]);
     expect(resumed.output).toContain("not ordering again");
     expect((await stack.resources()).web.outputs).toMatchObject({ serviceId: 1003, kvmId: expect.stringMatching(/^kvm_/) });
     expect(paidWrites(sim)).toEqual(["add/order"]);
@@ -232,9 +222,7 @@ test("an unpaid invoice stops the create through the plugin: the server reaches 
 });
 
 test("a lost add/order answer through the plugin blocks every later up until the program adopts the server the error names", async () => {
-    const f = await open(YAML, { sim: { faults: [{ endpoint: "add/order", drop: "after" }] } });
-    const { sim } = f;
-    const stack = await installPlugin(f.stack);
+    const { sim, stack } = await openYaml({ faults: [{ endpoint: "add/order", drop: "after" }] });
     expect(failed(await stack.up()).output).toContain("may or may not have been made");
     expect(failed(await stack.up()).output).toContain("may or may not have been made");
     expect(paidWrites(sim)).toEqual(["add/order"]);
@@ -252,9 +240,7 @@ test("a lost add/order answer through the plugin blocks every later up until the
 
 describe("what the engine does not tell the plugin, and the plugin must not need", () => {
     test("killed after the order answered, then renamed with an alias (the engine gives a plugin only the new URN): nothing is ordered again, and the error says how to recover", async () => {
-        const f = await open(YAML, { sim: { provisioningDelayMs: 3000 } });
-        const { sim } = f;
-        const stack = await installPlugin(f.stack);
+        const { sim, stack } = await openYaml({ provisioningDelayMs: 3000 });
         failed(await upKilledWhileProvisioning(sim, stack));
         ok(await stack.run(["cancel", "--yes"]));
         const rename = (y: string) => y.replace("  web:\n", "  web2:\n").replace("    options:\n", "    options:\n      aliases:\n        - urn:pulumi:dev::edis-yaml::edis:index:KvmServer::web\n").replace(/\$\{web\./g, "${web2.");
@@ -269,7 +255,7 @@ describe("what the engine does not tell the plugin, and the plugin must not need
         ok(await stack.refresh(["--clear-pending-creates"]));
         editProgram(stack, rename);
         const renamed = ok(await stack.up());
-        expect(opsOf(renamed).web2).toEqual(["same"]);
+        expect(renamed.ops.web2).toEqual(["same"]);
         expect(paidWrites(sim)).toEqual(["add/order"]);
         expect((await stack.resources()).web2.outputs).toMatchObject({ serviceId: 1003 });
         ok(await stack.destroy());
@@ -277,14 +263,8 @@ describe("what the engine does not tell the plugin, and the plugin must not need
     });
 
     test("replaceOnChanges on an adopted server's input that is recorded in place: the forced replacement would adopt the same KVM, and is refused before anything is cancelled", async () => {
-        const f = await open(YAML);
-        const { sim } = f;
-        const stack = await installPlugin(f.stack);
-        const config = resolveConfig((key) => sim.stackConfig()[`edis:${key}`]);
-        const client = clientFromConfig(config, { userAgent: "client area" });
-        const outside = await client.addOrder({ billingCycle: "monthly", paymentMethod: "credit", applyCredit: true, items: [{ pid: 101, os: 1012, hostname: "legacy-1.example.com" }] });
-        await new Promise((r) => setTimeout(r, 800));
-        const kvm = await client.getKvmId(outside.serviceIds[0]);
+        const { sim, stack } = await openYaml();
+        const { serviceId, kvmId: kvm } = await orderProvisioned(clientFor(sim), "legacy-1.example.com");
         editProgram(stack, (y) => y.replace("resources:\n", `resources:\n  legacy:\n    type: edis:index:KvmServer\n    properties:\n      adoptKvmId: ${kvm}\n      hostname: legacy-1.example.com\n    options:\n      replaceOnChanges:\n        - osId\n`));
         ok(await stack.up());
         sim.clearLog();
@@ -293,20 +273,18 @@ describe("what the engine does not tell the plugin, and the plugin must not need
         const refused = failed(await stack.up());
         expect(refused.output).toContain("adopts the KVM it already is");
         expect(paidWrites(sim)).toEqual([]);
-        expect((await stack.resources()).legacy.outputs).toMatchObject({ serviceId: outside.serviceIds[0] });
+        expect((await stack.resources()).legacy.outputs).toMatchObject({ serviceId });
 
         // Without the option, the same change is recorded in place, and nothing is sent to EDIS.
         editProgram(stack, (y) => y.replace("    options:\n      replaceOnChanges:\n        - osId\n", ""));
-        expect(opsOf(ok(await stack.up())).legacy).toEqual(["update"]);
+        expect(ok(await stack.up()).ops.legacy).toEqual(["update"]);
         expect(paidWrites(sim)).toEqual([]);
         ok(await stack.destroy());
         expect(paidWrites(sim)).toEqual(["cancel/product", "cancel/product"]);
     });
 
     test("a credential set in plain text in the stack config is kept encrypted in the provider's state (the engine stores a provider's settings there); VNC password digests are secrets in state", async () => {
-        const f = await open(YAML);
-        const { sim } = f;
-        const stack = await installPlugin(f.stack);
+        const { sim, stack } = await openYaml();
         await stack.setConfig({ "edis:email": sim.account.state.email }, []);
         editProgram(stack, (y) => y.replace("outputs:\n", "  vnc:\n    type: edis:index:VncAccess\n    properties:\n      kvmId: ${web.kvmId}\n      password: abcd1234\noutputs:\n"));
         ok(await stack.up());

@@ -8,7 +8,7 @@
  * backend directory, so tests never see each other's plugins, credentials or stacks.
  *
  * What a test reads: the exit code, the output (stdout and stderr, as a CI log shows them), and the engine's
- * own event log (`--event-log`), from which `steps` gives each resource's operation as the engine reported it.
+ * own event log (`--event-log`), from which `ops` gives each resource's operations as the engine reported it.
  */
 import { withoutCi } from "../harness/providerHost";
 import { ChildProcess, execFileSync, spawn } from "node:child_process";
@@ -51,23 +51,17 @@ function asJavaScript(dir: string): void {
 
 /** One engine event of `--event-log` (only the parts tests read). */
 export interface EngineEvent {
-    sequence: number;
-    resourcePreEvent?: { metadata: StepMetadata; planning?: boolean };
-    resOutputsEvent?: { metadata: StepMetadata; planning?: boolean };
-    resOpFailedEvent?: { metadata: StepMetadata; status: number; steps: number };
-    diagnosticEvent?: { urn?: string; message: string; severity: string; ephemeral?: boolean };
-    summaryEvent?: { resourceChanges: Record<string, number>; maybeCorrupt: boolean; durationSeconds: number };
+    resourcePreEvent?: { metadata: StepMetadata };
+    resOpFailedEvent?: { metadata: StepMetadata };
+    diagnosticEvent?: { urn?: string; message: string; severity: string };
+    summaryEvent?: { resourceChanges: Record<string, number> };
 }
 
 export interface StepMetadata {
     op: string;
     urn: string;
     type: string;
-    old?: { inputs?: Record<string, unknown>; outputs?: Record<string, unknown>; id?: string };
-    new?: { inputs?: Record<string, unknown>; outputs?: Record<string, unknown>; id?: string };
-    keys?: string[];
-    diffs?: string[];
-    detailedDiff?: Record<string, { diffKind: string; inputDiff: boolean }>;
+    detailedDiff?: Record<string, { diffKind: string }>;
 }
 
 export interface CliResult {
@@ -75,12 +69,11 @@ export interface CliResult {
     code: number | null;
     signal: NodeJS.Signals | null;
     stdout: string;
-    stderr: string;
     /** stdout and stderr together, as a CI log holds them. */
     output: string;
     events: EngineEvent[];
-    /** Each resource's operation, by resource name, as the engine reported it (custom resources only). */
-    steps: Array<{ name: string; type: string; op: string; failed: boolean }>;
+    /** Each custom resource's operations (refresh steps included), by name, as the engine reported them; a failed one ends in "!". */
+    ops: Record<string, string[]>;
     /** The summary line's counts (`create`, `update`, `same`, `delete`, ...), when the engine got that far. */
     changes?: Record<string, number>;
     durationMs: number;
@@ -89,7 +82,6 @@ export interface CliResult {
 export interface CliStackOptions {
     /** A directory with Pulumi.yaml and the program. */
     programDir: string;
-    stack?: string;
     /** Stack config, keys namespaced (`edis:password`). */
     config?: Record<string, string>;
     secretKeys?: string[];
@@ -111,7 +103,9 @@ export interface CliStackOptions {
 export class CliStack {
     readonly project: Project;
     /** The stack's name; `renameStack` changes it. */
-    stack: string;
+    stack = "dev";
+    /** Every command's output (stdout and stderr), in order. */
+    readonly log: string[] = [];
     readonly backendDir: string;
     readonly home: string;
     env: NodeJS.ProcessEnv;
@@ -124,7 +118,6 @@ export class CliStack {
     ) {
         this.project = createProject(options.programDir, workDir, options.installed, options.pulumiSdk);
         if (resolve(options.programDir).startsWith(TEST_PROGRAMS)) asJavaScript(this.project.dir);
-        this.stack = options.stack ?? "dev";
         this.backendDir = join(workDir, "backend");
         this.home = join(workDir, "pulumi-home");
         mkdirSync(this.backendDir, { recursive: true });
@@ -137,7 +130,7 @@ export class CliStack {
         const stack = new CliStack(mkdtempSync(join(tmpdir(), "edis-cli-")), options);
         const other = options.checkoutOf;
         if (other) copyFileSync(join(other.project.dir, `Pulumi.${other.stack}.yaml`), join(stack.project.dir, `Pulumi.${stack.stack}.yaml`));
-        else await stack.mustRun(["stack", "init"]);
+        else ok(await stack.run(["stack", "init"]));
         await stack.setConfig(options.config ?? {}, options.secretKeys ?? []);
         return stack;
     }
@@ -167,19 +160,19 @@ export class CliStack {
     async setConfig(config: Record<string, string>, secretKeys: string[] = []): Promise<void> {
         const args = ["config", "set-all"];
         for (const [k, v] of Object.entries(config)) args.push(secretKeys.includes(k) ? "--secret" : "--plaintext", `${k}=${v}`);
-        if (args.length > 2) await this.mustRun(args);
+        if (args.length > 2) ok(await this.run(args));
     }
 
     /** `pulumi stack rename <to>`: the engine rewrites every URN of the state; the config file moves with it. */
     async renameStack(to: string): Promise<void> {
-        await this.mustRun(["stack", "rename", to]);
+        ok(await this.run(["stack", "rename", to]));
         this.stack = to;
     }
 
     /** `pulumi stack rm --force` (state gone, servers left running, config kept), then `pulumi stack init` of the same name. */
     async removeAndInitAgain(): Promise<void> {
-        await this.mustRun(["stack", "rm", "--force", "--yes", "--preserve-config"]);
-        await this.mustRun(["stack", "init"]);
+        ok(await this.run(["stack", "rm", "--force", "--yes", "--preserve-config"]));
+        ok(await this.run(["stack", "init"]));
     }
 
     /** Sets `options: refresh: always` in the project's Pulumi.yaml, as every example does. */
@@ -198,13 +191,13 @@ export class CliStack {
             const child = spawn(join(pulumiBinDir(), "pulumi"), full, { cwd: this.project.dir, env: this.environment(options.env), stdio: ["ignore", "pipe", "pipe"], detached: true });
             this.running = child;
             let stdout = "";
-            let stderr = "";
             let output = "";
             child.stdout.on("data", (c: Buffer) => ((stdout += c), (output += c)));
-            child.stderr.on("data", (c: Buffer) => ((stderr += c), (output += c)));
+            child.stderr.on("data", (c: Buffer) => (output += c));
             child.on("error", reject);
             child.on("close", (code, signal) => {
                 this.running = undefined;
+                this.log.push(output);
                 const events = eventLog ? readEvents(eventLog) : [];
                 const summary = events.find((e) => e.summaryEvent)?.summaryEvent;
                 // PULUMI_EDIS_CLI_TIMES=<file>: each command's test, verb and milliseconds, one tab-separated line (where a suite's time goes).
@@ -214,23 +207,15 @@ export class CliStack {
                     code,
                     signal,
                     stdout,
-                    stderr,
                     output,
                     events,
-                    steps: stepsOf(events),
+                    ops: opsOf(events),
                     changes: summary?.resourceChanges,
                     durationMs: Date.now() - started,
                 });
             });
             options.onStart?.(child);
         });
-    }
-
-    /** Runs a command that must succeed (set-up steps). */
-    async mustRun(args: string[]): Promise<CliResult> {
-        const r = await this.run(args);
-        if (r.code !== 0) throw new Error(`${r.command} failed (${r.code}):\n${r.output}`);
-        return r;
     }
 
     up(flags: string[] = [], options: { env?: NodeJS.ProcessEnv; onStart?: (child: ChildProcess) => void } = {}): Promise<CliResult> {
@@ -251,7 +236,7 @@ export class CliStack {
 
     /** `pulumi stack export` as text (secrets stay ciphertext, as in the backend). */
     async exportText(): Promise<string> {
-        return (await this.mustRun(["stack", "export"])).stdout;
+        return ok(await this.run(["stack", "export"])).stdout;
     }
 
     /**
@@ -272,8 +257,7 @@ export class CliStack {
 
     /** Stack outputs, secrets shown as `[secret]`. */
     async outputs(): Promise<Record<string, unknown>> {
-        const r = await this.mustRun(["stack", "output", "--json"]);
-        return JSON.parse(r.stdout) as Record<string, unknown>;
+        return JSON.parse(ok(await this.run(["stack", "output", "--json"])).stdout) as Record<string, unknown>;
     }
 
     /**
@@ -311,6 +295,12 @@ export interface Deployment {
     pending_operations?: Array<{ resource: CheckpointResource; type: string }>;
 }
 
+/** A command that must have succeeded; fails the test with its output otherwise. */
+export function ok(r: CliResult): CliResult {
+    if (r.code !== 0) throw new Error(`${r.command} exited ${r.code}:\n${r.output}`);
+    return r;
+}
+
 export function nameOf(urn: string): string {
     return urn.split("::").pop()!;
 }
@@ -329,27 +319,25 @@ function readEvents(path: string): EngineEvent[] {
         });
 }
 
-/** The engine's steps of custom resources in event order: each resource's op, and whether it failed. */
-function stepsOf(events: EngineEvent[]): CliResult["steps"] {
-    const steps: CliResult["steps"] = [];
+/** Each custom resource's operations by name, in the engine's order; a failed one ends in "!". */
+function opsOf(events: EngineEvent[]): Record<string, string[]> {
+    const ops: Record<string, string[]> = {};
+    const fail = (urn: string, op?: string) => {
+        const list = ops[nameOf(urn)] ?? [];
+        for (let i = list.length - 1; i >= 0; i--) {
+            if (op !== undefined && list[i].replace(/!$/, "") !== op) continue;
+            list[i] = list[i].replace(/!?$/, "!");
+            return;
+        }
+    };
     for (const e of events) {
         const pre = e.resourcePreEvent?.metadata;
-        if (pre && !pre.type.startsWith("pulumi:providers:") && pre.type !== "pulumi:pulumi:Stack") {
-            steps.push({ name: nameOf(pre.urn), type: pre.type, op: pre.op, failed: false });
-        }
-        const failed = e.resOpFailedEvent?.metadata;
-        if (failed) {
-            const step = [...steps].reverse().find((s) => s.name === nameOf(failed.urn) && s.op === failed.op);
-            if (step) step.failed = true;
-        }
+        if (pre && !pre.type.startsWith("pulumi:providers:") && pre.type !== "pulumi:pulumi:Stack") (ops[nameOf(pre.urn)] ??= []).push(pre.op);
+        if (e.resOpFailedEvent) fail(e.resOpFailedEvent.metadata.urn, e.resOpFailedEvent.metadata.op);
         // A preview reports a failed step only as an error diagnostic on the resource.
-        const diagnostic = e.diagnosticEvent;
-        if (diagnostic?.urn && diagnostic.severity === "error") {
-            const step = [...steps].reverse().find((s) => s.name === nameOf(diagnostic.urn!));
-            if (step) step.failed = true;
-        }
+        if (e.diagnosticEvent?.urn && e.diagnosticEvent.severity === "error") fail(e.diagnosticEvent.urn);
     }
-    return steps;
+    return ops;
 }
 
 /**

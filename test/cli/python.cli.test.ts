@@ -10,7 +10,7 @@ import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PACKAGE_ROOT } from "../harness/workspace";
 import { CliStack, pulumiBinDir } from "./pulumi";
-import { cliStacksPerTest, expectNoCredentials, installPlugin, ok, opsOf, paidWrites } from "./support";
+import { cliStacksPerTest, expectNoCredentials, installPlugin, ok, paidWrites } from "./support";
 
 const PYTHON = join(PACKAGE_ROOT, "examples", "python");
 const open = cliStacksPerTest();
@@ -51,7 +51,7 @@ test("a Python program orders, refreshes and cancels a server through the plugin
 
     const up = ok(await stack.up());
     expect(up.output).not.toContain("from $PATH");
-    expect(opsOf(up).web).toEqual(["create"]);
+    expect(up.ops.web).toEqual(["create"]);
     expect(up.output).toContain("ordered py-1.example.com");
     expect(paidWrites(sim)).toEqual(["add/order"]);
     const server = (await stack.resources()).web;
@@ -61,7 +61,7 @@ test("a Python program orders, refreshes and cancels a server through the plugin
 
     ok(await stack.preview(["--expect-no-changes"]));
     const refreshed = ok(await stack.refresh());
-    expect(opsOf(refreshed).web).toEqual(["refresh"]);
+    expect(refreshed.ops.web).toEqual(["refresh"]);
     ok(await stack.preview(["--expect-no-changes"]));
 
     ok(await stack.destroy());

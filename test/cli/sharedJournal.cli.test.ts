@@ -4,17 +4,14 @@
  * journal setting and nothing shared on disk with the other: what two CI jobs on two machines are. The
  * simulator's record of paid writes is the witness.
  */
-import { join } from "node:path";
-import { PACKAGE_ROOT } from "../harness/workspace";
 import { runNamedCommand } from "../harness/journalCommand";
 import { OrderJournal, journalStoreAt, parseJournalUrl } from "../../provider/journal";
 import { EdisSimulator } from "../../simulator/server";
 import { stackConfigFor, startSimulator, until } from "../support/sim";
 import { S3Server, startS3Server } from "../support/s3Server";
 import { CliStack } from "./pulumi";
-import { SECRET_KEYS, failed, ok, opsOf, paidWrites, upKilledWhileProvisioning } from "./support";
+import { SECRET_KEYS, SERVERS, failed, ok, paidWrites, upKilledWhileProvisioning } from "./support";
 
-const SERVERS = join(PACKAGE_ROOT, "test", "programs", "servers");
 const web = { planId: 101, osId: 1012, hostname: "web1.example.com" };
 
 let s3: S3Server;
@@ -72,8 +69,7 @@ test("the README's recipe, state and journal in one bucket: a runner killed afte
     // Pulumi's own s3:// backend in the same bucket, with the same parameters.
     const backendUrl = `s3://${bucket}?${url.split("?")[1]}`;
     const first = await runner(sim, url, { backendUrl });
-    const killed = await upKilledWhileProvisioning(sim, first);
-    expect(killed.signal).toBe("SIGKILL");
+    await upKilledWhileProvisioning(sim, first);
     expect(paidWrites(sim)).toEqual(["add/order"]);
     const second = await runner(sim, url, { backendUrl, checkoutOf: first });
     first.dispose();
@@ -95,8 +91,7 @@ test("a runner killed after add/order answered; a second runner, nothing on its 
     const sim = await simulator({ provisioningDelayMs: 5000 });
     const url = s3.journalUrl(await s3.bucket());
     const first = await runner(sim, url);
-    const killed = await upKilledWhileProvisioning(sim, first);
-    expect(killed.signal).toBe("SIGKILL");
+    await upKilledWhileProvisioning(sim, first);
     expect(paidWrites(sim)).toEqual(["add/order"]);
     const [entry] = await journalAt(url).list();
     expect(entry).toMatchObject({ kind: "order", state: "ordered", serviceId: 1003, writer: expect.stringMatching(/ pid \d+/) });
@@ -106,7 +101,7 @@ test("a runner killed after add/order answered; a second runner, nothing on its 
     const second = await runner(sim, url);
     const up = ok(await second.up());
     expect(up.output).toContain("it is in the order journal, so it is waited for, not ordered again");
-    expect(opsOf(up).web).toEqual(["create"]);
+    expect(up.ops.web).toEqual(["create"]);
     expect((await second.resources()).web.outputs).toMatchObject({ serviceId: 1003, kvmId: expect.stringMatching(/^kvm_/) });
     expect(paidWrites(sim)).toEqual(["add/order"]);
     // The program settled the entry in S3 once the engine had saved the server, before it ended (no diff since).
@@ -141,7 +136,7 @@ test("a second runner that starts while the first one's add/order is in flight s
     ok(await firstUp);
     expect(paidWrites(sim)).toEqual(["add/order"]);
     expect((await first.resources()).web.outputs).toMatchObject({ serviceId: 1003 });
-    expect(opsOf(ok(await first.destroy())).web).toEqual(["delete"]);
+    expect(ok(await first.destroy()).ops.web).toEqual(["delete"]);
 });
 
 test("two runners that deploy the same resource at the same moment send one add/order between them", async () => {

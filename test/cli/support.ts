@@ -5,44 +5,38 @@
 import { EdisSimulator, SimulatorOptions } from "../../simulator/server";
 import { stackConfigFor, startSimulator } from "../support/sim";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PACKAGE_ROOT } from "../harness/workspace";
-import { CliResult, CliStack, pulumiBinDir } from "./pulumi";
+import { CliResult, CliStack, ok, pulumiBinDir } from "./pulumi";
+
+export { ok };
 
 /** Keys a user sets with `--secret` (README, Configuration). */
 export const SECRET_KEYS = ["edis:email", "edis:password"];
+
+/** The test program that declares the servers its stack config lists (`declare`). */
+export const SERVERS = join(PACKAGE_ROOT, "test", "programs", "servers");
 
 export const PAID_WRITES = ["add/order", "add/upgrade", "cancel/product"];
 
 export interface CliFixture {
     sim: EdisSimulator;
     stack: CliStack;
-    /** Every command's output so far, for the credential check. */
-    outputs: string[];
     dispose(): Promise<void>;
 }
 
 /** A simulator and a stack of `programDir` configured as the README says, pointed at it. */
 export async function cliStack(
     programDir: string,
-    options: { sim?: SimulatorOptions; config?: Record<string, string>; stack?: string; pulumiSdk?: string; installed?: boolean } = {},
+    options: { sim?: SimulatorOptions; config?: Record<string, string>; pulumiSdk?: string; installed?: boolean } = {},
 ): Promise<CliFixture> {
     const sim = await startSimulator({ provisioningDelayMs: 300, ...options.sim });
-    const stack = await CliStack.create({ programDir, stack: options.stack, pulumiSdk: options.pulumiSdk, installed: options.installed, config: { ...stackConfigFor(sim), ...options.config }, secretKeys: SECRET_KEYS });
-    const outputs: string[] = [];
-    // Keep every command's output for the credential check at the end.
-    const run = stack.run.bind(stack);
-    stack.run = async (...args: Parameters<CliStack["run"]>) => {
-        const r = await run(...args);
-        outputs.push(r.output);
-        return r;
-    };
+    const stack = await CliStack.create({ programDir, pulumiSdk: options.pulumiSdk, installed: options.installed, config: { ...stackConfigFor(sim), ...options.config }, secretKeys: SECRET_KEYS });
     return {
         sim,
         stack,
-        outputs,
         async dispose() {
             stack.dispose();
             await sim.stop();
@@ -66,18 +60,74 @@ export function cliStacksPerTest(): typeof cliStack {
     };
 }
 
-/** `pulumi up`, killed with SIGKILL (as a cancelled CI job is; SIGINT is Ctrl-C) once add/order has answered and provisioning is being waited for. */
-export function upKilledWhileProvisioning(sim: EdisSimulator, stack: CliStack, signal: NodeJS.Signals = "SIGKILL"): Promise<CliResult> {
-    return stack.up([], {
+/**
+ * `pulumi up`, killed with SIGKILL (as a cancelled CI job is; SIGINT is Ctrl-C) once `orders` add/orders have been sent and
+ * provisioning is being waited for.
+ */
+export async function upKilledWhileProvisioning(sim: EdisSimulator, stack: CliStack, signal: NodeJS.Signals = "SIGKILL", orders = 1): Promise<CliResult> {
+    const r = await stack.up([], {
         onStart: () => {
             const poll = setInterval(() => {
-                if (sim.calls("get/kvmid").length > 0) {
+                if (sim.calls("add/order").length >= orders && sim.calls("get/kvmid").length > 0) {
                     clearInterval(poll);
                     stack.kill(signal);
                 }
             }, 20);
         },
     });
+    if (signal === "SIGKILL") expect(r.signal).toBe("SIGKILL");
+    return r;
+}
+
+/** What test/programs/servers declares on its next run: servers by name, and their resource options. */
+export function declare(stack: CliStack, servers: object, options: object = {}): Promise<void> {
+    return stack.setConfig({ "edis-servers:servers": JSON.stringify(servers), "edis-servers:options": JSON.stringify(options) });
+}
+
+/** A way into the provider, for the tables that run each case through both. */
+export interface Door {
+    name: string;
+    programDir: string;
+    /** The URN of a server of this name in stack `stack`. */
+    urn(name: string, stack?: string): string;
+    /** Declares the servers by name, with their aliases (old names). */
+    declare(stack: CliStack, servers: Record<string, object>, aliases?: Record<string, string>): Promise<void>;
+}
+
+export const DOORS: Door[] = [
+    {
+        name: "the dynamic provider (TypeScript)",
+        programDir: SERVERS,
+        urn: (name, stack = "dev") => `urn:pulumi:${stack}::edis-servers::pulumi-nodejs:dynamic/edis:KvmServer::${name}`,
+        declare: (stack, servers, aliases = {}) => {
+            const options = Object.fromEntries(Object.entries(aliases).map(([n, old]) => [n, { aliases: [{ name: old }] }]));
+            return declare(stack, servers, options);
+        },
+    },
+    {
+        name: "the plugin (YAML)",
+        programDir: join(PACKAGE_ROOT, "test", "programs", "yaml-server"),
+        urn: (name, stack = "dev") => `urn:pulumi:${stack}::edis-yaml-server::edis:index:KvmServer::${name}`,
+        // The plugin as `npm install pulumi-edis` puts it on the PATH (node_modules/.bin): the other way users reach it;
+        // plugin.cli and python.cli install the release archive. A YAML program is JSON too: the servers are its resources.
+        async declare(stack, servers, aliases = {}) {
+            stack.env.PATH = `${join(stack.project.dir, "node_modules", ".bin")}:${pulumiBinDir()}:${process.env.PATH}`;
+            const resources = Object.fromEntries(
+                Object.entries(servers).map(([n, properties]) => [
+                    n,
+                    { type: "edis:index:KvmServer", properties, ...(aliases[n] ? { options: { aliases: [this.urn(aliases[n], stack.stack)] } } : {}) },
+                ]),
+            );
+            writeFileSync(join(stack.project.dir, "Pulumi.yaml"), JSON.stringify({ name: "edis-yaml-server", runtime: "yaml", resources }, null, 2));
+        },
+    },
+];
+
+/** A fixture of `door`'s program, declaring `servers`. */
+export async function openDoor(open: typeof cliStack, door: Door, servers: Record<string, object>, options: Parameters<typeof cliStack>[1] = {}): Promise<CliFixture> {
+    const f = await open(door.programDir, options);
+    await door.declare(f.stack, servers);
+    return f;
 }
 
 /** The paid writes the simulator received, in order. */
@@ -85,23 +135,10 @@ export function paidWrites(sim: EdisSimulator): string[] {
     return sim.log.filter((e) => PAID_WRITES.includes(e.endpoint)).map((e) => e.endpoint);
 }
 
-/** A command that must have succeeded; fails the test with its output otherwise. */
-export function ok(r: CliResult): CliResult {
-    if (r.code !== 0) throw new Error(`${r.command} exited ${r.code}:\n${r.output}`);
-    return r;
-}
-
 /** A command that must have failed. */
 export function failed(r: CliResult): CliResult {
     if (r.code === 0) throw new Error(`${r.command} was expected to fail:\n${r.output}`);
     return r;
-}
-
-/** Each custom resource's operations, by name, refresh steps included, in the engine's order. */
-export function opsOf(r: CliResult): Record<string, string[]> {
-    const ops: Record<string, string[]> = {};
-    for (const s of r.steps) (ops[s.name] ??= []).push(s.failed ? `${s.op}!` : s.op);
-    return ops;
 }
 
 /**
@@ -113,7 +150,7 @@ export async function expectNoCredentials(f: CliFixture): Promise<void> {
     const { email, password } = f.sim.account.state;
     const secrets = [password, email, ...f.sim.account.issuedSignatures];
     const forms = secrets.flatMap((s) => [s, encodeURIComponent(s), JSON.stringify(s).slice(1, -1), Buffer.from(s).toString("base64")]);
-    const texts = { export: await f.stack.exportText(), backend: f.stack.backendText(), output: f.outputs.join("\n") };
+    const texts = { export: await f.stack.exportText(), backend: f.stack.backendText(), output: f.stack.log.join("\n") };
     for (const [where, text] of Object.entries(texts)) {
         for (const form of forms) {
             if (text.toLowerCase().includes(form.toLowerCase())) throw new Error(`a credential (${form.slice(0, 3)}...) is in the ${where}`);

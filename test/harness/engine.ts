@@ -24,7 +24,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { EngineAnswer, ProgramJob, RunnerMessage } from "./programRunner";
 import { InitFailedError, Props, ProviderHost } from "./providerHost";
-import { PACKAGE_ROOT, Project, createProject } from "./workspace";
+import { PACKAGE_ROOT, Project, SECRET_KEY, SECRET_SIG, UNKNOWN, createProject } from "./workspace";
 
 export interface ResourceState {
     urn: string;
@@ -622,13 +622,6 @@ export class TestStack {
     }
 }
 
-/** Pulumi's unknown value in the wire format (sdk/nodejs/runtime/rpc.ts, unknownValue). */
-const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
-
-/** Pulumi's marker of a secret value in a checkpoint. */
-const SIG_KEY = "4dabf18193072939515e22adb298388d";
-const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
-
 /**
  * What the engine does with a secret in a checkpoint: its value is stored only as ciphertext. The engine marks
  * an output secret when the input of the same name was (plugin/provider_plugin.go, annotateSecrets) or when
@@ -641,12 +634,12 @@ class SecretsProvider {
         const iv = randomBytes(12);
         const cipher = createCipheriv("aes-256-gcm", this.key, iv);
         const data = Buffer.concat([cipher.update(JSON.stringify(value), "utf8"), cipher.final()]);
-        return { [SIG_KEY]: SECRET_SIG, ciphertext: `v1:${Buffer.concat([iv, cipher.getAuthTag(), data]).toString("base64")}` };
+        return { [SECRET_KEY]: SECRET_SIG, ciphertext: `v1:${Buffer.concat([iv, cipher.getAuthTag(), data]).toString("base64")}` };
     }
 
     decrypt(value: unknown): unknown {
         const ciphertext = (value as { ciphertext?: unknown } | null)?.ciphertext;
-        if ((value as Record<string, unknown> | null)?.[SIG_KEY] !== SECRET_SIG || typeof ciphertext !== "string") return value;
+        if ((value as Record<string, unknown> | null)?.[SECRET_KEY] !== SECRET_SIG || typeof ciphertext !== "string") return value;
         const raw = Buffer.from(ciphertext.slice(3), "base64");
         const decipher = createDecipheriv("aes-256-gcm", this.key, raw.subarray(0, 12));
         decipher.setAuthTag(raw.subarray(12, 28));

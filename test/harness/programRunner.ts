@@ -9,7 +9,7 @@
 import { readFileSync } from "node:fs";
 import Module from "node:module";
 import { join } from "node:path";
-import { transpileProgram } from "./workspace";
+import { SECRET_KEY, SECRET_SIG, UNKNOWN, transpileProgram } from "./workspace";
 
 export interface ProgramJob {
     projectDir: string;
@@ -43,15 +43,11 @@ export type RunnerMessage =
 
 export type EngineAnswer = { kind: "registered"; reqId: number; id?: string; state?: Record<string, unknown>; error?: string };
 
-/** Pulumi's marker of a secret value in the wire format (sdk/nodejs/runtime/rpc.ts, specialSigKey / specialSecretSig). */
-const SIG_KEY = "4dabf18193072939515e22adb298388d";
-const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
-
 function unwrapSecrets(value: unknown): unknown {
     if (Array.isArray(value)) return value.map(unwrapSecrets);
     if (!value || typeof value !== "object") return value;
     const v = value as Record<string, unknown>;
-    if (v[SIG_KEY] === SECRET_SIG) return unwrapSecrets(v.value);
+    if (v[SECRET_KEY] === SECRET_SIG) return unwrapSecrets(v.value);
     return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, unwrapSecrets(x)]));
 }
 
@@ -145,7 +141,6 @@ async function main(): Promise<void> {
 /** Stack outputs as JSON: secrets are kept out of the harness's output, as `pulumi stack output` hides them. */
 function plain(value: unknown): Record<string, unknown> | undefined {
     if (value === undefined) return undefined;
-    const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
     return JSON.parse(
         JSON.stringify(value, (k, v) => (k === "__esModule" ? undefined : v === UNKNOWN ? "<unknown>" : typeof v === "bigint" ? String(v) : v)),
     );

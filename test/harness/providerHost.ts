@@ -5,7 +5,9 @@
 import { ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { dirname } from "node:path";
+import { createInterface } from "node:readline";
 import type * as grpcTypes from "@grpc/grpc-js";
+import { SECRET_KEY, SECRET_SIG } from "./workspace";
 
 // The gRPC runtime and protocol modules are the ones @pulumi/pulumi itself uses, resolved from it rather
 // than from wherever npm happened to hoist them.
@@ -16,9 +18,6 @@ const provrpc = fromPulumi("@pulumi/pulumi/proto/provider_grpc_pb");
 const provproto = fromPulumi("@pulumi/pulumi/proto/provider_pb");
 const statusproto = fromPulumi("@pulumi/pulumi/proto/status_pb");
 const structproto = fromPulumi("google-protobuf/google/protobuf/struct_pb");
-
-/** The engine's marker for a secret value inside a property map. */
-const SECRET_SIG = { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270" };
 
 export type Props = Record<string, unknown>;
 
@@ -71,23 +70,14 @@ export class ProviderHost {
         });
         const host = new ProviderHost(child);
         const port = await new Promise<number>((resolve, reject) => {
-            let buffered = "";
             let seenPort = false;
-            child.stdout!.on("data", (chunk: Buffer) => {
-                buffered += chunk.toString();
-                let nl: number;
-                while ((nl = buffered.indexOf("\n")) >= 0) {
-                    const line = buffered.slice(0, nl);
-                    buffered = buffered.slice(nl + 1);
-                    if (!seenPort && /^\d+$/.test(line.trim())) {
-                        seenPort = true;
-                        resolve(Number(line.trim()));
-                    } else if (line.trim()) host.log.push(line);
-                }
+            createInterface({ input: child.stdout! }).on("line", (line) => {
+                if (!seenPort && /^\d+$/.test(line.trim())) {
+                    seenPort = true;
+                    resolve(Number(line.trim()));
+                } else if (line.trim()) host.log.push(line);
             });
-            child.stderr!.on("data", (chunk: Buffer) => {
-                for (const line of chunk.toString().split("\n")) if (line.trim()) host.log.push(line);
-            });
+            createInterface({ input: child.stderr! }).on("line", (line) => void (line.trim() && host.log.push(line)));
             child.once("exit", (code) => reject(new Error(`provider host exited (${code}) before it listened: ${host.log.join("\n")}`)));
             child.once("error", reject);
         });
@@ -96,18 +86,10 @@ export class ProviderHost {
         return host;
     }
 
-    get pid(): number {
-        return this.child.pid!;
-    }
-
-    get alive(): boolean {
-        return this.child.exitCode === null && this.child.signalCode === null;
-    }
-
     /** Peak resident memory of the host process so far, in KiB (Linux). */
     peakRssKb(): number | undefined {
         try {
-            const m = /VmHWM:\s+(\d+)\s+kB/.exec(readFileSync(`/proc/${this.pid}/status`, "utf8"));
+            const m = /VmHWM:\s+(\d+)\s+kB/.exec(readFileSync(`/proc/${this.child.pid}/status`, "utf8"));
             return m ? Number(m[1]) : undefined;
         } catch {
             return undefined;
@@ -117,7 +99,7 @@ export class ProviderHost {
     /** Stops the host, as the engine does at the end of an operation; `signal` SIGKILL simulates a crash. */
     async stop(signal: NodeJS.Signals = "SIGTERM"): Promise<void> {
         this.client?.close();
-        if (!this.alive) return;
+        if (this.child.exitCode !== null || this.child.signalCode !== null) return;
         const exited = new Promise<void>((resolve) => this.child.once("exit", () => resolve()));
         this.child.kill(signal);
         await exited;
@@ -128,78 +110,44 @@ export class ProviderHost {
     /** The stack's whole config, keys namespaced; secrets are sent wrapped, as the engine sends them. */
     async configure(config: Record<string, string>, secretKeys: string[] = []): Promise<void> {
         const args: Props = {};
-        for (const [k, v] of Object.entries(config)) args[k] = secretKeys.includes(k) ? { ...SECRET_SIG, value: v } : v;
-        const req = new provproto.ConfigureRequest();
-        req.setArgs(structproto.Struct.fromJavaScript(args));
-        const vars = req.getVariablesMap();
-        for (const [k, v] of Object.entries(config)) vars.set(k, v);
-        req.setAcceptsecrets(true);
-        req.setAcceptresources(true);
+        for (const [k, v] of Object.entries(config)) args[k] = secretKeys.includes(k) ? { [SECRET_KEY]: SECRET_SIG, value: v } : v;
+        const req = request("ConfigureRequest", { Args: args, Acceptsecrets: true, Acceptresources: true });
+        for (const [k, v] of Object.entries(config)) req.getVariablesMap().set(k, v);
         const sent = Date.now();
         await this.call("configure", req);
         if (!this.configureMs) this.configureMs = Date.now() - sent;
     }
 
     async check(urn: string, olds: Props, news: Props): Promise<{ inputs: Props; failures: Array<{ property: string; reason: string }> }> {
-        const req = new provproto.CheckRequest();
-        req.setUrn(urn);
-        req.setOlds(structproto.Struct.fromJavaScript(olds));
-        req.setNews(structproto.Struct.fromJavaScript(news));
-        const resp = await this.call("check", req);
+        const resp = await this.call("check", request("CheckRequest", { Urn: urn, Olds: olds, News: news }));
         return {
             inputs: resp.getInputs()?.toJavaScript() ?? {},
             failures: resp.getFailuresList().map((f: any) => ({ property: f.getProperty(), reason: f.getReason() })),
         };
     }
 
-    async diff(urn: string, id: string, olds: Props, news: Props, oldInputs: Props): Promise<{ changes: boolean; replaces: string[]}> {
-        const req = new provproto.DiffRequest();
-        req.setUrn(urn);
-        req.setId(id);
-        req.setOlds(structproto.Struct.fromJavaScript(olds));
-        req.setNews(structproto.Struct.fromJavaScript(news));
-        req.setOldInputs(structproto.Struct.fromJavaScript(oldInputs));
-        const resp = await this.call("diff", req);
-        const changes = resp.getChanges() === provproto.DiffResponse.DiffChanges.DIFF_SOME;
-        return { changes, replaces: resp.getReplacesList() };
+    async diff(urn: string, id: string, olds: Props, news: Props, oldInputs: Props): Promise<{ changes: boolean; replaces: string[] }> {
+        const resp = await this.call("diff", request("DiffRequest", { Urn: urn, Id: id, Olds: olds, News: news, OldInputs: oldInputs }));
+        return { changes: resp.getChanges() === provproto.DiffResponse.DiffChanges.DIFF_SOME, replaces: resp.getReplacesList() };
     }
 
     async create(urn: string, props: Props): Promise<{ id: string; outputs: Props }> {
-        const req = new provproto.CreateRequest();
-        req.setUrn(urn);
-        req.setProperties(structproto.Struct.fromJavaScript(props));
-        const resp = await this.call("create", req);
+        const resp = await this.call("create", request("CreateRequest", { Urn: urn, Properties: props }));
         return { id: resp.getId(), outputs: resp.getProperties()?.toJavaScript() ?? {} };
     }
 
     async read(urn: string, id: string, props: Props, inputs: Props): Promise<{ id: string; outputs: Props; inputs?: Props }> {
-        const req = new provproto.ReadRequest();
-        req.setUrn(urn);
-        req.setId(id);
-        req.setProperties(structproto.Struct.fromJavaScript(props));
-        req.setInputs(structproto.Struct.fromJavaScript(inputs));
-        const resp = await this.call("read", req);
+        const resp = await this.call("read", request("ReadRequest", { Urn: urn, Id: id, Properties: props, Inputs: inputs }));
         return { id: resp.getId(), outputs: resp.getProperties()?.toJavaScript() ?? {}, inputs: resp.getInputs()?.toJavaScript() };
     }
 
     async update(urn: string, id: string, olds: Props, news: Props, oldInputs: Props): Promise<{ outputs: Props }> {
-        const req = new provproto.UpdateRequest();
-        req.setUrn(urn);
-        req.setId(id);
-        req.setOlds(structproto.Struct.fromJavaScript(olds));
-        req.setNews(structproto.Struct.fromJavaScript(news));
-        req.setOldInputs(structproto.Struct.fromJavaScript(oldInputs));
-        const resp = await this.call("update", req);
+        const resp = await this.call("update", request("UpdateRequest", { Urn: urn, Id: id, Olds: olds, News: news, OldInputs: oldInputs }));
         return { outputs: resp.getProperties()?.toJavaScript() ?? {} };
     }
 
     async delete(urn: string, id: string, props: Props, oldInputs: Props): Promise<void> {
-        const req = new provproto.DeleteRequest();
-        req.setUrn(urn);
-        req.setId(id);
-        req.setProperties(structproto.Struct.fromJavaScript(props));
-        req.setOldInputs(structproto.Struct.fromJavaScript(oldInputs));
-        await this.call("delete", req);
+        await this.call("delete", request("DeleteRequest", { Urn: urn, Id: id, Properties: props, OldInputs: oldInputs }));
     }
 
     private call(method: string, req: unknown): Promise<any> {
@@ -215,6 +163,13 @@ export class ProviderHost {
             });
         });
     }
+}
+
+/** A request message of the provider protocol: each field through its setter, property maps as Structs. */
+function request(type: string, fields: Record<string, string | boolean | Props>): any {
+    const req = new provproto[type]();
+    for (const [name, value] of Object.entries(fields)) req[`set${name}`](typeof value === "object" ? structproto.Struct.fromJavaScript(value) : value);
+    return req;
 }
 
 /** Reads `ErrorResourceInitFailed` from a gRPC error's status details, as the engine does. */
@@ -240,4 +195,4 @@ export function withoutCi(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
     return Object.fromEntries(Object.entries(env).filter(([k]) => !CI_VARIABLES.includes(k)));
 }
 
-export const CI_VARIABLES = ["CI", "GITHUB_ACTIONS", "GITLAB_CI", "BUILDKITE", "JENKINS_URL", "TF_BUILD", "CIRCLECI"];
+const CI_VARIABLES = ["CI", "GITHUB_ACTIONS", "GITLAB_CI", "BUILDKITE", "JENKINS_URL", "TF_BUILD", "CIRCLECI"];

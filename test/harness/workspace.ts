@@ -10,6 +10,11 @@ import { cpSync, existsSync, linkSync, mkdirSync, mkdtempSync, readFileSync, rea
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 
+/** Pulumi's wire-format markers (sdk/nodejs/runtime/rpc.ts): a secret is `{ [SECRET_KEY]: SECRET_SIG, value }`; an unknown is UNKNOWN. */
+export const SECRET_KEY = "4dabf18193072939515e22adb298388d";
+export const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
+export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+
 /** This package's root (where its package.json is). */
 export const PACKAGE_ROOT = resolve(__dirname, __dirname.includes(`${join("dist", "test")}`) ? "../../.." : "../..");
 
@@ -94,11 +99,10 @@ function optionOf(yaml: string, key: string): string | undefined {
  * The stack config of a program pointed at a simulator, as the tests, the bench and the chaos campaign set it:
  * the simulator's endpoints and credentials, a payment method, and provisioning polled every 0.1 s.
  */
-export function stackConfigFor(sim: { stackConfig(): Record<string, string> }, extra: Record<string, string> = {}): Record<string, string> {
+export function stackConfigFor(sim: { stackConfig(): Record<string, string> }): Record<string, string> {
     return {
         ...sim.stackConfig(),
         "edis:paymentMethod": "paypal",
         "edis:provisioningPollSeconds": "0.1",
-        ...extra,
     };
 }

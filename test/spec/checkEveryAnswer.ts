@@ -2,7 +2,7 @@
  * Jest set-up (setupFilesAfterEnv): a test during which any simulator answered outside the specification
  * fails, with the answers that did, whatever the test itself asserted.
  */
-import { reportChecked, takeViolations } from "./conformance";
+import { takeViolations } from "./conformance";
 
 function failOnViolations(): void {
     const violations = takeViolations();
@@ -12,7 +12,4 @@ function failOnViolations(): void {
 }
 
 afterEach(failOnViolations);
-afterAll(() => {
-    reportChecked(expect.getState().testPath ?? "?");
-    failOnViolations();
-});
+afterAll(failOnViolations);

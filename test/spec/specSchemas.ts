@@ -122,23 +122,24 @@ export const orderDocument = z.strictObject({
     item: z.array(orderItem).min(1),
 });
 
+/** A form field that holds JSON: the value `schema` describes, JSON-encoded. */
+const jsonField = (schema: z.ZodType) =>
+    z.string().transform((text, ctx) => {
+        try {
+            return JSON.parse(text) as unknown;
+        } catch {
+            ctx.addIssue({ code: "custom", message: "must be a JSON-encoded string" });
+            return z.NEVER;
+        }
+    }).pipe(schema);
+
 /** Every request body: "credentials in the body", `email` and `pw`, plus each endpoint's own fields. */
 const credentials = { email: z.string().min(1), pw: z.string().min(1) };
 const requestBodies: Record<string, z.ZodType> = {
     "get/auth": z.strictObject({ ...credentials, kvm_id: z.string().min(1).optional() }),
     "get/locations": z.strictObject(credentials),
     "get/products": z.strictObject({ ...credentials, location_id: z.string().regex(/^\d+$/) }),
-    "add/order": z.strictObject({
-        ...credentials,
-        order: z.string().transform((text, ctx) => {
-            try {
-                return JSON.parse(text) as unknown;
-            } catch {
-                ctx.addIssue({ code: "custom", message: "order must be a JSON-encoded string" });
-                return z.NEVER;
-            }
-        }).pipe(orderDocument),
-    }),
+    "add/order": z.strictObject({ ...credentials, order: jsonField(orderDocument) }),
 };
 
 // ==== Part two: the simulator's choices where the specification says "not shown" ==========================
@@ -188,15 +189,6 @@ const management: Record<string, z.ZodType> = {
  * e-mail or password: a per-server host must not receive them. `strictObject` refuses `email` and `pw`.
  */
 const session = { signature: z.string().length(50), kvm_id: z.string().regex(/^kvm_\d+_\d+$/), valid_until: z.string().regex(/^\d+$/) };
-const jsonField = (schema: z.ZodType) =>
-    z.string().transform((text, ctx) => {
-        try {
-            return JSON.parse(text) as unknown;
-        } catch {
-            ctx.addIssue({ code: "custom", message: "must be a JSON-encoded string" });
-            return z.NEVER;
-        }
-    }).pipe(schema);
 const managementRequests: Record<string, z.ZodType> = {
     "get/power": z.strictObject(session),
     "set/poweron": z.strictObject(session),

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { Core } from "../../provider/runtime";
 import { kvmServerOn } from "../../provider/kvm/provider";
 import { EdisSimulator, SimulatorOptions } from "../../simulator/server";
-import { startSimulator } from "./sim";
+import { stackConfigFor, startSimulator } from "./sim";
 
 type Provider = Required<Pick<pulumi.dynamic.ResourceProvider, "check" | "diff" | "create" | "read" | "update" | "delete">>;
 
@@ -147,7 +147,7 @@ export class InProcess {
 export async function simulatorAndCore(options: SimulatorOptions = {}, config: Record<string, string> = {}): Promise<{ sim: EdisSimulator; next: () => InProcess; config: Record<string, string> }> {
     const sim = await startSimulator({ provisioningDelayMs: 100, ...options });
     const journal = `file://${mkdtempSync(join(tmpdir(), "edis-journal-"))}`;
-    const all = { ...sim.stackConfig(), "edis:paymentMethod": "paypal", "edis:provisioningPollSeconds": "0.1", "edis:journalUrl": journal, ...config };
+    const all = { ...stackConfigFor(sim), "edis:journalUrl": journal, ...config };
     return { sim, next: () => new InProcess(all), config: all };
 }
 

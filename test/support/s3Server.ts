@@ -13,7 +13,7 @@ import { CreateBucketCommand, S3Client } from "@aws-sdk/client-s3";
 import { PACKAGE_ROOT } from "../harness";
 
 /** Where the MinIO binary is: PULUMI_EDIS_S3_SERVER, else what `npm run s3:install` built (it prints the path). */
-export function s3ServerBinary(): string {
+function s3ServerBinary(): string {
     const given = process.env.PULUMI_EDIS_S3_SERVER;
     if (given) {
         if (!existsSync(given)) throw new Error(`PULUMI_EDIS_S3_SERVER is ${given}, which does not exist: run \`npm run s3:install\``);
@@ -28,11 +28,8 @@ export function s3ServerBinary(): string {
 }
 
 export interface S3Server {
-    /** http://127.0.0.1:PORT */
-    endpoint: string;
     /** The environment a process needs to reach it: the AWS SDK's standard variables, as a user's CI sets them. */
     env: Record<string, string>;
-    accessKeyId: string;
     secretAccessKey: string;
     /** A new empty bucket. */
     bucket(): Promise<string>;
@@ -40,8 +37,6 @@ export interface S3Server {
     journalUrl(bucket: string, prefix?: string): string;
     /** Requests sent to the server so far, by S3 operation (GetObject, PutObject, ListObjectsV2, DeleteObject, ...). */
     requestCounts(): Promise<Record<string, number>>;
-    /** A client for the test's own look at the store. */
-    client: S3Client;
     stop(): Promise<void>;
 }
 
@@ -100,12 +95,9 @@ export async function startS3Server(): Promise<S3Server> {
     });
     let buckets = 0;
     return {
-        endpoint,
-        accessKeyId,
         secretAccessKey,
         // No instance-metadata lookup: the credential chain must never try an address off this machine.
         env: { AWS_ACCESS_KEY_ID: accessKeyId, AWS_SECRET_ACCESS_KEY: secretAccessKey, AWS_REGION: "us-east-1", AWS_EC2_METADATA_DISABLED: "true" },
-        client,
         async bucket() {
             const name = `edis-${process.pid}-${++buckets}-${randomBytes(3).toString("hex")}`;
             await client.send(new CreateBucketCommand({ Bucket: name }));

@@ -41,11 +41,11 @@ export async function simulatorAndStack(programDir: string, options: SimulatorOp
     return { sim, stack };
 }
 
-/** What test/programs/servers declares on its next run: servers by name. */
-export function declareServers(stack: TestStack, servers: Record<string, Record<string, unknown>>): void {
+/** What test/programs/servers declares on its next run: servers by name, and their resource options. */
+export function declareServers(stack: TestStack, servers: object, options: object = {}): void {
     stack.setConfig("edis-servers:servers", JSON.stringify(servers));
+    stack.setConfig("edis-servers:options", JSON.stringify(options));
 }
-
 
 /** Orders one server through the client and waits until it has a KVM id: a server to manage in client tests. */
 export async function orderProvisioned(client: EdisClient, hostname = "a.example.com"): Promise<{ serviceId: number; kvmId: string }> {
