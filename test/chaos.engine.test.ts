@@ -34,14 +34,14 @@ test("8 runs of seed 14: nothing ordered or hooked twice, nothing billed outside
     expect(summary.alerts).toBeGreaterThan(0);
     expect(summary).toMatchObject({ meaningFaults: expect.any(Number), paidAnswerFaults: expect.any(Number) });
     expect(Math.min(summary.meaningFaults, summary.paidAnswerFaults, summary.renames, summary.componentRuns)).toBeGreaterThan(0);
-}, 600_000);
+});
 
 test("4 runs of seed 14 with edis:batchOrders on one runner, the journal on its disk: batched orders under host kills at random moments, the same invariants", async () => {
     const summary = await campaign("chaos (batched orders, one runner)", { runs: 4, batch: true });
     expect(summary.hostKills + summary.engineKills).toBeGreaterThanOrEqual(2);
     // Fewer orders than servers: a run's servers share orders (and none was ordered twice: invariant 1).
     expect(summary.orders).toBeLessThan(summary.servers);
-}, 600_000);
+});
 
 test("6 runs of seed 14 with edis:batchOrders on fresh runners with the journal in S3: each run's servers ordered together, every recovery run and the destroy on a new directory, the same invariants", async () => {
     const summary = await campaign("chaos (batched orders, fresh runners, shared journal)", { runs: 6, batch: true, runners: "shared" });
@@ -53,4 +53,4 @@ test("6 runs of seed 14 with edis:batchOrders on fresh runners with the journal 
     // resumed when its answer had been recorded, else blocking until adopted. Which of the two depends on where the kill
     // lands (the same seed gave 3/3, 2/4, 1/5 and 0/6 on one machine): their sum does not.
     expect(summary.resumedFromJournal + summary.adopted).toBeGreaterThan(0);
-}, 600_000);
+});

@@ -21,7 +21,7 @@ test("npm run demo (after its build): says there is no CLI, then up, drift in a 
         cwd: root,
         env: { ...process.env, PATH: path },
         encoding: "utf8",
-        timeout: 120_000,
+        timeout: 900_000,
     });
     expect(run.status).toBe(0);
     const lines = run.stdout.split("\n").filter((l) => l.trim());

@@ -29,7 +29,7 @@ beforeAll(async () => {
         secretKeys: ["edis:email", "edis:password"],
         env: s3.env,
     });
-}, 60_000);
+});
 
 afterAll(async () => {
     process.env = savedEnv;

@@ -23,7 +23,7 @@ beforeAll(async () => {
     s3 = await startS3Server();
     // The S3 store takes its credentials from the AWS SDK's standard chain, here the environment.
     Object.assign(process.env, s3.env);
-}, 60_000);
+});
 
 afterAll(async () => {
     process.env = savedEnv;
