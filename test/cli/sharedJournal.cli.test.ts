@@ -9,7 +9,7 @@ import { OrderJournal, journalStoreAt, parseJournalUrl } from "../../provider/jo
 import { EdisSimulator } from "../../simulator/server";
 import { stackConfigFor, startSimulator, until } from "../support/sim";
 import { S3Server, startS3Server } from "../support/s3Server";
-import { CliStack } from "./pulumi";
+import { CliResult, CliStack } from "./pulumi";
 import { SECRET_KEYS, SERVERS, failed, ok, paidWrites, upKilledWhileProvisioning } from "./support";
 
 const web = { planId: 101, osId: 1012, hostname: "web1.example.com" };
@@ -141,10 +141,21 @@ test("a second runner that starts while the first one's add/order is in flight s
 
 test("two runners that deploy the same resource at the same moment send one add/order between them", async () => {
     const sim = await simulator();
-    sim.latencyByEndpoint["add/order"] = 1000;
+    // EDIS holds an add/order until the other runner has ended or sent one too: neither runner can finish (and settle
+    // its entry) before the other has tried, however the machine schedules them; no clock decides the overlap.
+    let ups: Array<Promise<CliResult>> = [];
+    let orders = 0;
+    let secondOrder!: () => void;
+    const bothOrdered = new Promise<void>((resolve) => (secondOrder = resolve));
+    sim.holdByEndpoint["add/order"] = () => {
+        if (++orders === 2) secondOrder();
+        return Promise.race([bothOrdered, ...ups]);
+    };
     const url = s3.journalUrl(await s3.bucket());
-    const runners = [await runner(sim, url), await runner(sim, url)];
-    const results = await Promise.all(runners.map((r) => r.up()));
+    const config = { "edis:requestTimeoutSeconds": "600" };
+    const runners = [await runner(sim, url, { config }), await runner(sim, url, { config })];
+    ups = runners.map((r) => r.up());
+    const results = await Promise.all(ups);
     expect(paidWrites(sim)).toEqual(["add/order"]);
     const succeeded = results.filter((r) => r.code === 0);
     expect(succeeded.length).toBeGreaterThanOrEqual(1);
