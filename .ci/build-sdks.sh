@@ -16,8 +16,8 @@ if [[ -f "$out/.built-from" && "$(cat "$out/.built-from")" == "$stamp" ]] && com
     echo "$out"
     exit 0
 fi
-home="$(mktemp -d)"
-trap 'rm -rf "$home"' EXIT
+home="$(mktemp -d)" examples="$(mktemp -d)"
+trap 'rm -rf "$home" "$examples"' EXIT
 rm -rf "$out" && mkdir -p "$out"
 for language in python go; do
     PATH="$bin:$PATH" PULUMI_HOME="$home" PULUMI_SKIP_UPDATE_CHECK=true PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION=true \
@@ -33,8 +33,6 @@ echo "build-sdks: $(basename "$out"/python/dist/*.whl) after $((SECONDS - starte
 
 # Every example of the reference pages (docs/reference), word for word, as a user copies it: the Python ones are
 # type-checked with mypy against the SDK, the Go ones are type-checked (go vet) with the Go program below.
-examples="$(mktemp -d)"
-trap 'rm -rf "$home" "$examples"' EXIT
 node -e '
 const fs = require("fs"), path = require("path");
 const [dir, out] = process.argv.slice(1);
@@ -51,9 +49,9 @@ MYPYPATH="$out/python" "$bin/../python-env/bin/python" -m mypy --follow-imports=
 echo "build-sdks: $(ls "$examples"/python | wc -l) Python examples of the reference type-check (mypy) after $((SECONDS - started)) s" >&2
 
 # The Go SDK compiles (and passes vet) as a module of its own, against the CLI's sdk version.
+export GOTOOLCHAIN=auto GOFLAGS=-mod=mod CGO_ENABLED=0
 (
     cd "$out/go"
-    export GOTOOLCHAIN=auto GOFLAGS=-mod=mod CGO_ENABLED=0
     go mod init github.com/pulumi-edis/pulumi-edis/sdk/go >/dev/null 2>&1
     go get "github.com/pulumi/pulumi/sdk/v3@$("$bin/pulumi" version)" >&2
     go mod tidy >&2
@@ -64,7 +62,6 @@ echo "build-sdks: the Go SDK builds and vets after $((SECONDS - started)) s" >&2
 # A Go program references it as docs/installation-configuration.md says (require, and a replace to this directory).
 (
     check="$(mktemp -d)" && cd "$check"
-    export GOTOOLCHAIN=auto GOFLAGS=-mod=mod CGO_ENABLED=0
     go mod init example.com/edis-check >/dev/null 2>&1
     go mod edit -require=github.com/pulumi-edis/pulumi-edis/sdk/go@v0.1.0 -replace=github.com/pulumi-edis/pulumi-edis/sdk/go="$out/go"
     # What a Go user writes: typed lookup arguments (integers), enums and typed provider settings must compile.

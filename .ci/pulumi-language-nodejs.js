@@ -11,9 +11,9 @@
  * organization, directories, dry-run flag, parallelism and entry point as arguments, and the config as
  * PULUMI_CONFIG (keys as `<namespace>:config:<name>`) and PULUMI_CONFIG_SECRET_KEYS. This does the same. What
  * it leaves out: the monitor proxy and the synchronous-invoke pipes (the program reaches the engine's monitor
- * directly, and current SDKs make no synchronous invokes), GetRequiredPackages (the engine falls back to
- * GetRequiredPlugins, answered with none: the only plugin a pulumi-edis program needs is the bundled
- * pulumi-nodejs), `pulumi new`/`install`/`about` support, and the debugger.
+ * directly, and current SDKs make no synchronous invokes), GetRequiredPackages and GetRequiredPlugins (unimplemented,
+ * which the engine reads as none: the only plugin a pulumi-edis program needs is the bundled pulumi-nodejs),
+ * `pulumi new`/`install`/`about` support, and the debugger.
  *
  * Started by the engine as `pulumi-language-nodejs <engine address>` in the program's directory; prints its port.
  */
@@ -36,10 +36,6 @@ const engineAddress = process.argv[process.argv.length - 1];
 /** cmd/run's exit code for "the user was already told what is wrong": the engine stops without more output. */
 const BAIL_EXIT_CODE = 32;
 let running;
-
-function unimplemented(callback) {
-    callback({ code: grpc.status.UNIMPLEMENTED, details: "not supported by this language host" });
-}
 
 function runProgram(req) {
     const info = req.getInfo();
@@ -83,14 +79,8 @@ function runProgram(req) {
     });
 }
 
+// The methods left out answer UNIMPLEMENTED (grpc-js's default handler), on which the engine falls back or stops.
 const service = {
-    handshake: (_call, cb) => unimplemented(cb),
-    getRequiredPlugins(_call, cb) {
-        const resp = new langproto.GetRequiredPluginsResponse();
-        resp.setPluginsList([]);
-        cb(null, resp);
-    },
-    getRequiredPackages: (_call, cb) => unimplemented(cb),
     run(call, cb) {
         runProgram(call.request).then(({ error, bail }) => {
             const resp = new langproto.RunResponse();
@@ -104,19 +94,6 @@ const service = {
         resp.setVersion(require(path.join(pulumiDir, "package.json")).version);
         cb(null, resp);
     },
-    installDependencies: (call) => {
-        call.emit("error", { code: grpc.status.UNIMPLEMENTED, details: "not supported by this language host" });
-    },
-    runtimeOptionsPrompts: (_call, cb) => unimplemented(cb),
-    template: (_call, cb) => unimplemented(cb),
-    about: (_call, cb) => unimplemented(cb),
-    getProgramDependencies: (_call, cb) => unimplemented(cb),
-    runPlugin: (call) => call.emit("error", { code: grpc.status.UNIMPLEMENTED, details: "not supported by this language host" }),
-    generateProgram: (_call, cb) => unimplemented(cb),
-    generateProject: (_call, cb) => unimplemented(cb),
-    generatePackage: (_call, cb) => unimplemented(cb),
-    pack: (_call, cb) => unimplemented(cb),
-    link: (_call, cb) => unimplemented(cb),
     cancel(_call, cb) {
         if (running) running.kill("SIGINT");
         cb(null, new (fromProgram("google-protobuf/google/protobuf/empty_pb", pulumiDir).Empty)());

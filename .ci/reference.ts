@@ -1,6 +1,6 @@
 /**
  * The reference (docs/reference/): a page per resource and per function, built from schema.json, the description every
- * language's SDK carries (`npm run reference` writes it; test/pluginSchema.test.ts checks the committed pages are fresh).
+ * language's SDK carries (`npm run schema` writes it; test/pluginSchema.test.ts checks the committed pages are fresh).
  */
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
@@ -98,10 +98,11 @@ function exampleSections(token: string, types: Record<string, Spec>, inputs: Rec
         `pulumi.export("${ex.output}", ${ex.name}.${snake(ex.output)})`,
     ];
     const goFields = args.map((a) => `${pascal(a)}: ${value(a, "go")}`).join(", ");
-    const goWeb = ex.server ? [`\t\tweb, err := edis.NewKvmServer(ctx, "web", &edis.KvmServerArgs{PlanId: pulumi.Int(${WEB.planId}), OsId: pulumi.Int(${WEB.osId}), Hostname: pulumi.String("${WEB.hostname}")})`, "\t\tif err != nil {", "\t\t\treturn err", "\t\t}"] : [];
+    const goCheck = ["\t\tif err != nil {", "\t\t\treturn err", "\t\t}"];
+    const goWeb = ex.server ? [`\t\tweb, err := edis.NewKvmServer(ctx, "web", &edis.KvmServerArgs{PlanId: pulumi.Int(${WEB.planId}), OsId: pulumi.Int(${WEB.osId}), Hostname: pulumi.String("${WEB.hostname}")})`, ...goCheck] : [];
     const goBody = isFunction
-        ? [`\t\t${ex.name} := ${call.go}(ctx${args.length ? `, edis.${pascal(name)}OutputArgs{${goFields}}` : ""})`, `\t\tctx.Export("${ex.output}", ${ex.name}.${pascal(ex.output)}())`]
-        : [`\t\t${ex.name}, err := ${call.go}(ctx, "${ex.name}", &edis.${name}Args{${goFields}})`, "\t\tif err != nil {", "\t\t\treturn err", "\t\t}", `\t\tctx.Export("${ex.output}", ${ex.name}.${pascal(ex.output)})`];
+        ? [`\t\t${ex.name} := ${call.go}(ctx${args.length ? `, edis.${pascal(name)}OutputArgs{${goFields}}` : ""})`]
+        : [`\t\t${ex.name}, err := ${call.go}(ctx, "${ex.name}", &edis.${name}Args{${goFields}})`, ...goCheck];
     const go = [
         "package main",
         "",
@@ -114,23 +115,26 @@ function exampleSections(token: string, types: Record<string, Spec>, inputs: Rec
         "\tpulumi.Run(func(ctx *pulumi.Context) error {",
         ...goWeb,
         ...goBody,
+        // A function's output has a method per result field; a resource has a field per output.
+        `\t\tctx.Export("${ex.output}", ${ex.name}.${pascal(ex.output)}${isFunction ? "()" : ""})`,
         "\t\treturn nil",
         "\t})",
         "}",
     ];
     const yamlArgs = args.map((a) => `${isFunction ? "        " : "      "}${a}: ${value(a, "yaml")}`);
-    const yamlWeb = ex.server || !isFunction ? ["resources:", ...(ex.server ? ["  web:", "    type: edis:index:KvmServer", "    properties:", ...Object.entries(WEB).map(([k, v]) => `      ${k}: ${JSON.stringify(v)}`)] : [])] : [];
+    const yamlWeb = ex.server ? ["  web:", "    type: edis:index:KvmServer", "    properties:", ...Object.entries(WEB).map(([k, v]) => `      ${k}: ${JSON.stringify(v)}`)] : [];
     const yaml = [
         `name: edis-${name.toLowerCase()}`,
         "runtime: yaml",
-        ...yamlWeb,
+        ...(ex.server || !isFunction ? ["resources:", ...yamlWeb] : []),
         ...(isFunction
             ? ["variables:", `  ${ex.name}:`, "    fn::invoke:", `      function: ${token}`, ...(args.length ? ["      arguments:", ...yamlArgs] : [])]
             : [`  ${ex.name}:`, `    type: ${token}`, "    properties:", ...yamlArgs]),
         "outputs:",
         `  ${ex.output}: \${${ex.name}.${ex.output}}`,
     ];
-    return ["## Example", "", "### TypeScript", "", "```ts", ...ts, "```", "", "### Python", "", "```python", ...python, "```", "", "### Go", "", "```go", ...go, "```", "", "### YAML", "", "```yaml", ...yaml, "```", ""];
+    const block = (heading: string, lang: string, lines: string[]) => [`### ${heading}`, "", `\`\`\`${lang}`, ...lines, "```", ""];
+    return ["## Example", "", ...block("TypeScript", "ts", ts), ...block("Python", "python", python), ...block("Go", "go", go), ...block("YAML", "yaml", yaml)];
 }
 
 const NAMES =
@@ -182,27 +186,27 @@ export function referencePages(schema = JSON.parse(readFileSync(path.join(ROOT, 
     const index = ["---", "title: Reference", "meta_desc: Every resource and function of the edis provider, with its inputs and outputs.", "layout: package", "---", "", "# Reference", ""];
     index.push("Built from the provider's schema: what every language's SDK offers.", "", "## Resources", "");
     /** A page per resource and function: the same sections, under the headings each kind uses. */
-    const addPage = (token: string, description: string, isFunction: boolean, inputs: [string, Record<string, Spec>, string[]], outputs: [string, Record<string, Spec>, string[]]) => {
+    const addPage = (token: string, description: string, isFunction: boolean, inputs: Spec = {}, outputs: Spec) => {
         const name = short(token);
         const seen = new Set<string>();
         const [summary, imports] = description.split("## Import");
         const sections = [
             `Token: \`${token}\``,
             "",
-            ...table(inputs[0], inputs[1], inputs[2], seen),
-            ...table(outputs[0], outputs[1], outputs[2], seen),
-            ...exampleSections(token, types, inputs[1], isFunction, webRequired),
+            ...table(isFunction ? "Arguments" : "Inputs", inputs.properties, inputs.required, seen),
+            ...table(isFunction ? "Result" : "Outputs", outputs.properties, outputs.required, seen),
+            ...exampleSections(token, types, inputs.properties ?? {}, isFunction, webRequired),
             ...(imports ? ["## Import", "", imports.trim(), ""] : []),
         ];
         pages[`${name.toLowerCase()}.md`] = page(name, summary, [...sections, ...typesSection(seen)]);
         index.push(`- [${name}](${name.toLowerCase()}.md): ${isFunction ? text(summary) : `${text(summary.split(/\.\s/)[0])}.`}`);
     };
     for (const [token, r] of Object.entries<Spec & { inputProperties: Record<string, Spec>; requiredInputs?: string[] }>(schema.resources)) {
-        addPage(token, r.description ?? "", false, ["Inputs", r.inputProperties, r.requiredInputs ?? []], ["Outputs", r.properties ?? {}, r.required ?? []]);
+        addPage(token, r.description ?? "", false, { properties: r.inputProperties, required: r.requiredInputs }, r);
     }
     index.push("", "## Functions", "");
     for (const [token, f] of Object.entries<{ description: string; inputs?: Spec; outputs: Spec }>(schema.functions)) {
-        addPage(token, f.description, true, ["Arguments", f.inputs?.properties ?? {}, f.inputs?.required ?? []], ["Result", f.outputs.properties ?? {}, f.outputs.required ?? []]);
+        addPage(token, f.description, true, f.inputs, f.outputs);
     }
     pages["_index.md"] = `${index.join("\n")}\n`;
     return pages;

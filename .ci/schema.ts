@@ -8,7 +8,7 @@ import * as path from "node:path";
 import ts from "typescript";
 import { BILLING_CYCLES, CANCELLATION_TYPES, POWER_STATES } from "../provider/client/model";
 import { SETTINGS } from "../provider/config";
-import { OPTIONAL_WHEN_ADOPTED as ADOPTION_OPTIONAL } from "../provider/kvm/inputs";
+import { OPTIONAL_WHEN_ADOPTED } from "../provider/kvm/inputs";
 import * as catalogueLookups from "../provider/lookups/catalogue";
 import { FUNCTION_TOKENS } from "../provider/plugin/functions";
 import { packageVersion } from "../provider/version";
@@ -45,9 +45,6 @@ const FUNCTIONS = FUNCTION_TOKENS.map((token) => token.replace("edis:index:", ""
     file: name in catalogueLookups ? "sdk/lookups/catalogue.ts" : "sdk/lookups/account.ts",
 }));
 
-/** KvmServer's order inputs that an adopted or imported server may leave out. */
-const OPTIONAL_WHEN_ADOPTED = new Set<string>(ADOPTION_OPTIONAL);
-
 export function buildSchema(): Spec {
     const files = [...RESOURCES.map((r) => r.file), ...FUNCTIONS.map((f) => f.file)].map((f) => path.join(ROOT, f));
     const program = ts.createProgram([...new Set(files)], { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.CommonJS, strict: true, esModuleInterop: true, skipLibCheck: true });
@@ -73,8 +70,6 @@ export function buildSchema(): Spec {
         if ((name === "Output" || name === "OutputInstance" || name === "Promise") && (type as ts.TypeReference).typeArguments?.length) {
             return unwrap((type as ts.TypeReference).typeArguments![0]);
         }
-        const args = checker.getTypeArguments?.(type as ts.TypeReference);
-        if ((name === "Output" || name === "Promise") && args?.length) return unwrap(args[0]);
         return type;
     };
 
@@ -153,8 +148,9 @@ export function buildSchema(): Spec {
         const instance = checker.getDeclaredTypeOfSymbol(cls);
         const own = checker.getPropertiesOfType(instance).filter((p) => p.getDeclarations()?.some((d) => d.getSourceFile().fileName === path.join(ROOT, r.file) && ts.isPropertyDeclaration(d)));
         const outputs = objectOf(own);
-        let requiredInputs = inputs.required ?? [];
-        if (r.name === "KvmServer") requiredInputs = requiredInputs.filter((n) => !OPTIONAL_WHEN_ADOPTED.has(n));
+        // An adopted or imported server has none of the order's facts, and one not provisioned yet no KVM.
+        const optional = new Set<string>(r.name === "KvmServer" ? [...OPTIONAL_WHEN_ADOPTED, "kvmId"] : []);
+        const requiredInputs = (inputs.required ?? []).filter((n) => !optional.has(n));
         const secretInputs = (r.name === "VncAccess" ? ["password"] : r.name === "TrafficAlert" ? ["callbackPassword"] : []).filter((n) => inputs.properties[n]);
         for (const n of secretInputs) inputs.properties[n].secret = true;
         // Every input is an output too (state keeps it), except the secrets, which are never outputs.
@@ -165,8 +161,7 @@ export function buildSchema(): Spec {
             inputProperties: inputs.properties,
             ...(requiredInputs.length ? { requiredInputs } : {}),
             properties,
-            // A server not provisioned yet has no KVM, and an imported one none of the order's facts.
-            required: own.filter((p) => !mayBeAbsent(p) && !(r.name === "KvmServer" && (OPTIONAL_WHEN_ADOPTED.has(p.getName()) || p.getName() === "kvmId"))).map((p) => p.getName()),
+            required: own.filter((p) => !mayBeAbsent(p) && !optional.has(p.getName())).map((p) => p.getName()),
         };
     }
 
@@ -176,14 +171,10 @@ export function buildSchema(): Spec {
         const sig = checker.getSignaturesOfType(checker.getTypeOfSymbol(fn), ts.SignatureKind.Call)[0];
         const argsType = checker.getTypeOfSymbol(sig.getParameters()[0]);
         const argProps = checker.getPropertiesOfType(checker.getNonNullableType(argsType));
-        const result = unwrap(sig.getReturnType());
-        const resultSpec = objectOf(checker.getPropertiesOfType(result));
-        const doc = docOf(fn);
-        functions[`${PKG}:index:${f.name}`] = {
-            description: doc,
-            ...(argProps.length ? { inputs: { type: "object", ...objectOf(argProps) } } : {}),
-            outputs: { type: "object", ...resultSpec },
-        };
+        // The result's types first: their order in schema.json is the order they are met.
+        const outputs = { type: "object", ...objectOf(checker.getPropertiesOfType(unwrap(sig.getReturnType()))) };
+        const inputs = argProps.length ? { inputs: { type: "object", ...objectOf(argProps) } } : {};
+        functions[`${PKG}:index:${f.name}`] = { description: docOf(fn), ...inputs, outputs };
     }
 
     const variables: Record<string, Spec> = {};

@@ -9,10 +9,12 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { EdisSimulator, InjectedFault } from "../simulator/server";
 import { OperationResult, PACKAGE_ROOT, TestStack, runNamedCommand, stackConfigFor } from "../test/harness";
+import { ProviderHost } from "../test/harness/providerHost";
 import { S3Server, startS3Server } from "../test/support/s3Server";
 
 const PROGRAM = join(PACKAGE_ROOT, "test", "programs", "servers");
 const ENDPOINTS = ["get/locations", "get/products", "get/paymentmethods", "add/order", "get/kvmid", "get/serviceid", "get/auth", "cancel/product", "get/power", "hooks/set", "hooks/del", "*"];
+const says = (message: string, status = "error") => ({ json: { status, message } });
 const FAULTS: Array<{ name: string; fault: Omit<InjectedFault, "endpoint" | "times"> }> = [
     { name: "429", fault: { status: 429, retryAfter: 0 } },
     { name: "500", fault: { status: 500 } },
@@ -25,9 +27,9 @@ const FAULTS: Array<{ name: string; fault: Omit<InjectedFault, "endpoint" | "tim
     { name: "empty", fault: { body: "empty" } },
     { name: "refused", fault: { body: "status-error", message: "Request could not be processed" } },
     // Answers whose words must be read for their meaning (provider/client/answers.ts).
-    { name: "later-backend-not-found", fault: { json: { status: "error", message: "Service temporarily unavailable (backend not found), please try again later" } } },
-    { name: "minimum-term", fault: { json: { status: "error", message: "Service cannot be terminated before the end of its minimum contract term" } } },
-    { name: "not-yet-cancelled", fault: { json: { status: "Error", message: "The service is not yet cancelled" } } },
+    { name: "later-backend-not-found", fault: says("Service temporarily unavailable (backend not found), please try again later") },
+    { name: "minimum-term", fault: says("Service cannot be terminated before the end of its minimum contract term") },
+    { name: "not-yet-cancelled", fault: says("The service is not yet cancelled", "Error") },
     { name: "page-not-found", fault: { status: 404, json: { error: "Not Found" } } },
     // Paid writes answered in shapes the specification does not show: the state change happens.
     { name: "failed-with-ids", fault: { rewrite: (a) => ({ ...a, status: "failed" }) } },
@@ -132,7 +134,7 @@ export async function chaosRun(seed: number, index: number, batch = false, runne
             if (rnd() < 0.1) {
                 // A server that echoes the request in its own spelling: the e-mail in capitals, the password through htmlentities().
                 const message = `Login ${email.toUpperCase()} / ${password.replace(/ö/g, "&ouml;").replace(/&(?!ouml;)/g, "&amp;")} was not accepted`;
-                sim.inject({ endpoint, times: 1, json: { status: "error", message } });
+                sim.inject({ endpoint, times: 1, ...says(message) });
                 report.faults.push(`echo ${endpoint}`);
                 continue;
             }
@@ -143,23 +145,18 @@ export async function chaosRun(seed: number, index: number, batch = false, runne
         }
         const crashAfterMs = 300 + Math.floor(rnd() * 3_000);
         let faultyUpRunning = true;
+        const kill = (host: ProviderHost) => void (report.crash.startsWith("host") ? host.stop("SIGKILL") : stack.crash().catch(() => undefined));
         if (report.crash.endsWith("-after-order")) {
-            const kill = report.crash.startsWith("host") ? "host" : "engine";
             stack.onHostStarted = (host) => {
                 const poll = setInterval(() => {
                     if (!faultyUpRunning) return clearInterval(poll);
                     if (sim.calls("add/order").length === 0) return;
                     clearInterval(poll);
-                    void (kill === "host" ? host.stop("SIGKILL") : stack.crash().catch(() => undefined));
+                    kill(host);
                 }, 20);
             };
         } else if (report.crash !== "none") {
-            const kill = report.crash;
-            stack.onHostStarted = (host) => {
-                setTimeout(() => {
-                    if (faultyUpRunning) void (kill === "host" ? host.stop("SIGKILL") : stack.crash().catch(() => undefined));
-                }, crashAfterMs);
-            };
+            stack.onHostStarted = (host) => void setTimeout(() => faultyUpRunning && kill(host), crashAfterMs);
             report.crash += ` at ${crashAfterMs} ms`;
         }
         results.push(await stack.up());
@@ -306,26 +303,28 @@ export async function runCampaign(options: {
 
 export function summarize(reports: RunReport[], seed: number, wallMs: number) {
     const count = (f: (r: RunReport) => boolean) => reports.filter(f).length;
+    const sum = (f: (r: RunReport) => number) => reports.reduce((n, r) => n + f(r), 0);
+    const faults = (kinds: RegExp) => sum((r) => r.faults.filter((f) => kinds.test(f)).length);
     return {
         seed,
         runs: reports.length,
-        violations: reports.reduce((n, r) => n + r.violations.length, 0),
-        servers: reports.reduce((n, r) => n + r.servers, 0),
-        faultsInjected: reports.reduce((n, r) => n + r.faults.length, 0),
+        violations: sum((r) => r.violations.length),
+        servers: sum((r) => r.servers),
+        faultsInjected: sum((r) => r.faults.length),
         hostKills: count((r) => r.crash.startsWith("host")),
         engineKills: count((r) => r.crash.startsWith("engine")),
         killsAfterOrder: count((r) => r.crash.includes("after-order")),
         runsNeedingRecovery: count((r) => r.recoveryUps > 1),
-        adopted: reports.reduce((n, r) => n + r.adopted, 0),
-        forgotten: reports.reduce((n, r) => n + r.forgotten, 0),
-        orders: reports.reduce((n, r) => n + r.orders, 0),
-        alerts: reports.reduce((n, r) => n + r.alerts, 0),
-        hookCalls: reports.reduce((n, r) => n + r.hookCalls, 0),
-        meaningFaults: reports.reduce((n, r) => n + r.faults.filter((f) => /^(later-backend|minimum-term|not-yet-cancelled|page-not-found|echo)/.test(f)).length, 0),
-        paidAnswerFaults: reports.reduce((n, r) => n + r.faults.filter((f) => /^(failed-with-ids|unparsable-field|status-case|extra-service-id)/.test(f)).length, 0),
+        adopted: sum((r) => r.adopted),
+        forgotten: sum((r) => r.forgotten),
+        orders: sum((r) => r.orders),
+        alerts: sum((r) => r.alerts),
+        hookCalls: sum((r) => r.hookCalls),
+        meaningFaults: faults(/^(later-backend|minimum-term|not-yet-cancelled|page-not-found|echo)/),
+        paidAnswerFaults: faults(/^(failed-with-ids|unparsable-field|status-case|extra-service-id)/),
         renames: count((r) => r.faults.some((f) => f.startsWith("renamed "))),
         componentRuns: count((r) => r.components),
-        resumedFromJournal: reports.reduce((n, r) => n + r.resumed, 0),
+        resumedFromJournal: sum((r) => r.resumed),
         wallSeconds: Math.round(wallMs / 100) / 10,
     };
 }

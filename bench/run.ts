@@ -90,40 +90,34 @@ async function benchSize(n: number, latencyMs: number, parallelism: number, batc
 
 function targets(rows: Row[], providerBytes: number, parallelism: number) {
     const out: Array<{ what: string; figure: string; met: boolean }> = [];
-    const count = (r: Row, endpoints: string[]) => endpoints.reduce((a, e) => a + (r.byEndpoint[e] ?? 0), 0);
+    const target = (what: string, figure: unknown, met: boolean) => out.push({ what, figure: String(figure), met });
+    const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
     for (const r of rows) {
-        const label = `N=${r.n}${r.batched ? " batched" : ""}`;
-        if (!r.ok) out.push({ what: `${label} ${r.phase} succeeds`, figure: "failed", met: false });
+        const label = `N=${r.n}${r.batched ? " batched" : ""} ${r.phase}`;
+        const calls = (...endpoints: string[]) => endpoints.reduce((a, e) => a + (r.byEndpoint[e] ?? 0), 0);
+        if (!r.ok) target(`${label} succeeds`, "failed", false);
         if (r.phase === "create") {
-            const orders = r.byEndpoint["add/order"] ?? 0;
             const maxOrders = r.batched ? Math.ceil(r.n / parallelism) + 1 : r.n;
-            out.push({ what: `${label} create: add/order ≤ ${maxOrders}`, figure: String(orders), met: orders <= maxOrders });
-            const kvmIds = r.byEndpoint["get/kvmid"] ?? 0;
-            out.push({ what: `${label} create: get/kvmid ≤ 1.1 N`, figure: String(kvmIds), met: kvmIds <= 1.1 * r.n });
-            out.push({ what: `${label} create: no get/power`, figure: String(r.byEndpoint["get/power"] ?? 0), met: !r.byEndpoint["get/power"] });
-            const catalogue = count(r, CATALOGUE);
-            out.push({ what: `${label} create: catalogue calls ≤ 6`, figure: String(catalogue), met: catalogue <= 6 });
+            target(`${label}: add/order ≤ ${maxOrders}`, calls("add/order"), calls("add/order") <= maxOrders);
+            target(`${label}: get/kvmid ≤ 1.1 N`, calls("get/kvmid"), calls("get/kvmid") <= 1.1 * r.n);
+            target(`${label}: no get/power`, calls("get/power"), !calls("get/power"));
+            target(`${label}: catalogue calls ≤ 6`, calls(...CATALOGUE), calls(...CATALOGUE) <= 6);
         }
-        if (r.phase === "preview") {
-            out.push({ what: `${label} preview: no call per server (≤ 6)`, figure: String(r.calls), met: r.calls <= 6 });
-        }
+        if (r.phase === "preview") target(`${label}: no call per server (≤ 6)`, r.calls, r.calls <= 6);
         if (r.phase === "refresh" || r.phase === "refresh, unbounded parallelism") {
-            const fast = r.n !== REFRESH_TARGET.n || r.wallMs < REFRESH_TARGET.maxSeconds * 1000;
-            out.push({
-                what: `${label} ${r.phase}: ≤ ${REFRESH_TARGET.maxCalls} calls${r.n === REFRESH_TARGET.n ? `, under ${REFRESH_TARGET.maxSeconds} s` : ""}`,
-                figure: `${r.calls} calls, ${(r.wallMs / 1000).toFixed(2)} s`,
-                met: r.calls <= REFRESH_TARGET.maxCalls && fast,
-            });
+            const timed = r.n === REFRESH_TARGET.n;
+            target(
+                `${label}: ≤ ${REFRESH_TARGET.maxCalls} calls${timed ? `, under ${REFRESH_TARGET.maxSeconds} s` : ""}`,
+                `${r.calls} calls, ${seconds(r.wallMs)}`,
+                r.calls <= REFRESH_TARGET.maxCalls && (!timed || r.wallMs < REFRESH_TARGET.maxSeconds * 1000),
+            );
         }
-        if (r.phase === "refresh, powerState managed") {
-            out.push({ what: `${label} ${r.phase}: 1 get/auth + 1 get/power per server`, figure: `${r.calls} calls`, met: r.calls <= r.n + 1 });
-        }
+        if (r.phase === "refresh, powerState managed") target(`${label}: 1 get/auth + 1 get/power per server`, `${r.calls} calls`, r.calls <= r.n + 1);
         if (r.phase.startsWith("refresh, powerState managed, hosts never answer")) {
-            const limit = (SILENT_HOSTS_TIMEOUT_SECONDS + 2) * 1000;
-            out.push({ what: `${label} ${r.phase}: within ${SILENT_HOSTS_TIMEOUT_SECONDS} s + 2 s`, figure: `${(r.wallMs / 1000).toFixed(2)} s`, met: r.wallMs <= limit });
+            target(`${label}: within ${SILENT_HOSTS_TIMEOUT_SECONDS} s + 2 s`, seconds(r.wallMs), r.wallMs <= (SILENT_HOSTS_TIMEOUT_SECONDS + 2) * 1000);
         }
     }
-    out.push({ what: "__provider ≤ 1,024 bytes per resource", figure: `${providerBytes} bytes`, met: providerBytes > 0 && providerBytes <= 1024 });
+    target("__provider ≤ 1,024 bytes per resource", `${providerBytes} bytes`, providerBytes > 0 && providerBytes <= 1024);
     return out;
 }
 
@@ -186,8 +180,7 @@ async function main(): Promise<void> {
     mkdirSync(dir, { recursive: true });
     const file = join(dir, `bench-${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
     const report = { at: new Date().toISOString(), node: process.version, latencyMs, parallelism, providerBytes, rows, targets: checked };
-    writeFileSync(file, JSON.stringify(report, null, 2));
-    writeFileSync(join(dir, "latest.json"), JSON.stringify(report, null, 2));
+    for (const to of [file, join(dir, "latest.json")]) writeFileSync(to, JSON.stringify(report, null, 2));
     console.log(`results: ${file}`);
     if (!met) process.exitCode = 1;
 }

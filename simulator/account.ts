@@ -27,8 +27,6 @@ export class SimError extends Error {
     }
 }
 
-export type ServiceStatus = "Pending" | "Active" | "Suspended" | "Cancelled";
-
 export interface SimService {
     serviceId: number;
     orderId: number;
@@ -40,7 +38,7 @@ export interface SimService {
     sshPublicKey: string;
     billingCycle: string;
     paymentMethod: string;
-    status: ServiceStatus;
+    status: "Pending" | "Active" | "Suspended" | "Cancelled";
     createdAt: number;
     provisionAt?: number;
     kvmId?: string;
@@ -184,7 +182,7 @@ export class Account {
             const polledEnough = polls === 0 || (s.kvmIdPolls ?? 0) > polls;
             if (s.status === "Pending" && s.provisionAt !== undefined && now >= s.provisionAt && polledEnough) {
                 s.status = "Active";
-                s.kvmId = `kvm_${100000 + s.serviceId}_${randomDigits(6)}`;
+                s.kvmId = `kvm_${100000 + s.serviceId}_${Array.from(randomBytes(6), (b) => b % 10).join("")}`;
                 s.apiHost = `kvm${s.serviceId}.api.edis-sim.invalid`;
                 s.ips = [`198.18.${(s.serviceId >> 8) & 255}.${s.serviceId & 255}`];
                 s.power = "on";
@@ -395,12 +393,14 @@ export class Account {
         const validUntil = Math.floor(Date.now() / 1000) + this.behaviour.sessionTtlSeconds;
         const data: Record<string, unknown> = {};
         for (const s of chosen) {
+            const signature = this.sign(s.kvmId!, validUntil);
+            this.issuedSignatures.add(signature);
             data[s.kvmId!] = {
                 api_host: s.apiHost,
                 api_rdns: RDNS_API_HOST,
                 kvm_id: s.kvmId,
                 valid_until: validUntil,
-                signature: this.issue(s.kvmId!, validUntil),
+                signature,
                 suspended: s.status === "Suspended" ? "y" : "n",
                 description: s.hostname,
                 lps: String(s.serviceId % 100).padStart(2, "0"),
@@ -414,12 +414,6 @@ export class Account {
     sign(kvmId: string, validUntil: number): string {
         this.state.sessionKey ??= randomBytes(32).toString("hex");
         return createHmac("sha512", this.state.sessionKey).update(`${kvmId}|${validUntil}`).digest("base64url").slice(0, 50);
-    }
-
-    private issue(kvmId: string, validUntil: number): string {
-        const signature = this.sign(kvmId, validUntil);
-        this.issuedSignatures.add(signature);
-        return signature;
     }
 
     listedService(kvmId: unknown): SimService | undefined {
@@ -447,10 +441,4 @@ export class Account {
     setPassword(password: string): void {
         this.state.password = password;
     }
-}
-
-function randomDigits(n: number): string {
-    let out = "";
-    for (const b of randomBytes(n)) out += String(b % 10);
-    return out;
 }

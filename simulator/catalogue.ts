@@ -79,22 +79,12 @@ const SIZES = [
 
 /** Each location sells each size under its own pid (location * 100 + size), as add/upgrade needs. */
 export const PLANS: SimPlan[] = LOCATIONS.flatMap((loc) =>
-    SIZES.map((size, i): SimPlan => {
+    SIZES.map(({ windows, driveBoost, ...size }, i): SimPlan => {
         const factor = loc.code === "lon" ? 1.1 : loc.code === "zrh" ? 1.2 : 1;
-        const addons: SimPlan["addons"] = { "operating system": [...LINUX, ...(size.windows ? WINDOWS : [])], "additional ram": RAM };
+        const addons: SimPlan["addons"] = { "operating system": [...LINUX, ...(windows ? WINDOWS : [])], "additional ram": RAM };
         if (loc.code !== "zrh") addons["additional ip"] = IP;
-        if (size.driveBoost) addons["additional drive boost"] = DRIVE_BOOST;
-        return {
-            pid: loc.id * 100 + i + 1,
-            name: size.name,
-            locationId: loc.id,
-            cpu: size.cpu,
-            ramMb: size.ramMb,
-            diskGb: size.diskGb,
-            trafficTb: size.trafficTb,
-            monthly: Math.round(size.monthly * factor * 100) / 100,
-            addons,
-        };
+        if (driveBoost) addons["additional drive boost"] = DRIVE_BOOST;
+        return { pid: loc.id * 100 + i + 1, ...size, locationId: loc.id, monthly: Math.round(size.monthly * factor * 100) / 100, addons };
     }),
 );
 

@@ -33,14 +33,8 @@ async function main(argv: string[]): Promise<void> {
             version: { type: "boolean", short: "v" },
         },
     });
-    if (values.help) {
-        console.log(USAGE);
-        return;
-    }
-    if (values.version) {
-        console.log(`pulumi-edis-simulator ${packageVersion()}`);
-        return;
-    }
+    if (values.help) return console.log(USAGE);
+    if (values.version) return console.log(`pulumi-edis-simulator ${packageVersion()}`);
     const num = (name: string, v: string | undefined) => {
         if (v === undefined) return undefined;
         const n = Number(v);

@@ -13,6 +13,7 @@ export class ManagementApi {
     constructor(private readonly account: Account) {}
 
     handle(host: string, path: string, fields: Record<string, unknown>): unknown {
+        this.account.advance();
         const rdns = host === RDNS_API_HOST;
         const endpoint = rdns ? path : path.replace(/^kvm\/v2\//, "");
         const known = rdns ? RDNS_HOST_ENDPOINTS.includes(path) : path.startsWith("kvm/v2/") && API_HOST_ENDPOINTS.includes(endpoint);
@@ -85,7 +86,6 @@ export class ManagementApi {
                 return { status: "success", message: `Webhook with ID ${id} has been deleted.` };
             }
         }
-        throw new SimError(404, `Unknown endpoint ${path}`);
     }
 
     private authorize(host: string, rdns: boolean, fields: Record<string, unknown>): SimService {

@@ -5,6 +5,7 @@
 import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import { AddressInfo } from "node:net";
+import { setTimeout as sleep } from "node:timers/promises";
 import { Account, AccountBehaviour, AccountState, DEFAULT_BEHAVIOUR, SimError, newAccountState } from "./account";
 import { ManagementApi } from "./management";
 
@@ -223,9 +224,11 @@ export class EdisSimulator {
         this.inFlight++;
         this.peakInFlight = Math.max(this.peakInFlight, this.inFlight);
         try {
-            const raw = await readBody(req);
+            const chunks: Buffer[] = [];
+            for await (const chunk of req) chunks.push(chunk);
+            const raw = Buffer.concat(chunks).toString("utf8");
             const url = new URL(req.url ?? "/", "http://127.0.0.1");
-            if (url.pathname.startsWith("/_sim/")) return this.admin(req.method ?? "GET", url, raw, req.headers["content-type"], res);
+            if (url.pathname.startsWith("/_sim/")) return this.admin(req, url, raw, res);
             const hosted = /^\/_host\/([^/]+)\/(.+)$/.exec(url.pathname);
             const match = /^\/kvm\/v2\/(.+)$/.exec(url.pathname);
             const endpoint = hosted ? hosted[2].replace(/^kvm\/v2\//, "") : (match?.[1] ?? url.pathname);
@@ -252,21 +255,20 @@ export class EdisSimulator {
                 record(0, "dropped");
                 return void req.socket.destroy();
             }
-            const answersInstead = fault && (fault.status !== undefined || fault.body !== undefined || fault.json !== undefined || fault.text !== undefined);
-            if (answersInstead && !fault.processed) {
-                const status = fault.status ?? 200;
-                const headers: Record<string, string> = {};
-                if (fault.retryAfter !== undefined) headers["retry-after"] = String(fault.retryAfter);
-                const { type, text } = injectedBody(fault, status, {});
-                res.writeHead(status, { ...headers, "content-type": type }).end(text);
-                return void record(status, fault.body ?? "injected");
-            }
+            const answersInstead = fault && [fault.status, fault.body, fault.json, fault.text].some((v) => v !== undefined);
+            const inject = (f: InjectedFault, real: unknown, outcome: string) => {
+                const { type, text } = injectedBody(f, f.status ?? 200, real as Record<string, unknown>);
+                const retryAfter = !f.processed && f.retryAfter !== undefined ? { "retry-after": String(f.retryAfter) } : {};
+                res.writeHead(f.status ?? 200, { ...retryAfter, "content-type": type }).end(text);
+                record(f.status ?? 200, outcome);
+            };
+            if (answersInstead && !fault.processed) return inject(fault, {}, fault.body ?? "injected");
 
             let status = 200;
             let answer: unknown;
             try {
                 if (req.method !== "POST") throw new SimError(400, "Use POST");
-                answer = hosted ? this.dispatchHosted(decodeURIComponent(hosted[1]), hosted[2], fields) : this.dispatch(endpoint, fields);
+                answer = hosted ? this.management.handle(decodeURIComponent(hosted[1]), hosted[2], fields) : this.dispatch(endpoint, fields);
             } catch (e) {
                 if (!(e instanceof SimError)) throw e;
                 status = e.httpStatus;
@@ -274,15 +276,12 @@ export class EdisSimulator {
             }
             this.save();
             this.options.onAnswer?.({ endpoint, httpStatus: status, request: fields, body: answer });
+            const said = String((answer as { status?: string }).status);
             if (fault?.drop === "after") {
-                record(0, `dropped after ${(answer as { status?: string }).status}`);
+                record(0, `dropped after ${said}`);
                 return void req.socket.destroy();
             }
-            if (answersInstead && fault.processed) {
-                const { type, text } = injectedBody(fault, fault.status ?? 200, answer as Record<string, unknown>);
-                res.writeHead(fault.status ?? 200, { "content-type": type }).end(text);
-                return void record(fault.status ?? 200, `processed, then injected (${String((answer as { status?: string }).status)})`);
-            }
+            if (answersInstead && fault.processed) return inject(fault, answer, `processed, then injected (${said})`);
             if (fault?.rewrite) answer = fault.rewrite(answer as Record<string, unknown>);
             res.writeHead(status, { "content-type": "application/json" }).end(typeof answer === "string" ? answer : JSON.stringify(answer));
             record(status, typeof answer === "string" ? "rewritten" : String((answer as { status?: string }).status));
@@ -314,11 +313,6 @@ export class EdisSimulator {
         return handler();
     }
 
-    private dispatchHosted(host: string, path: string, fields: Record<string, unknown>): unknown {
-        this.account.advance();
-        return this.management.handle(host, path, fields);
-    }
-
     private takeFault(endpoint: string): InjectedFault | undefined {
         const i = this.faults.findIndex((f) => f.endpoint === endpoint || f.endpoint === "*");
         if (i < 0) return undefined;
@@ -327,10 +321,12 @@ export class EdisSimulator {
         return fault;
     }
 
-    private admin(method: string, url: URL, raw: string, contentType: string | undefined, res: http.ServerResponse): void {
+    private admin(req: http.IncomingMessage, url: URL, raw: string, res: http.ServerResponse): void {
         const send = (status: number, body: unknown): void =>
             void res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
         const account = this.account;
+        const method = req.method ?? "GET";
+        const contentType = req.headers["content-type"];
         try {
             // JSON, or a form as curl --data sends it.
             const body = (contentType?.includes("application/x-www-form-urlencoded") ? parseFields(contentType, raw) : raw ? JSON.parse(raw) : {}) as Record<string, any>;
@@ -390,15 +386,6 @@ function loadState(options: SimulatorOptions): AccountState | undefined {
     }
 }
 
-function readBody(req: http.IncomingMessage): Promise<string> {
-    return new Promise((resolve, reject) => {
-        const chunks: Buffer[] = [];
-        req.on("data", (c: Buffer) => chunks.push(c));
-        req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-        req.on("error", reject);
-    });
-}
-
 function parseFields(contentType: string | undefined, raw: string): Record<string, unknown> {
     if (contentType?.includes("application/json")) {
         try {
@@ -421,28 +408,13 @@ function injectedBody(fault: InjectedFault, status: number, real: Record<string,
     const fill = (text: string) => text.replace(/\{\{(orderid|serviceids|serviceid|invoiceid)\}\}/g, (_, k: string) => String(real[k] ?? real[`${k}s`] ?? ""));
     if (fault.text !== undefined) return { type: "text/html; charset=UTF-8", text: fill(fault.text) };
     if (fault.json !== undefined) return { type: "application/json", text: fill(JSON.stringify(fault.json)) };
-    return faultBody(fault.body, status, fault.message);
-}
-
-function faultBody(kind: InjectedFault["body"], status: number, message?: string): { type: string; text: string } {
-    switch (kind) {
-        case "html":
-            return { type: "text/html", text: `<html><body><h1>${status} Bad Gateway</h1></body></html>` };
-        case "empty":
-            return { type: "application/json", text: "" };
-        case "badjson":
-            return { type: "application/json", text: '{"status": "success", "data": ' };
-        case "status-error":
-            return { type: "application/json", text: JSON.stringify({ status: "error", message: message ?? "Internal processing error" }) };
-        default:
-            return { type: "application/json", text: JSON.stringify({ status: "error", message: message ?? `Injected HTTP ${status}` }) };
-    }
+    if (fault.body === "html") return { type: "text/html", text: `<html><body><h1>${status} Bad Gateway</h1></body></html>` };
+    if (fault.body === "empty") return { type: "application/json", text: "" };
+    if (fault.body === "badjson") return { type: "application/json", text: '{"status": "success", "data": ' };
+    const message = fault.message ?? (fault.body === "status-error" ? "Internal processing error" : `Injected HTTP ${status}`);
+    return { type: "application/json", text: JSON.stringify({ status: "error", message }) };
 }
 
 function pick(obj: Record<string, unknown>, keys: string[]): Record<string, unknown> {
     return Object.fromEntries(keys.filter((k) => obj[k] !== undefined).map((k) => [k, obj[k]]));
-}
-
-function sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -11,7 +11,8 @@
 //     (sdk/python/cmd/pulumi-language-python-exec, installed beside this binary) under the program's virtualenv
 //     (runtime option `virtualenv`), with the monitor, engine, project, stack, organization, directories,
 //     dry-run flag and parallelism as arguments and the config as PULUMI_CONFIG / PULUMI_CONFIG_SECRET_KEYS.
-//   - GetRequiredPlugins: none (the engine loads a provider when the program first uses its package).
+//   - GetRequiredPlugins and GetRequiredPackages: unimplemented, which the engine reads as none (it loads a provider
+//     when the program first uses its package).
 //
 // Left out: dependency installation (`pulumi install`), `pulumi new`, `about`, program generation (`pulumi
 // convert`, the code `pulumi import` writes for these languages), policy packs, debugging, and Go programs.
@@ -46,14 +47,6 @@ type host struct {
 
 func (h *host) GetPluginInfo(context.Context, *emptypb.Empty) (*pulumirpc.PluginInfo, error) {
 	return &pulumirpc.PluginInfo{Version: version}, nil
-}
-
-func (h *host) GetRequiredPlugins(context.Context, *pulumirpc.GetRequiredPluginsRequest) (*pulumirpc.GetRequiredPluginsResponse, error) {
-	return &pulumirpc.GetRequiredPluginsResponse{}, nil
-}
-
-func (h *host) GetRequiredPackages(context.Context, *pulumirpc.GetRequiredPackagesRequest) (*pulumirpc.GetRequiredPackagesResponse, error) {
-	return &pulumirpc.GetRequiredPackagesResponse{}, nil
 }
 
 func (h *host) GeneratePackage(ctx context.Context, req *pulumirpc.GeneratePackageRequest) (*pulumirpc.GeneratePackageResponse, error) {
