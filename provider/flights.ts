@@ -72,13 +72,9 @@ export class Gathering<W> {
     }
 }
 
-interface Flight {
-    met: Set<Gathering<unknown>>;
-}
-
-/** The creates in flight, each counted by every gathering it may reach. */
+/** The creates in flight, each counted by every gathering it may reach (and knowing the gatherings it has met). */
 export class Flights {
-    private readonly current = new AsyncLocalStorage<Flight>();
+    private readonly current = new AsyncLocalStorage<Set<Gathering<unknown>>>();
     private readonly gatherings: Array<Gathering<unknown>> = [];
 
     /** A gathering that every create from now on is expected at. */
@@ -89,28 +85,28 @@ export class Flights {
 
     /** Runs one create as a flight: expected at every gathering until it arrives there or finishes. */
     async run<T>(work: () => Promise<T>): Promise<T> {
-        const flight: Flight = { met: new Set() };
+        const met = new Set<Gathering<unknown>>();
         for (const g of this.gatherings) g.expect();
         try {
-            return await this.current.run(flight, work);
+            return await this.current.run(met, work);
         } finally {
-            for (const g of this.gatherings) if (!flight.met.has(g)) g.pass();
+            for (const g of this.gatherings) if (!met.has(g)) g.pass();
         }
     }
 
     /** The calling create will not arrive at this gathering: the others need not wait for it. */
     leave<W>(gathering: Gathering<W>): void {
-        const flight = this.current.getStore();
-        if (!flight || flight.met.has(gathering as Gathering<unknown>) || !this.gatherings.includes(gathering as Gathering<unknown>)) return;
-        flight.met.add(gathering as Gathering<unknown>);
+        const [met, g] = [this.current.getStore(), gathering as Gathering<unknown>];
+        if (!met || met.has(g) || !this.gatherings.includes(g)) return;
+        met.add(g);
         gathering.pass();
     }
 
     /** Arrives at a gathering as the calling create (or as a caller outside any create, whom nobody waits for). */
     arrive<W>(gathering: Gathering<W>, what: W): void {
-        const flight = this.current.getStore();
-        const expected = !!flight && this.gatherings.includes(gathering as Gathering<unknown>) && !flight.met.has(gathering as Gathering<unknown>);
-        if (expected) flight!.met.add(gathering as Gathering<unknown>);
+        const [met, g] = [this.current.getStore(), gathering as Gathering<unknown>];
+        const expected = !!met && this.gatherings.includes(g) && !met.has(g);
+        if (expected) met.add(g);
         gathering.arrive(what, expected);
     }
 }

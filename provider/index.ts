@@ -7,6 +7,7 @@ import { trafficAlertOn } from "./management/trafficAlert";
 import { processCore } from "./runtime";
 import { connectEngineLog, inResource, linesDelivered, watchEngine } from "./engineLog";
 import { RESOURCE_KEY } from "./journal";
+import type { CheckFailure } from "./fields";
 
 // In Pulumi's dynamic-provider host (`node .../cmd/dynamic-provider/index.js <engine address>`), lines go to the engine.
 if (/[\\/]cmd[\\/]dynamic-provider[\\/]index\.js$/.test(process.argv[1] ?? "") && /^[\w.-]+:[1-9]\d*$/.test(process.argv[2] ?? "")) {
@@ -22,10 +23,11 @@ if (/[\\/]cmd[\\/]dynamic-provider[\\/]index\.js$/.test(process.argv[1] ?? "") &
 function dynamicDoor<T extends object>(impl: T): T {
     const urnOf = (args: unknown[]) =>
         args.map((a) => (a && typeof a === "object" ? (a as Record<string, unknown>)[RESOURCE_KEY] : undefined)).find((k): k is string => typeof k === "string");
-    const call = (fn: (...a: unknown[]) => Promise<unknown>) => async (...args: unknown[]) => {
+    type Method = (...a: unknown[]) => Promise<unknown>;
+    const call = (fn: Method) => async (...args: unknown[]) => {
         try {
             const result = await inResource(urnOf(args), async () => fn.apply(impl, args))();
-            const failures = (result as { failures?: Array<{ property: string; reason: string }> } | undefined)?.failures;
+            const failures = (result as { failures?: CheckFailure[] } | undefined)?.failures;
             if (!Array.isArray(failures)) return result;
             return { ...(result as object), failures: failures.map((f) => ({ ...f, reason: withhold(f.reason, { scope: "composed" }) })) };
         } catch (e) {
@@ -34,7 +36,7 @@ function dynamicDoor<T extends object>(impl: T): T {
             await linesDelivered();
         }
     };
-    return Object.fromEntries(Object.entries(impl).map(([name, fn]) => [name, typeof fn === "function" ? call(fn as (...a: unknown[]) => Promise<unknown>) : fn])) as T;
+    return Object.fromEntries(Object.entries(impl).map(([name, fn]) => [name, typeof fn === "function" ? call(fn as Method) : fn])) as T;
 }
 
 // The dynamic door: the host caches one provider per resource type; all four share the process's core.

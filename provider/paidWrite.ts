@@ -57,10 +57,11 @@ export async function sendOnce<E extends WriteEntry, R>(w: PaidWrite<E, R>): Pro
     if (w.cancelled?.aborted) throw new Error(`the deployment was cancelled before ${w.endpoint}${w.entry ? ` for ${w.entry.hostname}` : ""} was sent: nothing was sent`);
     if (w.entry) await w.journal.claim(w.entry);
     const entries = w.claimed ?? (w.entry ? [w.entry] : []);
-    const recordEach = (entryOf: (sending: E, index: number) => E) => Promise.all(entries.map((sending, i) => record(w, entryOf(sending, i))));
+    const warn = (what: string) => (e: unknown) => w.log(`warning: the order journal could not ${what}: ${(e as Error).message}`);
+    const record = (entry: E) => w.journal.write(entry).catch(warn(`record the ${entry.kind} of ${entry.hostname}`));
+    const recordEach = (entryOf: (sending: E, index: number) => E) => Promise.all(entries.map((sending, i) => record(entryOf(sending, i))));
     // Nothing was made: the entry goes. One that cannot be removed stays "sending" and blocks the write until the user says.
-    const clearEach = () =>
-        Promise.all(entries.map((sending) => w.journal.clear(sending.key, sending.kind).catch((e) => w.log(`warning: the order journal could not remove the entry of ${sending.hostname}: ${(e as Error).message}`))));
+    const clearEach = () => Promise.all(entries.map((s) => w.journal.clear(s.key, s.kind).catch(warn(`remove the entry of ${s.hostname}`))));
     let result: R;
     try {
         result = await w.send();
@@ -81,17 +82,9 @@ export async function sendOnce<E extends WriteEntry, R>(w: PaidWrite<E, R>): Pro
         // EDIS's words (withheld if they hold a credential).
         const problem = `${e.message}. EDIS's answer does not show that nothing was made (only a request that never left this machine shows that)`;
         const unknown = entries.map((sending) => ({ ...sending, state: "unknown", problem }) as E);
-        await Promise.all(unknown.map((entry) => record(w, entry)));
+        await Promise.all(unknown.map(record));
         throw w.unknown(problem, unknown[0]);
     }
     await recordEach((sending, i) => w.made(sending, result, i));
     return { answered: result };
-}
-
-async function record<E extends WriteEntry>(w: { journal: OrderJournal; log(line: string): void }, entry: E): Promise<void> {
-    try {
-        await w.journal.write(entry);
-    } catch (e) {
-        w.log(`warning: the order journal could not record the ${entry.kind} of ${entry.hostname}: ${(e as Error).message}`);
-    }
 }

@@ -75,10 +75,8 @@ export class Core {
     /** Needs no credentials, so diff (in preview) can settle entries; the context uses the same one. */
     journal = (): OrderJournal => (this.orderJournal ??= new OrderJournal(journalStoreAt(this.currentConfig().journal)));
 
-    ctx = (): Context => {
-        this.context ??= createContext(this.currentConfig(), { log: this.log, replacing: this.replacing, cancelled: this.cancellation.signal, journal: this.journal() });
-        return this.context;
-    };
+    ctx = (): Context =>
+        (this.context ??= createContext(this.currentConfig(), { log: this.log, replacing: this.replacing, cancelled: this.cancellation.signal, journal: this.journal() }));
 
     noteReplacement = (key: unknown, serviceId: number, kvmId: unknown, order: Record<string, unknown>): void => {
         if (typeof key === "string") this.replacing.set(key, { serviceId, kvmId: typeof kvmId === "string" ? kvmId : undefined, order });
@@ -101,9 +99,8 @@ export function createContext(
     cfg: ProviderConfig,
     options: { clock?: Clock; log: (line: string) => void; replacing?: Context["replacing"]; cancelled?: AbortSignal; journal?: OrderJournal },
 ): Context {
-    const clock = options.clock ?? systemClock;
-    const cancelled = options.cancelled ?? new AbortController().signal;
-    const client = clientFromConfig(cfg, { userAgent: `pulumi-edis/${packageVersion()}`, log: options.log, clock, cancelled });
+    const { log, clock = systemClock, cancelled = new AbortController().signal } = options;
+    const client = clientFromConfig(cfg, { userAgent: `pulumi-edis/${packageVersion()}`, log, clock, cancelled });
     const management = new ManagementClient(client, { urlTemplate: cfg.managementUrl, now: () => clock.now() });
     const flights = new Flights();
     const journal = options.journal ?? new OrderJournal(journalStoreAt(cfg.journal));
@@ -114,12 +111,12 @@ export function createContext(
         catalogue: new Catalogue(client),
         sessions: new SessionDirectory(client, flights, clock),
         flights,
-        batcher: cfg.batchOrders ? new OrderBatcher(client, flights, journal, clock, options.log, cancelled) : undefined,
-        powerReadings: new PowerReadings(management, clock, cfg.requestTimeoutSeconds * 1000, options.log, cancelled),
+        batcher: cfg.batchOrders ? new OrderBatcher(client, flights, journal, clock, log, cancelled) : undefined,
+        powerReadings: new PowerReadings(management, clock, cfg.requestTimeoutSeconds * 1000, log, cancelled),
         journal,
         replacing: options.replacing ?? new Map(),
         clock,
         cancelled,
-        log: options.log,
+        log,
     };
 }

@@ -16,9 +16,7 @@ import { withhold } from "../client/withhold";
 import { FileJournalStore, JournalConflictError, JournalStore, JournalStoreError, shellQuote } from "./store";
 
 export { DEFAULT_JOURNAL_DIR, journalStoreAt, parseJournalUrl } from "./location";
-export type { JournalLocation } from "./location";
-export { FileJournalStore, JournalConflictError, JournalStoreError, shellQuote } from "./store";
-export type { JournalStore } from "./store";
+export * from "./store";
 
 /** The input by which the SDK names a resource for the journal (its URN); not an EDIS input, ignored by diff. */
 export const RESOURCE_KEY = "__resourceKey";
@@ -36,8 +34,6 @@ interface EntryBase {
     problem?: string;
     /** Which deployment wrote the entry last (WRITER). */
     writer?: string;
-    /** The write's nonce (see serialize). */
-    write?: string;
 }
 
 export interface OrderEntry extends EntryBase {
@@ -117,10 +113,7 @@ export function adoptionKey(serviceId: number): string {
 
 /** An entry of the same resource under another stack, that stops a write until the user claims it. */
 export class JournalClaimError extends Error {
-    constructor(message: string) {
-        super(message);
-        this.name = "JournalClaimError";
-    }
+    override name = "JournalClaimError";
 }
 
 /** Which deployment writes an entry (machine, process, CI job), named to another deployment that finds it. */
@@ -175,8 +168,7 @@ export class OrderJournal {
         if (lost.length) {
             throw new JournalStoreError(`the order journal's ${entry.kind} entry of ${entry.key} holds ${lost.join(", ")}, which a write would drop; it was kept as it is`);
         }
-        this.seen(name, seen === null ? await this.store.create(name, body) : await this.store.replace(name, body, seen), false);
-        this.held.set(name, idsOf(entry));
+        this.wrote(name, seen === null ? await this.store.create(name, body) : await this.store.replace(name, body, seen), entry);
     }
 
     /** Writes a "sending" entry only if none exists (a tombstone counts as none): of two deployments, the second stops here. */
@@ -187,7 +179,7 @@ export class OrderJournal {
             let removed = this.removedAt.get(name);
             if (removed === undefined) {
                 try {
-                    return this.claimed(name, await this.store.create(name, body), entry);
+                    return this.wrote(name, await this.store.create(name, body), entry);
                 } catch (e) {
                     if (!(e instanceof JournalConflictError)) throw e;
                     // A tombstone is no entry, and is claimed at its version.
@@ -196,7 +188,7 @@ export class OrderJournal {
                     if (removed === undefined) throw e;
                 }
             }
-            this.claimed(name, await this.store.replace(name, body, removed), entry);
+            this.wrote(name, await this.store.replace(name, body, removed), entry);
         } catch (e) {
             if (!(e instanceof JournalConflictError)) throw e;
             const other = await this.readNamed(name).catch(() => undefined);
@@ -209,7 +201,7 @@ export class OrderJournal {
         }
     }
 
-    private claimed(name: string, version: string, entry: JournalEntry): void {
+    private wrote(name: string, version: string, entry: JournalEntry): void {
         this.seen(name, version, false);
         this.held.set(name, idsOf(entry));
     }
@@ -244,7 +236,7 @@ export class OrderJournal {
 
     /** A resource's own entries, of every kind: one listing. */
     async entriesOf(key: string): Promise<JournalEntry[]> {
-        return (await this.readAll(await this.store.list(`${resourceDigest(key)}.${keyDigest(key)}.`))).filter((e) => e.key === key);
+        return (await this.readAll(await this.store.list(`${resourceDigest(key)}.${sha256(key, 40)}.`))).filter((e) => e.key === key);
     }
 
     /** The entries of the same resource under any stack: one listing. */
@@ -304,7 +296,7 @@ export class OrderJournal {
     }
 
     private nameOf(key: string, kind: JournalKind): string {
-        return `${resourceDigest(key)}.${keyDigest(key)}.${kind}.json`;
+        return `${resourceDigest(key)}.${sha256(key, 40)}.${kind}.json`;
     }
 }
 
@@ -320,14 +312,14 @@ function idsOf(entry: JournalEntry): string[] {
 /** An entry whose body is not JSON (written by hand, or cut short on a full disk). */
 class UnparsableEntryError extends JournalStoreError {}
 
-function keyDigest(key: string): string {
-    return createHash("sha256").update(key).digest("hex").slice(0, 40);
+function sha256(text: string, hexChars: number): string {
+    return createHash("sha256").update(text).digest("hex").slice(0, hexChars);
 }
 
 /** The resource a key names whatever its stack; a key filed aside (`<urn>#service-<id>`) names its resource too. */
 function resourceDigest(key: string): string {
     const p = urnParts(key.replace(/#service-\d+$/, ""));
-    return createHash("sha256").update(p ? `${p.project}::${p.typePath}::${p.name}` : key).digest("hex").slice(0, 16);
+    return sha256(p ? `${p.project}::${p.typePath}::${p.name}` : key, 16);
 }
 
 function tombstone(): string {
@@ -348,7 +340,7 @@ function serialize(entry: JournalEntry): string {
 
 /** The hex id by which printed commands name a resource's entries: safe to paste and quote whatever the name holds. */
 export function entryId(key: string): string {
-    return createHash("sha256").update(key).digest("hex").slice(0, 16);
+    return sha256(key, 16);
 }
 
 /** The orders CLI by this provider's own path; never `npx pulumi-edis`, which may fetch whatever the registry has. */
@@ -417,7 +409,7 @@ export async function unfinishedBeside<K extends "order" | "hook">(
     const type = (t: string) => t.split("$").pop();
     return (await journal.ofKind(kind)).filter((e): e is Extract<JournalEntry, { kind: K }> => {
         const them = urnParts(e.key);
-        return e.kind === kind && e.key !== key && unresolved(e) && !!them && them.stack === me.stack && them.project === me.project && type(them.typePath) === type(me.typePath);
+        return e.key !== key && unresolved(e) && !!them && them.stack === me.stack && them.project === me.project && type(them.typePath) === type(me.typePath);
     });
 }
 
@@ -489,15 +481,15 @@ export async function settle(journal: OrderJournal, props: Record<string, unknow
     }
     if (props.serviceId === undefined) return;
     const order = find("order");
-    if ((order?.state === "ordered" || order?.state === "created") && order.serviceId === props.serviceId) await journal.clear(key, "order");
-    // A saved replacement's new half was settled by the program: one still here names a server no state holds.
-    else if ((order?.state === "ordered" || order?.state === "created") && order.serviceId !== undefined && order.serviceId !== props.serviceId) {
-        log(
+    if ((order?.state === "ordered" || order?.state === "created") && order.serviceId !== undefined) {
+        if (order.serviceId === props.serviceId) await journal.clear(key, "order");
+        // A saved replacement's new half was settled by the program: one still here names a server no state holds.
+        else log(
             `warning: ${key} holds service ${String(props.serviceId)}, but the order journal records service ${order.serviceId} ` +
                 `(order ${order.orderId ?? "?"}, ${order.hostname}, sent ${order.sentAt}) ordered for it by a deployment that did not finish ` +
                 `(a replacement, or a create, that stopped). That server may be billed outside any state: adopt it with adoptKvmId on a ` +
                 `resource, or cancel it in the EDIS client area; then run \`${resolveCommand("forget", key, journal, "order")}\`.`,
-        );
+            );
     }
     const extra = find("extra");
     if (extra) {

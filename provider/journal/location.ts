@@ -9,17 +9,12 @@ import { FileJournalStore, JournalStore, JournalStoreError } from "./store";
 
 export const DEFAULT_JOURNAL_DIR = ".pulumi-edis/journal";
 
-export function defaultJournalDir(baseDir = process.cwd()): string {
-    return resolve(baseDir, DEFAULT_JOURNAL_DIR);
+export function defaultJournalDir(): string {
+    return resolve(DEFAULT_JOURNAL_DIR);
 }
 
-export type JournalLocation = { kind: "file"; dir: string } | S3Location | UnusableLocation;
-
-/** A setting that names no usable store: every use of the journal fails with the problem, so nothing is ordered. */
-export interface UnusableLocation {
-    kind: "unusable";
-    problem: string;
-}
+/** "unusable": a setting that names no usable store; every use of the journal fails with the problem, so nothing is ordered. */
+export type JournalLocation = { kind: "file"; dir: string } | S3Location | { kind: "unusable"; problem: string };
 
 export interface S3Location {
     kind: "s3";
@@ -143,16 +138,16 @@ function openJournalStore(location: JournalLocation): JournalStore {
 const opened = new Map<string, JournalStore>();
 
 export function journalStoreAt(location: JournalLocation): JournalStore {
-    const id = location.kind === "file" ? `file:${location.dir}` : location.kind === "s3" ? `s3:${location.url}` : `unusable:${location.problem}`;
+    const id = JSON.stringify(location);
     let store = opened.get(id);
     if (!store) opened.set(id, (store = openJournalStore(location)));
     return store;
 }
 
 /** The journal's location from `journalUrl` (`setting` names it for the user), or the default directory when it is unset. */
-export function journalLocationFrom(url: string | undefined, setting: string, baseDir: string = process.cwd()): JournalLocation {
-    if (url === undefined) return { kind: "file", dir: defaultJournalDir(baseDir) };
-    const parsed = parseJournalUrl(url, setting, baseDir);
+export function journalLocationFrom(url: string | undefined, setting: string): JournalLocation {
+    if (url === undefined) return { kind: "file", dir: defaultJournalDir() };
+    const parsed = parseJournalUrl(url, setting);
     return "problem" in parsed ? { kind: "unusable", problem: parsed.problem } : parsed;
 }
 

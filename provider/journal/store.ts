@@ -32,10 +32,7 @@ export class JournalConflictError extends Error {
 
 /** The store could not be read or written: before a paid write this stops it; after, it is logged. */
 export class JournalStoreError extends Error {
-    constructor(message: string) {
-        super(message);
-        this.name = "JournalStoreError";
-    }
+    override name = "JournalStoreError";
 }
 
 /** A word quoted for POSIX shells. */
@@ -51,14 +48,10 @@ export function shellQuote(word: string): string {
  * number taken, and a reader finds the highest by trying the next. A removal is a tombstone (OrderJournal).
  */
 export class FileJournalStore implements JournalStore {
-    constructor(readonly dir: string) {}
-
-    get location(): string {
-        return this.dir;
-    }
+    constructor(readonly location: string) {}
 
     get cliOption(): string {
-        return `--dir ${shellQuote(this.dir)}`;
+        return `--dir ${shellQuote(this.location)}`;
     }
 
     async get(name: string): Promise<StoredObject | undefined> {
@@ -72,23 +65,23 @@ export class FileJournalStore implements JournalStore {
     }
 
     async create(name: string, body: string): Promise<string> {
-        if (this.highest(name) !== undefined) throw new JournalConflictError(`${join(this.dir, name)} exists already`);
+        if (this.highest(name) !== undefined) throw new JournalConflictError(`${join(this.location, name)} exists already`);
         return this.write(name, 1, body);
     }
 
     async replace(name: string, body: string, version: string): Promise<string> {
         const seen = Number(version);
-        if (!Number.isInteger(seen) || seen < 0) throw new JournalConflictError(`${join(this.dir, name)} is not at version ${version}`);
+        if (!Number.isInteger(seen) || seen < 0) throw new JournalConflictError(`${join(this.location, name)} is not at version ${version}`);
         return this.write(name, seen + 1, body);
     }
 
     async list(prefix: string): Promise<string[]> {
         let files: string[];
         try {
-            files = readdirSync(this.dir);
+            files = readdirSync(this.location);
         } catch (e) {
             if ((e as NodeJS.ErrnoException).code === "ENOENT") return [];
-            throw this.failed("listed", this.dir, e);
+            throw this.failed("listed", this.location, e);
         }
         return [...new Set(files.flatMap((f) => (f.startsWith(prefix) ? [VERSIONED.exec(f)?.[1] ?? f] : [])).filter((n) => n.endsWith(".json")))];
     }
@@ -98,7 +91,7 @@ export class FileJournalStore implements JournalStore {
         const target = this.path(name, version);
         const tmp = `${target}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
         try {
-            mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+            mkdirSync(this.location, { recursive: true, mode: 0o700 });
             const fd = openSync(tmp, "w", 0o600);
             try {
                 writeSync(fd, body);
@@ -107,14 +100,14 @@ export class FileJournalStore implements JournalStore {
                 closeSync(fd);
             }
             linkSync(tmp, target);
-            const dirFd = openSync(this.dir, "r");
+            const dirFd = openSync(this.location, "r");
             try {
                 fsyncSync(dirFd);
             } finally {
                 closeSync(dirFd);
             }
         } catch (e) {
-            if ((e as NodeJS.ErrnoException).code === "EEXIST") throw new JournalConflictError(`${join(this.dir, name)} was changed by another process`);
+            if ((e as NodeJS.ErrnoException).code === "EEXIST") throw new JournalConflictError(`${join(this.location, name)} was changed by another process`);
             throw this.failed("written", target, e);
         } finally {
             rmSync(tmp, { force: true });
@@ -141,7 +134,7 @@ export class FileJournalStore implements JournalStore {
     }
 
     private path(name: string, version: number): string {
-        return join(this.dir, version === 0 ? name : `${name}.${version}`);
+        return join(this.location, version === 0 ? name : `${name}.${version}`);
     }
 
     private failed(what: string, path: string, e: unknown): JournalStoreError {

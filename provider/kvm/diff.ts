@@ -20,9 +20,6 @@ export const UPGRADE_IN_PLACE = ["planId", "billingCycle"] as const;
 
 // The rest change in place without an order; powerState unset is not managed and never differs.
 
-/** Replaces on a planId change when asked (`replaceOnPlanChange`: the `replaceOnChanges` option does nothing for a dynamic provider). */
-export const REPLACE_WHEN_ASKED = ["planId"] as const;
-
 /** Server states shown as an in-place change, so that a server suspended at EDIS fails `--expect-no-changes` after a refresh. */
 export const STATUS_DRIFT = ["suspended", "notListed"] as const;
 
@@ -50,13 +47,10 @@ function same(name: string, a: unknown, b: unknown): boolean {
         if (name === "hostname") return sameHostname(a, b);
         if (name === "sshPublicKey") return sshKeyOf(a) === sshKeyOf(b);
     }
-    if (name === "locationId" && b == null) return true;
-    // Only an adopted server may leave the billing cycle out (others get the default): it keeps its cycle.
-    if (name === "billingCycle" && b == null) return true;
-    // Adoption is a one-time import: once adopted, removing adoptKvmId (as one removes `import:`) changes nothing.
-    if (name === "adoptKvmId" && b == null) return true;
-    // The stored value is what EDIS last reported; a program that does not manage power accepts any.
-    if (name === "powerState" && b == null) return true;
+    // Left out, these keep what the server has: its location; its billing cycle (only an adopted server may leave it out,
+    // others get the default); its adoption (a one-time import: removing adoptKvmId, as one removes `import:`, changes
+    // nothing); its power (the stored value is what EDIS last reported, and a program that does not manage power accepts any).
+    if (b == null && ["locationId", "billingCycle", "adoptKvmId", "powerState"].includes(name)) return true;
     if (name === "applyCredit") return (a ?? true) === (b ?? true);
     return a === b || (a == null && b == null);
 }
@@ -75,9 +69,10 @@ export function diffKvmServer(olds: Record<string, unknown>, news: Record<string
     if (olds.serviceId != null && !olds.kvmId) changed.push(UNFINISHED);
     // A state without a recorded location learns it in place: the update checks that the plan is there.
     const learnsLocation = olds.locationId == null && news.locationId !== UNKNOWN;
-    // An unknown flag (preview) may turn out true: the plan shows the replacement it may be, not an update.
+    // A planId change replaces when asked (`replaceOnPlanChange`: the `replaceOnChanges` option does nothing for a dynamic
+    // provider). An unknown flag (preview) may turn out true: the plan shows the replacement it may be, not an update.
     const asked = news.replaceOnPlanChange === true || news.replaceOnPlanChange === UNKNOWN;
-    const replacing: readonly string[] = asked ? [...REPLACE_ON_CHANGE, ...REPLACE_WHEN_ASKED] : REPLACE_ON_CHANGE;
+    const replacing: readonly string[] = asked ? [...REPLACE_ON_CHANGE, "planId"] : REPLACE_ON_CHANGE;
     const replaces = changed.filter((name) => replacing.includes(name) && !(name === "locationId" && learnsLocation) && !learnedNow.includes(name));
     // A new half adopting the KVM this resource holds: the old half's delete would cancel the one server. Refused in preview.
     if (replaces.length && typeof news.adoptKvmId === "string" && news.adoptKvmId.toLowerCase() === String(olds.kvmId).toLowerCase()) {

@@ -52,13 +52,10 @@ export interface KvmServerOutputs extends KvmServerInputs {
     listPrice?: ListPrice;
 }
 
-/** The output that marks a server missing from the account's listing but not confirmed gone (see KvmServerOutputs). */
 export const NOT_LISTED = "notListed";
 
-/** The output that names the batch a server was ordered in (see KvmServerOutputs). */
 export const ORDER_BATCH = "__orderBatch";
 
-/** Outputs that are not inputs. */
 export const OUTPUT_ONLY_NAMES = [
     "serviceId",
     "kvmId",
@@ -117,15 +114,17 @@ const billingCycle: Validator = (v) => {
         : { error: `must be one of ${BILLING_CYCLES.map((c) => `"${c}"`).join(", ")} ("semi-annually" is accepted too), got ${show(v)}` };
 };
 
-const cancellationType: Validator = (v) =>
-    (CANCELLATION_TYPES as readonly unknown[]).includes(v)
-        ? { value: v }
-        : { error: `must be "Immediate" or "End of Billing Period", got ${show(v)}` };
+const oneOf =
+    (values: readonly unknown[], what: string): Validator =>
+    (v) =>
+        values.includes(v) ? { value: v } : { error: `must be ${what}, got ${show(v)}` };
+
+const cancellationType = oneOf(CANCELLATION_TYPES, `"Immediate" or "End of Billing Period"`);
 
 const nonEmptyString: Validator = (v) =>
     typeof v === "string" && v.trim() !== "" ? { value: v.trim() } : { error: `must be a non-empty string, got ${show(v)}` };
 
-const bool: Validator = (v) => (typeof v === "boolean" ? { value: v } : { error: `must be true or false, got ${show(v)}` });
+const bool = oneOf([true, false], "true or false");
 
 const timeoutSeconds: Validator = (v) =>
     typeof v === "number" && Number.isFinite(v) && v >= 1 && v <= 86_400
@@ -165,8 +164,7 @@ const sshPublicKey: Validator = (v) => {
     return { value: line };
 };
 
-const powerState: Validator = (v) =>
-    v === "on" || v === "off" ? { value: v } : { error: `must be "on" or "off" (leave it unset to not manage power), got ${show(v)}` };
+const powerState = oneOf(["on", "off"], `"on" or "off" (leave it unset to not manage power)`);
 
 const RULES: Record<keyof KvmServerInputs, FieldRule> = {
     planId: { required: true, validate: positiveId },
@@ -219,14 +217,6 @@ export function inputsOf(props: Record<string, unknown>): KvmServerInputs {
 }
 
 /** The outputs a session entry provides. The signature is a credential and is deliberately not among them. */
-export function sessionOutputs(s: KvmSession) {
-    return {
-        kvmId: s.kvmId,
-        apiHost: s.apiHost,
-        apiRdns: s.apiRdns,
-        description: s.description,
-        suspended: s.suspended,
-        lps: s.lps,
-        lpsIsPremium: s.lpsIsPremium,
-    };
+export function sessionOutputs({ kvmId, apiHost, apiRdns, description, suspended, lps, lpsIsPremium }: KvmSession) {
+    return { kvmId, apiHost, apiRdns, description, suspended, lps, lpsIsPremium };
 }

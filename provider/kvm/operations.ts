@@ -6,7 +6,7 @@ import { ENDPOINTS } from "../client/client";
 import { CancellationType, UpgradeResult } from "../client/model";
 import { DEFAULT_CANCELLATION_TYPE } from "../config";
 import { Context } from "../context";
-import { Identity, UpgradeEntry, entryFor, resolveCommand } from "../journal";
+import { Identity, RESOURCE_KEY, UpgradeEntry, entryFor, resolveCommand } from "../journal";
 import { WriteOutcomeUnknownError, sendOnce } from "../paidWrite";
 import { KvmServerInputs, KvmServerOutputs, NOT_LISTED, ORDER_BATCH, compact, resourceKeyOf, sessionOutputs } from "./inputs";
 import { managesPower, readPowerState } from "./power";
@@ -87,16 +87,16 @@ export async function readServer(ctx: Context, id: string, props: Record<string,
         ctx.log(`${name} is gone at EDIS: not in the account's listing, and both id lookups refuse it (${seen.words}); removed from the stack's state`);
         return GONE;
     }
-    ctx.log(notListedWarning(name, seen.why, props));
+    ctx.log(notListedWarning(name, seen.why, resourceKeyOf(props)));
     return { id, props: compact({ ...props, serviceId, kvmId, [NOT_LISTED]: true }) };
 }
 
 /** The one warning of a server kept in state though the account's listing lacks it (a read, or an update's look again). */
-function notListedWarning(name: string, why: string, props: Record<string, unknown>): string {
+function notListedWarning(name: string, why: string, key: string | undefined): string {
     return (
         `warning: ${name} is kept in the stack's state and shown as a change: ${why}. Check it in the EDIS client area. If it ` +
         `runs, nothing is needed (the next refresh finds it). If it is cancelled, \`pulumi refresh\` removes it once EDIS stops ` +
-        `naming it, or remove it yourself with \`${stateDelete(resourceKeyOf(props))}\`.`
+        `naming it, or remove it yourself with \`${stateDelete(key)}\`.`
     );
 }
 
@@ -136,7 +136,7 @@ export async function recheckSuspension(ctx: Context, outs: KvmServerOutputs): P
 export async function recheckListing(ctx: Context, outs: KvmServerOutputs): Promise<KvmServerOutputs> {
     const session = outs.kvmId ? (await ctx.sessions.all()).get(outs.kvmId) : undefined;
     if (session) return compact({ ...outs, ...sessionOutputs(session), [NOT_LISTED]: undefined });
-    ctx.log(notListedWarning(`${outs.hostname} (service ${outs.serviceId})`, "it is still not in the account's listing", outs as unknown as Record<string, unknown>));
+    ctx.log(notListedWarning(`${outs.hostname} (service ${outs.serviceId})`, "it is still not in the account's listing", outs[RESOURCE_KEY]));
     return outs;
 }
 
@@ -247,7 +247,6 @@ export async function cancelServer(ctx: Context, id: string, props: Record<strin
     try {
         await ctx.client.cancelProduct({ serviceId, kvmId, type });
         ctx.log(`cancelled ${name}: ${type}`);
-        return;
     } catch (e) {
         if (!isEdisApiError(e) || e.kind === "credentials" || e.kind === "not_sent") throw e;
         ctx.sessions.invalidate();

@@ -111,10 +111,7 @@ export class OrderBatcher {
                 unknown: (problem) => new WriteOutcomeUnknownError("the batched order", problem, ""),
             });
         } catch (e) {
-            for (const m of claimed) {
-                if (e instanceof WriteOutcomeUnknownError) m.settle({ error: m.unknown(e.problem, m.entry) });
-                else m.settle({ error: e });
-            }
+            for (const m of claimed) m.settle({ error: e instanceof WriteOutcomeUnknownError ? m.unknown(e.problem, m.entry) : e });
             return;
         }
         const order: OrderResult = "answered" in outcome ? outcome.answered : namedOrder(outcome.named);
@@ -166,11 +163,11 @@ export class OrderBatcher {
 
 /** The entry of the server at `index` of an answered order of `size` items: "ordered" with the service id there, else "unknown"; batched or not. */
 export function orderedAt(sending: OrderEntry, order: OrderResult, index: number, size: number): OrderEntry {
-    const serviceId = order.serviceIds[index];
-    if (serviceId === undefined) {
-        return { ...sending, state: "unknown", orderId: order.orderId, invoiceId: order.invoiceId, problem: `EDIS accepted order ${order.orderId} but named ${order.serviceIds.length} service id(s) for ${size} server(s)` };
+    const { orderId, invoiceId, invoicePaid, serviceIds } = order;
+    if (serviceIds[index] === undefined) {
+        return { ...sending, state: "unknown", orderId, invoiceId, problem: `EDIS accepted order ${orderId} but named ${serviceIds.length} service id(s) for ${size} server(s)` };
     }
-    return { ...sending, state: "ordered", serviceId, orderId: order.orderId, invoiceId: order.invoiceId, invoicePaid: order.invoicePaid };
+    return { ...sending, state: "ordered", serviceId: serviceIds[index], orderId, invoiceId, invoicePaid };
 }
 
 /** The entry for a failed answer naming what was made: "ordered" at this place's service id, else "unknown" for the user to resolve. */

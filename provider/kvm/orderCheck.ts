@@ -6,21 +6,21 @@ import { ADDON_INPUTS, KvmServerInputs } from "./inputs";
 import type { KvmServerDiff } from "./diff";
 
 export class OrderCheckError extends Error {
+    override name = "OrderCheckError";
     constructor(readonly problems: string[]) {
         super(`nothing was ordered: ${problems.join("; ")}`);
-        this.name = "OrderCheckError";
     }
 }
 
 const LIST_MAX = 8;
 
-function listAddons(addons: Addon[]): string {
-    const shown = addons.slice(0, LIST_MAX).map((a) => `${a.id} (${a.name})`);
-    return (shown.join(", ") || "none") + (addons.length > LIST_MAX ? `, and ${addons.length - LIST_MAX} more` : "");
+function listItems(items: Array<Addon | Product>): string {
+    const shown = items.slice(0, LIST_MAX).map((a) => `${a.id} (${a.name})`);
+    return shown.join(", ") || "none";
 }
 
-function listPlans(products: Product[]): string {
-    return products.slice(0, LIST_MAX).map((p) => `${p.id} (${p.name})`).join(", ") || "none";
+function listAddons(addons: Addon[]): string {
+    return listItems(addons) + (addons.length > LIST_MAX ? `, and ${addons.length - LIST_MAX} more` : "");
 }
 
 function describeLocation(l: Location): string {
@@ -62,25 +62,25 @@ export async function checkOrder(
 
     const wanted = inputs.locationId !== undefined ? everything.find((e) => e.location.id === inputs.locationId) : undefined;
     if (inputs.locationId !== undefined && !wanted) {
-        problems.push(
+        throw new OrderCheckError([
+            ...problems,
             `locationId ${inputs.locationId} is not an EDIS location; locations: ${everything.map((e) => describeLocation(e.location)).join(", ")}`,
-        );
-        throw new OrderCheckError(problems);
+        ]);
     }
     if (!home) {
         const where = wanted ?? everything[0];
-        problems.push(
+        throw new OrderCheckError([
+            ...problems,
             `planId ${inputs.planId} is not a product at any location` +
-                (where ? `; plans at ${describeLocation(where.location)}: ${listPlans(where.products)} (see edis.getPlans())` : ""),
-        );
-        throw new OrderCheckError(problems);
+                (where ? `; plans at ${describeLocation(where.location)}: ${listItems(where.products)} (see edis.getPlans())` : ""),
+        ]);
     }
     if (wanted && home.location.id !== wanted.location.id) {
-        problems.push(
+        throw new OrderCheckError([
+            ...problems,
             `planId ${inputs.planId} belongs to ${describeLocation(home.location)}, not to ${describeLocation(wanted.location)}; ` +
-                `plans there: ${listPlans(wanted.products)}`,
-        );
-        throw new OrderCheckError(problems);
+                `plans there: ${listItems(wanted.products)}`,
+        ]);
     }
     const { plan } = home;
     const planName = `plan ${plan.id} (${plan.name})`;
@@ -89,7 +89,7 @@ export async function checkOrder(
         problems.push(`${describeLocation(home.location)} is out of stock (get/locations says so); locations in stock: ${inStock.join(", ") || "none"}`);
     } else if (plan.outOfStock) {
         const here = everything.find((e) => e.location.id === home.location.id);
-        problems.push(`${planName} is out of stock at ${describeLocation(home.location)}; plans in stock there: ${listPlans((here?.products ?? []).filter((p) => !p.outOfStock))}`);
+        problems.push(`${planName} is out of stock at ${describeLocation(home.location)}; plans in stock there: ${listItems((here?.products ?? []).filter((p) => !p.outOfStock))}`);
     }
 
     if (!plan.addons.os.some((a) => a.id === inputs.osId)) {
@@ -107,21 +107,19 @@ export async function checkOrder(
     return { plan, location: home.location };
 }
 
-/** Whether an add-on id is its plan's unpriced non-OS "no extra" entry: the same server as the input unset, so a change between them replaces nothing. */
-async function isNoExtraAddon(catalogue: Catalogue, planId: number, input: keyof typeof ADDON_INPUTS, id: number): Promise<boolean> {
-    const home = await catalogue.findPlan(planId);
-    const addon = home?.plan.addons[ADDON_INPUTS[input].group].find((a) => a.id === id);
-    return !!addon && addon.unpriced === true;
-}
-
-/** Drops add-on changes that isNoExtraAddon finds are none (diff and check alike); the catalogue is asked only for such a pair. */
+/**
+ * Drops add-on changes between unset and the plan's unpriced "no extra" entry, which are the same server (diff and check
+ * alike); the catalogue is asked only for such a pair.
+ */
 export async function withoutNoExtraAddons(catalogue: () => Catalogue, olds: Record<string, unknown>, diff: KvmServerDiff, news: Record<string, unknown>): Promise<KvmServerDiff> {
     const same: string[] = [];
     for (const input of Object.keys(ADDON_INPUTS) as Array<keyof typeof ADDON_INPUTS>) {
-        if (!diff.changed.includes(input)) continue;
+        if (!diff.changed.includes(input) || typeof olds.planId !== "number") continue;
         const [a, b] = [olds[input], news[input]];
         const chosen = a == null && typeof b === "number" ? b : b == null && typeof a === "number" ? a : undefined;
-        if (chosen !== undefined && typeof olds.planId === "number" && (await isNoExtraAddon(catalogue(), olds.planId, input, chosen))) same.push(input);
+        if (chosen === undefined) continue;
+        const home = await catalogue().findPlan(olds.planId);
+        if (home?.plan.addons[ADDON_INPUTS[input].group].find((x) => x.id === chosen)?.unpriced === true) same.push(input);
     }
     if (!same.length) return diff;
     const changed = diff.changed.filter((n) => !same.includes(n));

@@ -10,7 +10,7 @@
 import { refusedInEdisForm, stopsWaiting } from "../client/answers";
 import { isEdisApiError } from "../client/errors";
 import { ENDPOINTS } from "../client/client";
-import { KvmSession, OrderItem, OrderRequest, OrderResult } from "../client/model";
+import { OrderItem, OrderResult } from "../client/model";
 import { DEFAULT_PROVISIONING_TIMEOUT_SECONDS } from "../config";
 import { Identity, JournalPlace, OrderBatchInfo, OrderEntry, RESOURCE_KEY, entryFor, forgetOrderCommand, resolveCommand } from "../journal";
 import { PaidOutcome, WriteOutcomeUnknownError, sendOnce } from "../paidWrite";
@@ -58,7 +58,6 @@ async function orderOrResume(ctx: Context, inputs: KvmServerInputs, id?: Identit
     const { plan, location } = await checkOrder(ctx.catalogue, inputs, paymentMethod);
     const replacement = key ? ctx.replacing.get(key) : undefined;
     if (replacement) replacement.newHalfStarted = true;
-    const replacing = replacement && { serviceId: replacement.serviceId, kvmId: replacement.kvmId };
 
     const entry: OrderEntry | undefined = key
         ? {
@@ -68,7 +67,7 @@ async function orderOrResume(ctx: Context, inputs: KvmServerInputs, id?: Identit
               hostname: inputs.hostname,
               sentAt: new Date().toISOString(),
               inputs: { ...inputs },
-              replacing,
+              replacing: replacement && { serviceId: replacement.serviceId, kvmId: replacement.kvmId },
               locationId: location.id,
           }
         : undefined;
@@ -83,13 +82,25 @@ async function orderOrResume(ctx: Context, inputs: KvmServerInputs, id?: Identit
         diskBoost: inputs.diskBoostId,
         sshPublicKey: inputs.sshPublicKey,
     };
-    const outcomeUnknown = (problem: string, recorded?: OrderEntry) => orderOutcomeUnknown(ctx.journal, inputs.hostname, problem, recorded ?? entry, replacing);
+    const outcomeUnknown = (problem: string, recorded?: OrderEntry) => orderOutcomeUnknown(ctx.journal, inputs.hostname, problem, recorded ?? entry);
     let outcome: PaidOutcome<OrderResult>;
     let batch: OrderBatchInfo | undefined;
     try {
         // With `edis:batchOrders`, the creates in flight share one add/order (orderBatch.ts).
         if (ctx.batcher) ({ outcome, batch } = await ctx.batcher.order({ terms, item, entry, unknown: outcomeUnknown }));
-        else outcome = await orderAlone(ctx, { ...terms, items: [item] }, entry, outcomeUnknown);
+        else {
+            outcome = await sendOnce<OrderEntry, OrderResult>({
+                journal: ctx.journal,
+                entry,
+                endpoint: ENDPOINTS.order.path,
+                log: ctx.log,
+                cancelled: ctx.cancelled,
+                send: () => ctx.client.addOrder({ ...terms, items: [item] }),
+                made: (sending, order) => orderedAt(sending, order, 0, 1),
+                madeDespite: (sending, e) => orderedDespite(sending, e, 0, 1),
+                unknown: outcomeUnknown,
+            });
+        }
     } catch (e) {
         if (isEdisApiError(e)) throw new Error(`nothing was ordered for ${inputs.hostname}: ${e.message}`);
         throw e;
@@ -101,7 +112,7 @@ async function orderOrResume(ctx: Context, inputs: KvmServerInputs, id?: Identit
     const order: OrderResult = "answered" in outcome ? outcome.answered : namedOrder(named!);
     const [serviceId, ...extra] = order.serviceIds;
     if (serviceId === undefined) {
-        throw orderOutcomeUnknown(ctx.journal, inputs.hostname, `EDIS ${named ? `answered "${named.message}"` : `accepted order ${order.orderId}`} but named no service id`, entry, replacing);
+        throw outcomeUnknown(`EDIS ${named ? `answered "${named.message}"` : `accepted order ${order.orderId}`} but named no service id`);
     }
     if (extra.length) await recordExtra(ctx, entry, order.orderId, extra);
     // Logged before anything else can fail: if this process dies now, this line is the user's only record of the server.
@@ -110,19 +121,9 @@ async function orderOrResume(ctx: Context, inputs: KvmServerInputs, id?: Identit
             `(${order.invoicePaid ? "paid" : "unpaid"}), plan ${plan.id} (${plan.name}) at ${location.name}` +
             (batchOf(batch) ? `; one order with ${batch!.hostnames.filter((_, i) => i !== batch!.index).join(", ")} (batch ${batch!.id})` : ""),
     );
-    const outs: KvmServerOutputs = compact({
-        ...inputs,
-        [RESOURCE_KEY]: key,
-        [ORDER_BATCH]: batchOf(batch),
-        locationId: location.id,
-        serviceId,
-        orderId: order.orderId,
-        invoiceId: order.invoiceId,
-        invoicePaid: order.invoicePaid,
-    });
+    const outs = orderedOutputs(inputs, { ...order, key, batch, serviceId, locationId: location.id });
     if (named) {
-        throw new ServerInitError(
-            String(serviceId),
+        throw initError(
             outs,
             `EDIS's answer to the order for ${inputs.hostname} was not a success (${named.message}), but it names service ` +
                 `${order.serviceIds.join(", ")}: EDIS made it, and it may be billed. It is in the stack's state: check order ${order.orderId ?? "?"} ` +
@@ -131,7 +132,7 @@ async function orderOrResume(ctx: Context, inputs: KvmServerInputs, id?: Identit
         );
     }
     const done = await awaitServer(ctx, outs);
-    if (extra.length) throw new ServerInitError(done.id, done.outs, `${inputs.hostname} (service ${serviceId}) is provisioned.${extraText(extra, ctx, key)}`);
+    if (extra.length) throw initError(done.outs, `${inputs.hostname} (service ${serviceId}) is provisioned.${extraText(extra, ctx, key)}`);
     return done;
 }
 
@@ -140,23 +141,11 @@ function batchOf(batch: OrderBatchInfo | undefined): string | undefined {
     return batch && batch.hostnames.length > 1 ? batch.id : undefined;
 }
 
-function orderAlone(
-    ctx: Context,
-    request: OrderRequest,
-    entry: OrderEntry | undefined,
-    unknown: (problem: string, recorded?: OrderEntry) => WriteOutcomeUnknownError,
-): Promise<PaidOutcome<OrderResult>> {
-    return sendOnce<OrderEntry, OrderResult>({
-        journal: ctx.journal,
-        entry,
-        endpoint: ENDPOINTS.order.path,
-        log: ctx.log,
-        cancelled: ctx.cancelled,
-        send: () => ctx.client.addOrder(request),
-        made: (sending, order) => orderedAt(sending, order, 0, 1),
-        madeDespite: (sending, e) => orderedDespite(sending, e, 0, 1),
-        unknown,
-    });
+/** A server's outputs: the inputs it was ordered with, and what EDIS answered. */
+function orderedOutputs(ordered: KvmServerInputs, o: Pick<OrderEntry, "batch" | "locationId" | "orderId" | "invoiceId" | "invoicePaid"> & { key?: string; serviceId: number }): KvmServerOutputs {
+    const { key, batch, locationId = ordered.locationId, serviceId, orderId, invoiceId, invoicePaid } = o;
+    const outs = { ...ordered, locationId, serviceId, orderId, invoiceId, invoicePaid };
+    return compact({ ...outs, [RESOURCE_KEY]: key, [ORDER_BATCH]: batchOf(batch) });
 }
 
 /** More service ids than items: the first is this resource's, the others are journalled until the user deals with them. */
@@ -229,25 +218,14 @@ async function resumeJournaledOrder(ctx: Context, entry: OrderEntry, inputs: Kvm
     if (ordered.hostname !== inputs.hostname || ordered.planId !== inputs.planId || ordered.osId !== inputs.osId) {
         ctx.log(`note: ${entry.hostname} was ordered with other inputs than the program now declares; the next \`pulumi up\` shows the difference`);
     }
-    const outs: KvmServerOutputs = compact({
-        ...ordered,
-        [RESOURCE_KEY]: entry.key,
-        [ORDER_BATCH]: batchOf(entry.batch),
-        locationId: entry.locationId ?? ordered.locationId,
-        serviceId: entry.serviceId!,
-        orderId: entry.orderId,
-        invoiceId: entry.invoiceId,
-        invoicePaid: entry.invoicePaid,
-    });
-    return awaitServer(ctx, outs);
+    return awaitServer(ctx, orderedOutputs(ordered, { ...entry, serviceId: entry.serviceId! }));
 }
 
 /** After the order: an unpaid invoice stops here (in state, resumable), otherwise the provisioning wait. */
 async function awaitServer(ctx: Context, outs: KvmServerOutputs): Promise<{ id: string; outs: KvmServerOutputs }> {
     const serviceId = outs.serviceId;
     if (!outs.invoicePaid) {
-        throw new ServerInitError(
-            String(serviceId),
+        throw initError(
             outs,
             `ordered ${outs.hostname} (order ${outs.orderId}, service ${serviceId}) but invoice ${outs.invoiceId ?? "?"} is unpaid, ` +
                 `so EDIS will not provision it. The server is in the stack's state: pay the invoice in the EDIS client area, ` +
@@ -256,6 +234,11 @@ async function awaitServer(ctx: Context, outs: KvmServerOutputs): Promise<{ id: 
         );
     }
     return { id: String(serviceId), outs: await finishProvisioning(ctx, outs) };
+}
+
+/** A failure once the server exists: it reaches state with these outputs, and the next `pulumi up` resumes it. */
+function initError(outs: KvmServerOutputs, message: string): ServerInitError {
+    return new ServerInitError(String(outs.serviceId), outs, message);
 }
 
 /** Continues after the order: used by create, and by update for a server that failed to initialise. */
@@ -268,17 +251,15 @@ export async function resumeServer(ctx: Context, outs: KvmServerOutputs): Promis
 async function finishProvisioning(ctx: Context, outs: KvmServerOutputs): Promise<KvmServerOutputs> {
     const id = String(outs.serviceId);
     let provisioned: KvmServerOutputs;
-    let session: KvmSession | undefined;
     try {
         const kvmId = await waitForKvmId(ctx, outs);
-        session = await ctx.sessions.find(kvmId);
+        const session = await ctx.sessions.find(kvmId);
         if (session) ctx.management.remember(session);
         // No `powerState` until EDIS has reported it, so that a failed switch below shows as a change.
         provisioned = compact({ ...outs, kvmId, ...(session ? sessionOutputs(session) : {}), invoicePaid: true, powerState: undefined });
     } catch (e) {
         if (e instanceof ServerInitError) throw e;
-        throw new ServerInitError(
-            id,
+        throw initError(
             outs,
             `${outs.hostname} (service ${id}) was ordered but could not be read back: ${(e as Error).message}. ` +
                 `It is in the stack's state; run \`pulumi up\` again to finish.`,
@@ -288,14 +269,13 @@ async function finishProvisioning(ctx: Context, outs: KvmServerOutputs): Promise
         provisioned = confirmBatchPlace(provisioned);
     } catch (e) {
         // In state as what it was ordered for, with the mark: refresh, update and delete check it again.
-        throw new ServerInitError(id, provisioned, (e as Error).message);
+        throw initError(provisioned, (e as Error).message);
     }
     if (!outs.powerState) return provisioned;
     try {
         return compact(await applyPowerState(ctx, provisioned, outs.powerState));
     } catch (e) {
-        throw new ServerInitError(
-            id,
+        throw initError(
             provisioned,
             `${outs.hostname} (service ${id}) is provisioned, but it could not be powered ${outs.powerState}: ${(e as Error).message}. ` +
                 `It is in the stack's state; run \`pulumi up\` again to retry.`,
@@ -325,8 +305,7 @@ async function waitForKvmId(ctx: Context, outs: KvmServerOutputs): Promise<strin
         }
         const left = deadline - ctx.clock.now();
         if (left <= 0) {
-            throw new ServerInitError(
-                String(outs.serviceId),
+            throw initError(
                 outs,
                 `${outs.hostname} (service ${outs.serviceId}, order ${outs.orderId ?? "?"}) was ordered but has no KVM after ` +
                     `${limitSeconds} s and ${poll} polls (last answer: ${lastAnswer}). EDIS quotes about 5 minutes for Linux and up to 15 for Windows, and ` +
@@ -345,8 +324,7 @@ async function waitForKvmId(ctx: Context, outs: KvmServerOutputs): Promise<strin
         }
         await pause(ctx.clock, Math.min(pauseMs, left), ctx.cancelled);
         if (ctx.cancelled.aborted) {
-            throw new ServerInitError(
-                String(outs.serviceId),
+            throw initError(
                 outs,
                 `the deployment was cancelled while ${outs.hostname} (service ${outs.serviceId}, order ${outs.orderId ?? "?"}) was ` +
                     `being provisioned; it stays ordered, and in the stack's state: the next \`pulumi up\` waits for it again ` +
@@ -372,8 +350,7 @@ async function adoptServer(ctx: Context, inputs: KvmServerInputs): Promise<{ id:
     if (serviceId === undefined) throw new Error(`EDIS named no service id for adoptKvmId "${kvmId}"`);
     const [session, home] = await Promise.all([ctx.sessions.one(kvmId), inputs.planId === undefined ? undefined : ctx.catalogue.findPlan(inputs.planId)]);
     ctx.log(`adopted ${kvmId} as service ${serviceId} (${inputs.hostname}); nothing was ordered`);
-    const outs = { ...inputs, locationId: inputs.locationId ?? home?.location.id, serviceId, ...(session ? sessionOutputs(session) : { kvmId }) };
-    const adopted = compact({ ...outs, powerState: undefined });
+    const adopted = compact({ ...inputs, locationId: inputs.locationId ?? home?.location.id, serviceId, ...(session ? sessionOutputs(session) : { kvmId }), powerState: undefined });
     if (inputs.powerState) return { id: String(serviceId), outs: compact(await applyPowerState(ctx, adopted, inputs.powerState)) };
     return { id: String(serviceId), outs: adopted };
 }
@@ -384,10 +361,10 @@ function unknownOrder(entry: OrderEntry, journal: JournalPlace): WriteOutcomeUnk
         entry.problem ??
         `the deployment that sent it at ${entry.sentAt}${entry.writer ? ` (${entry.writer})` : ""} has recorded no answer: it stopped before the ` +
             `answer came, or it is still running on another machine that shares the order journal (then let it finish and run \`pulumi up\` again)`;
-    return orderOutcomeUnknown(journal, entry.hostname, problem, entry, entry.replacing);
+    return orderOutcomeUnknown(journal, entry.hostname, problem, entry);
 }
 
-function orderOutcomeUnknown(journal: JournalPlace, hostname: string, problem: string, entry: OrderEntry | undefined, replacing: OrderEntry["replacing"]): WriteOutcomeUnknownError {
+function orderOutcomeUnknown(journal: JournalPlace, hostname: string, problem: string, entry: OrderEntry | undefined): WriteOutcomeUnknownError {
     const forget = entry ? forgetOrderCommand(entry, journal) : undefined;
     const batch = entry?.batch;
     const others = batch?.hostnames.filter((_, i) => i !== batch.index) ?? [];
@@ -396,6 +373,7 @@ function orderOutcomeUnknown(journal: JournalPlace, hostname: string, problem: s
           `look for every one of their descriptions, and adopt (adoptKvmId) those that exist before you forget the rest: the forget ` +
           `command below clears every member still unresolved.`
         : "";
+    const replacing = entry?.replacing;
     const notOld = replacing
         ? ` This order was the new half of a replacement: the server being replaced (service ${replacing.serviceId}` +
           `${replacing.kvmId ? `, KVM ${replacing.kvmId}` : ""}) carries the same description and is NOT the new one; adopting it is refused.`

@@ -14,36 +14,31 @@ import { KvmServerOutputs } from "./inputs";
 /** How long a switch may take to show in get/power (a guest's ACPI shutdown can take a while). */
 export const POWER_WAIT_SECONDS = 300;
 
-/** Brings the server to `want` and returns the outputs with the state EDIS then reports. */
+/** Brings the server to `want`, waiting until EDIS reports it, and returns the outputs with the state EDIS then reports. */
 export async function applyPowerState(ctx: Context, outs: KvmServerOutputs, want: PowerState): Promise<KvmServerOutputs> {
-    if (!outs.kvmId) throw new Error(`${outs.hostname} has no KVM id yet, so its power cannot be switched`);
-    let now = await ctx.management.getPower(outs.kvmId);
+    const kvmId = outs.kvmId;
+    if (!kvmId) throw new Error(`${outs.hostname} has no KVM id yet, so its power cannot be switched`);
+    let now = await ctx.management.getPower(kvmId);
     if (now.state !== want) {
-        ctx.log(`powering ${want} ${outs.hostname} (${outs.kvmId}): EDIS reports "${now.text}"`);
-        await ctx.management.setPower(outs.kvmId, want);
-        now = await waitForPower(ctx, outs, want);
+        ctx.log(`powering ${want} ${outs.hostname} (${kvmId}): EDIS reports "${now.text}"`);
+        await ctx.management.setPower(kvmId, want);
+        const deadline = ctx.clock.now() + POWER_WAIT_SECONDS * 1000;
+        for (let pauseMs = ctx.config.provisioningPollSeconds * 1000; ; pauseMs = Math.min(pauseMs * 1.5, 10_000)) {
+            now = await ctx.management.getPower(kvmId);
+            if (now.state === want) break;
+            if (ctx.clock.now() >= deadline) {
+                throw new Error(
+                    `asked EDIS to power ${want} ${outs.hostname} (${kvmId}), but after ${POWER_WAIT_SECONDS} s it still reports "${now.text}"; ` +
+                        `run \`pulumi up\` again to check and retry`,
+                );
+            }
+            await pause(ctx.clock, pauseMs, ctx.cancelled);
+            if (ctx.cancelled.aborted) {
+                throw new Error(`the deployment was cancelled while ${outs.hostname} (${kvmId}) was being powered ${want}; run \`pulumi up\` again to check it`);
+            }
+        }
     }
     return { ...outs, ...powerOutputs(now) };
-}
-
-async function waitForPower(ctx: Context, outs: KvmServerOutputs, want: PowerState): Promise<PowerStatus> {
-    const deadline = ctx.clock.now() + POWER_WAIT_SECONDS * 1000;
-    let pauseMs = ctx.config.provisioningPollSeconds * 1000;
-    for (;;) {
-        const now = await ctx.management.getPower(outs.kvmId!);
-        if (now.state === want) return now;
-        if (ctx.clock.now() >= deadline) {
-            throw new Error(
-                `asked EDIS to power ${want} ${outs.hostname} (${outs.kvmId}), but after ${POWER_WAIT_SECONDS} s it still reports "${now.text}"; ` +
-                    `run \`pulumi up\` again to check and retry`,
-            );
-        }
-        await pause(ctx.clock, pauseMs, ctx.cancelled);
-        if (ctx.cancelled.aborted) {
-            throw new Error(`the deployment was cancelled while ${outs.hostname} (${outs.kvmId}) was being powered ${want}; run \`pulumi up\` again to check it`);
-        }
-        pauseMs = Math.min(pauseMs * 1.5, 10_000);
-    }
 }
 
 /** The output that records whether the program manages the server's power (refresh is given only the outputs). */
@@ -86,6 +81,7 @@ export class PowerReadings {
     /** The server's power, or undefined when it is not read (see above). */
     async read(session: KvmSession, hostname: string): Promise<PowerStatus | undefined> {
         const host = session.apiHost ?? "";
+        const who = `${hostname} (${session.kvmId})`;
         if (this.skips(host)) return undefined;
         await this.slot();
         try {
@@ -96,7 +92,7 @@ export class PowerReadings {
             if (this.windowEnd === undefined || (now >= this.windowEnd && quietAfterAnswer)) this.windowEnd = now + this.timeoutMs;
             const left = this.windowEnd - now;
             if (left <= 0) {
-                this.fail(undefined, `no management host answered within ${Math.round(this.timeoutMs / 1000)} s`, hostname, session.kvmId, true);
+                this.fail(`no management host answered within ${Math.round(this.timeoutMs / 1000)} s`, who, true);
                 return undefined;
             }
             const status = await this.getPower(session.kvmId, host);
@@ -105,7 +101,7 @@ export class PowerReadings {
             return status;
         } catch (e) {
             const accessOff = isEdisApiError(e) && e.kind === "session";
-            this.fail(host, (e as Error).message, hostname, session.kvmId, accessOff);
+            this.fail((e as Error).message, who, accessOff, host);
             return undefined;
         } finally {
             this.release();
@@ -130,14 +126,14 @@ export class PowerReadings {
         return this.stopped || this.failedHosts.has(host);
     }
 
-    private fail(host: string | undefined, why: string, hostname: string, kvmId: string, everyHost: boolean): void {
+    private fail(why: string, who: string, everyHost: boolean, host?: string): void {
         this.lastFailureAt = this.clock.now();
         if (everyHost) this.stopped = true;
         if (host !== undefined) this.failedHosts.add(host);
         if (this.reported) return;
         this.reported = true;
         this.log(
-            `warning: the power state of ${hostname} (${kvmId}) could not be read: ${why}. powerState and trafficSuspended are left ` +
+            `warning: the power state of ${who} could not be read: ${why}. powerState and trafficSuspended are left ` +
                 `out for it and for the servers whose management host ${everyHost ? "is not asked after this" : "fails too"} in this deployment ` +
                 `(reported once); a server that manages powerState shows as a change, which \`pulumi up\` checks again.`,
         );

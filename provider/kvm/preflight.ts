@@ -54,10 +54,8 @@ export async function preflight(d: Deployment, olds: Record<string, unknown>, ne
     if (config.problems.length) throw new Error(`pulumi-edis configuration: ${config.problems.join("; ")}`);
     // Read before anything is checked: a journal that cannot be read stops the order, and preview says so already.
     const identity = identityOf(news);
-    if (identity) {
-        for (const key of [identity.key, ...identity.aliases]) {
-            if (await journal.read(key, "order").catch(unreadable)) return [];
-        }
+    for (const key of identity ? [identity.key, ...identity.aliases] : []) {
+        if (await journal.read(key, "order").catch(unreadable)) return [];
     }
     // Each create is one order of this deployment, counted once per resource; so is a replacement's new half.
     ordering.servers.add(identity?.key ?? inputs.hostname);
@@ -87,9 +85,7 @@ export async function preflight(d: Deployment, olds: Record<string, unknown>, ne
         // Until the old half is cancelled (at the end of its billing period, perhaps) both are billed: the new one adds its whole price.
         const replaced = was ? ` (the server it replaces: ${was.monthly.toFixed(2)} ${was.currency}/month)` : "";
         const says = (p: { text: string }) => (replaces ? `is replaced: orders ${p.text}${replaced}` : `orders ${p.text}`);
-        const failure = addSpend(d, { key: identity?.key ?? inputs.hostname, hostname: inputs.hostname, price, added: price?.monthly, says });
-        if (failure) return [failure];
-        return [];
+        return addSpend(d, { key: identity?.key ?? inputs.hostname, hostname: inputs.hostname, price, added: price?.monthly, says });
     } catch (e) {
         if (e instanceof OrderCheckError) return e.problems.map((reason) => ({ property: propertyOf(reason), reason: withConfigKey(reason, inputs) }));
         if (isEdisApiError(e)) throw new Error(`the order of ${inputs.hostname} could not be checked against EDIS's catalogue, and \`pulumi up\` would stop there too: ${e.message}`);
@@ -101,25 +97,25 @@ export async function preflight(d: Deployment, olds: Record<string, unknown>, ne
  * Counts what a change adds per month toward edis:maxAddedMonthlySpend and says it under the server, with the running
  * total; a change that cannot be priced is refused when a limit is set. Counted once per resource.
  */
-function addSpend({ config, ordering, log }: Deployment, { key, hostname, price, added, says, refusal = "it is not ordered" }: Spend): CheckFailure | undefined {
+function addSpend({ config, ordering, log }: Deployment, { key, hostname, price, added, says, refusal = "it is not ordered" }: Spend): CheckFailure[] {
     const limit = config.maxAddedMonthlySpend;
     const setting = describeSetting("maxAddedMonthlySpend");
-    if (!price || added === undefined) return limit ? { property: "planId", reason: `${hostname} cannot be priced, so ${setting} refuses it` } : undefined;
+    const refuse = (reason: string) => [{ property: "planId", reason }];
+    if (!price || added === undefined) return limit ? refuse(`${hostname} cannot be priced, so ${setting} refuses it`) : [];
     const total = [...ordering.prices].filter(([k, p]) => k !== key && p.currency === price.currency).reduce((sum, [, p]) => sum + p.monthly, added);
     if (limit) {
         const allowed = `${(limit.cents / 100).toFixed(2)} ${limit.currency}`;
-        if (limit.currency !== price.currency.toUpperCase()) return { property: "planId", reason: `${hostname} is priced in ${price.currency}, and ${setting} is ${allowed}: ${refusal}` };
+        if (limit.currency !== price.currency.toUpperCase()) return refuse(`${hostname} is priced in ${price.currency}, and ${setting} is ${allowed}: ${refusal}`);
         if (Math.round(total * 100) > limit.cents) {
-            return {
-                property: "planId",
-                reason: `${hostname} (${added.toFixed(2)} ${price.currency}/month) would bring what this deployment adds to ${total.toFixed(2)} ${price.currency}/month, past ${setting} (${allowed}): ${refusal}`,
-            };
+            return refuse(
+                `${hostname} (${added.toFixed(2)} ${price.currency}/month) would bring what this deployment adds to ${total.toFixed(2)} ${price.currency}/month, past ${setting} (${allowed}): ${refusal}`,
+            );
         }
     }
     const seen = ordering.prices.has(key);
     ordering.prices.set(key, { monthly: added, currency: price.currency });
     if (!seen) log(`${hostname}: ${says(price)}; this deployment adds ${total.toFixed(2)} ${price.currency}/month so far`);
-    return undefined;
+    return [];
 }
 
 /** A plan or billing-cycle change in place: priced from the catalogue, old and new; what it adds is the difference (a downgrade adds nothing). */
@@ -130,8 +126,7 @@ async function priceUpgrade(d: Deployment, olds: KvmServerInputs, news: KvmServe
     const [was, price] = await Promise.all([currentListPrice(context().catalogue, olds), currentListPrice(context().catalogue, news)]);
     const added = price && (was?.currency === price.currency ? Math.max(0, Math.round((price.monthly - was.monthly) * 100) / 100) : price.monthly);
     const change = (p: ListPrice) => (was?.currency === p.currency ? `${p.monthly >= was.monthly ? "+" : "-"}${Math.abs(p.monthly - was.monthly).toFixed(2)} ${p.currency}/month` : "the old price is not known");
-    const failure = addSpend(d, { key: key ?? news.hostname, hostname: news.hostname, price, added, says: (p) => `changes to ${p.text} (${change(p)})`, refusal: "its plan is not changed" });
-    return failure ? [failure] : [];
+    return addSpend(d, { key: key ?? news.hostname, hostname: news.hostname, price, added, says: (p) => `changes to ${p.text} (${change(p)})`, refusal: "its plan is not changed" });
 }
 
 /** Said once per deployment (the caller's log is the core's logOnce), not once per server. */

@@ -3,13 +3,13 @@ import type * as pulumi from "@pulumi/pulumi";
 import { ConfigureRequest, Core } from "../runtime";
 import { preflight } from "./preflight";
 import { Context, ServerInitError } from "../context";
-import { KvmServerDiff, UNFINISHED, diffKvmServer, needsUpgrade } from "./diff";
+import { UNFINISHED, diffKvmServer, needsUpgrade } from "./diff";
 import { checkOrder, currentListPrice, resolvePaymentMethod, withoutNoExtraAddons } from "./orderCheck";
 import { RESOURCE_ALIASES, RESOURCE_KEY, adoptionKey, forgetService, identityOf, resolveCommand } from "../journal";
 import { randomBytes } from "node:crypto";
 import { heldElsewhereError } from "./holders";
 import { defaultJournalDir } from "../journal/location";
-import { ADDON_INPUTS, INPUT_NAMES, KvmServerOutputs, checkInputs, compact, inputsOf, resourceKeyOf } from "./inputs";
+import { INPUT_NAMES, KvmServerOutputs, checkInputs, compact, inputsOf, resourceKeyOf } from "./inputs";
 import { cancelServer, checkLocation, confirmBatchPlaceLive, readServer, recheckListing, recheckSuspension, upgradeServer } from "./operations";
 import { createServer, resumeServer } from "./orderFlow";
 import { MANAGES_POWER, applyPowerState } from "./power";
@@ -23,10 +23,7 @@ function computedOf(olds: Record<string, unknown>): Record<string, unknown> {
 
 /** The engine stores a failed create's outputs as the error carries them; without `__provider` there, `pulumi destroy` fails. */
 function keepProvider(e: unknown, inputs: Record<string, unknown>): unknown {
-    if (e instanceof ServerInitError) {
-        (e.properties as Record<string, unknown>).__provider = inputs.__provider;
-        (e.properties as Record<string, unknown>)[MANAGES_POWER] = inputs.powerState !== undefined;
-    }
+    if (e instanceof ServerInitError) Object.assign(e.properties, markPower({ __provider: inputs.__provider }, inputs));
     return e;
 }
 
@@ -83,6 +80,13 @@ async function checkReplacementBeforeCancel(c: Context, key: string | undefined,
     }
 }
 
+/** Why the plan shows an update for a server whose inputs did not change. */
+const STATUS_NOTES = {
+    suspended: "is suspended at EDIS: the plan shows it as an update, which re-reads it",
+    notListed: "was not in the account's listing at the last refresh: the plan shows it as an update, which looks for it again (nothing is ordered)",
+    [UNFINISHED]: "was ordered but is not provisioned yet: the plan shows it as an update, which waits for it (nothing is ordered)",
+};
+
 /** KvmServer on one core (runtime.ts), as both doors serve it. */
 export function kvmServerOn(core: Core) {
     const { ctx, currentConfig, holders, journal, log, logOnce, noteReplacement, settleJournal } = core;
@@ -111,24 +115,16 @@ export function kvmServerOn(core: Core) {
             holders.see(holdingOf(resourceKeyOf(news) ?? resourceKeyOf(olds), id, olds), true);
             await settleJournal(olds);
             const { replaces, changed, deleteBeforeReplace } = await withoutNoExtraAddons(() => core.ctx().catalogue, olds, diffKvmServer(olds, news), news);
-            const changes = changed.length > 0;
             // The host passes no list of changed properties to the engine, so say here why the plan shows an update.
-            if (changed.includes("suspended")) {
-                logOnce(`${String(olds.hostname)} (service ${id}) is suspended at EDIS: the plan shows it as an update, which re-reads it`);
-            }
-            if (changed.includes("notListed")) {
-                logOnce(`${String(olds.hostname)} (service ${id}) was not in the account's listing at the last refresh: the plan shows it as an update, which looks for it again (nothing is ordered)`);
-            }
-            if (changed.includes(UNFINISHED)) {
-                logOnce(`${String(olds.hostname)} (service ${id}) was ordered but is not provisioned yet: the plan shows it as an update, which waits for it (nothing is ordered)`);
-            }
+            const name = `${String(olds.hostname)} (service ${id})`;
+            for (const [status, why] of Object.entries(STATUS_NOTES)) if (changed.includes(status)) logOnce(`${name} ${why}`);
             // Likewise for a replacement: the plan cannot say why it replaces, so the log does.
             if (replaces.length) {
                 noteReplacement(news[RESOURCE_KEY] ?? olds[RESOURCE_KEY], Number(id), olds.kvmId, news);
-                logOnce(`${String(olds.hostname)} (service ${id}) is replaced because ${replaces.join(", ")} changed: a new server is ordered, then this one is cancelled`);
+                logOnce(`${name} is replaced because ${replaces.join(", ")} changed: a new server is ordered, then this one is cancelled`);
             }
             // `changed` names the inputs by meaning (a host name's case is no change): the plugin's detailed diff.
-            return { changes, replaces, deleteBeforeReplace, changed };
+            return { changes: changed.length > 0, replaces, deleteBeforeReplace, changed };
         },
 
         async create(inputs: Record<string, unknown>) {
@@ -207,11 +203,10 @@ export function kvmServerOn(core: Core) {
             await checkReplacementBeforeCancel(c, key, Number(id));
             await confirmBatchPlaceLive(c, props as Partial<KvmServerOutputs>);
             await cancelServer(c, id, props);
-            if (adoption) await c.journal.clear(adoptionKey(Number(id)), "adoption").catch((e) => log(`warning: the order journal could not be tidied: ${(e as Error).message}`));
-            if (key) {
-                // Cancelled: a journal that cannot be tidied now is tidied by a later run; the cancellation stands.
-                await forgetService(c.journal, key, Number(id)).catch((e) => log(`warning: the order journal could not be tidied: ${(e as Error).message}`));
-            }
+            // Cancelled: a journal that cannot be tidied now is tidied by a later run; the cancellation stands.
+            const tidy = (p: Promise<void>) => p.catch((e) => log(`warning: the order journal could not be tidied: ${(e as Error).message}`));
+            if (adoption) await tidy(c.journal.clear(adoptionKey(Number(id)), "adoption"));
+            if (key) await tidy(forgetService(c.journal, key, Number(id)));
         },
     } satisfies pulumi.dynamic.ResourceProvider;
 }
