@@ -86,6 +86,7 @@ export class ManagementApi {
                 return { status: "success", message: `Webhook with ID ${id} has been deleted.` };
             }
         }
+        throw new SimError(404, `Unknown endpoint ${path} on ${host}`);
     }
 
     private authorize(host: string, rdns: boolean, fields: Record<string, unknown>): SimService {

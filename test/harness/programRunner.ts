@@ -114,7 +114,13 @@ async function main(): Promise<void> {
                 ignoreChanges: req.getIgnorechangesList(),
                 dependencies: req.getDependenciesList(),
                 parent: req.getParent() || undefined,
-                aliases: req.getAliasesList().map((a: any) => ({ name: a.getSpec()?.getName() || undefined })),
+                aliases: req.getAliasesList().map((a: any) => {
+                    const spec = a.getSpec();
+                    if (!spec || a.getUrn() || spec.getType() || spec.getParenturn() || spec.getNoparent()) {
+                        throw new Error(`${req.getName()}: the harness models aliases by name only; run this program with the real CLI`);
+                    }
+                    return { name: spec.getName() || undefined };
+                }),
             },
         ]);
         return register(req, cb);
