@@ -116,8 +116,9 @@ async function main(): Promise<void> {
                 parent: req.getParent() || undefined,
                 aliases: req.getAliasesList().map((a: any) => {
                     const spec = a.getSpec();
-                    if (!spec || a.getUrn() || spec.getType() || spec.getParenturn() || spec.getNoparent()) {
-                        throw new Error(`${req.getName()}: the harness models aliases by name only; run this program with the real CLI`);
+                    const otherParent = spec?.getNoparent() ? !!req.getParent() : !!spec?.getParenturn() && spec.getParenturn() !== req.getParent();
+                    if (!spec || a.getUrn() || (spec.getType() && spec.getType() !== req.getType()) || otherParent) {
+                        throw new Error(`${req.getName()}: the harness models aliases by name only (same type and parent); run this program with the real CLI`);
                     }
                     return { name: spec.getName() || undefined };
                 }),
