@@ -2,26 +2,23 @@
 export class SingleFlightCache<V> {
     private readonly entries = new Map<string, { value: Promise<V>; expires: number }>();
 
-    constructor(
-        private readonly ttlMs: number,
-        private readonly now: () => number = Date.now,
-    ) {}
+    constructor(private readonly ttlMs: number) {}
 
-    get(key: string, load: () => Promise<V>): Promise<V> {
+    /** `T`: what this key's loads give (a key always names one kind of value). */
+    get<T extends V>(key: string, load: () => Promise<T>): Promise<T> {
         const hit = this.entries.get(key);
-        if (hit && hit.expires > this.now()) return hit.value;
+        if (hit && hit.expires > Date.now()) return hit.value as Promise<T>;
         const value = load();
         const entry = { value, expires: Number.POSITIVE_INFINITY };
         this.entries.set(key, entry);
         value.then(
-            () => (entry.expires = this.now() + this.ttlMs),
+            () => (entry.expires = Date.now() + this.ttlMs),
             () => this.entries.get(key) === entry && this.entries.delete(key),
         );
         return value;
     }
 
-    invalidate(key?: string): void {
-        if (key === undefined) this.entries.clear();
-        else this.entries.delete(key);
+    invalidate(): void {
+        this.entries.clear();
     }
 }

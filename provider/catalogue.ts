@@ -18,19 +18,19 @@ export class Catalogue {
     constructor(readonly client: EdisClient) {}
 
     locations(): Promise<Location[]> {
-        return this.cached("locations", () => this.client.getLocations());
+        return this.cache.get("locations", () => this.client.getLocations());
     }
 
     products(locationId: number): Promise<Product[]> {
-        return this.cached(`products:${locationId}`, () => this.client.getProducts(locationId));
+        return this.cache.get(`products:${locationId}`, () => this.client.getProducts(locationId));
     }
 
     billingCycles(): Promise<BillingCycle[]> {
-        return this.cached("billingcycles", () => this.client.getBillingCycles());
+        return this.cache.get("billingcycles", () => this.client.getBillingCycles());
     }
 
     paymentMethods(): Promise<PaymentMethod[]> {
-        return this.cached("paymentmethods", () => this.client.getPaymentMethods());
+        return this.cache.get("paymentmethods", () => this.client.getPaymentMethods());
     }
 
     /** A location whose catalogue cannot be read has no products and a reason: it affects only what depends on it. */
@@ -38,7 +38,7 @@ export class Catalogue {
         const locations = await this.locations();
         const outcomes = await Promise.all(
             locations.map((location) =>
-                this.cached(`products?:${location.id}`, () => this.products(location.id).then((products) => ({ products }), (error: unknown) => ({ error }))),
+                this.cache.get(`products?:${location.id}`, () => this.products(location.id).then((products) => ({ products }), (error: unknown) => ({ error }))),
             ),
         );
         return locations.map((location, i) => {
@@ -63,9 +63,5 @@ export class Catalogue {
             );
         }
         return undefined;
-    }
-
-    private cached<T>(key: string, load: () => Promise<T>): Promise<T> {
-        return this.cache.get(key, load) as Promise<T>;
     }
 }

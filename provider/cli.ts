@@ -100,8 +100,7 @@ async function runOn(
             return Buffer.from(urn).toString("base64url") === payload ? urn : word;
         }
         if (word === undefined || !/^[0-9a-f]{16}$/.test(word)) return word;
-        const keys = new Set(entries.map((e) => e.key));
-        return [...keys].find((k) => entryId(k) === word) ?? word;
+        return entries.map((e) => e.key).find((k) => entryId(k) === word) ?? word;
     };
     if (verb === "list") {
         const shown = values.batch === undefined ? entries : entries.filter((e) => e.kind === "order" && e.batch?.id === values.batch);
@@ -126,10 +125,9 @@ async function runOn(
     const order = await journal.read(key, "order");
     const upgrade = await journal.read(key, "upgrade");
     if (verb === "forget") {
-        const candidates: Array<JournalEntry | undefined> = [order, upgrade, await journal.read(key, "hook"), await journal.read(key, "extra"), await journal.read(key, "adoption")];
-        const entries = candidates.filter(
-            (e): e is JournalEntry => !!e && (values.kind === undefined || e.kind === values.kind),
-        );
+        const candidates: Array<JournalEntry | undefined> = [order, upgrade];
+        for (const kind of ["hook", "extra", "adoption"] as const) candidates.push(await journal.read(key, kind));
+        const entries = candidates.filter((e): e is JournalEntry => !!e && (values.kind === undefined || e.kind === values.kind));
         if (!entries.length) {
             out(`${key}: no entries in ${journal.dir}`);
             return 1;

@@ -3,10 +3,9 @@
  * handed to the client; they are never inputs, outputs or closure captures.
  */
 import { CANCELLATION_TYPES, CancellationType } from "./client/model";
-import { DEFAULT_AUTH_URL, DEFAULT_BASE_URL, EdisClient } from "./client/client";
+import { DEFAULT_AUTH_URL, DEFAULT_BASE_URL, EdisClient, EdisClientOptions } from "./client/client";
 import { DEFAULT_MANAGEMENT_URL } from "./client/management";
 import { JournalLocation, journalLocationFrom, retiredJournalDir } from "./journal/location";
-import { Clock } from "./clock";
 import { CheckFailure, nearest } from "./fields";
 
 /** A loop that orders forty servers instead of four stops at the eleventh; a larger fleet raises it knowingly. */
@@ -124,15 +123,15 @@ export function resolveConfig(
         return fallback;
     };
     const allowInsecureHttp = read("allowInsecureHttp") === "true";
+    // Session signatures travel in the Management API's request bodies, so the https rule applies to its template too.
     const url = (name: SettingName, fallback: string): string => {
         const raw = read(name);
         if (raw === undefined) return fallback;
-        const problem = endpointUrlProblem(raw, allowInsecureHttp);
-        if (problem) {
-            problems.push(`${describeSetting(name)} ${problem}`);
-            return fallback;
-        }
-        return raw.replace(/\/+$/, "");
+        const template = name === "managementUrl";
+        const problem = endpointUrlProblem(template ? raw.replace("{host}", "api.example.com") : raw, allowInsecureHttp);
+        if (!problem) return raw.replace(/\/+$/, "");
+        problems.push(`${describeSetting(name)} ${problem}${template ? ` (it may contain {host}, as in "${DEFAULT_MANAGEMENT_URL}")` : ""}`);
+        return fallback;
     };
     const batchOrders = read("batchOrders");
     if (batchOrders !== undefined && batchOrders !== "true" && batchOrders !== "false") {
@@ -151,7 +150,7 @@ export function resolveConfig(
         password: read("password"),
         baseUrl: url("baseUrl", DEFAULT_BASE_URL),
         authUrl: url("authUrl", DEFAULT_AUTH_URL),
-        managementUrl: managementUrl(read("managementUrl"), allowInsecureHttp, problems),
+        managementUrl: url("managementUrl", DEFAULT_MANAGEMENT_URL),
         paymentMethod: read("paymentMethod"),
         cancellationType: (CANCELLATION_TYPES as readonly string[]).includes(cancellation ?? "")
             ? (cancellation as CancellationType)
@@ -210,24 +209,13 @@ export function endpointUrlProblem(raw: string, allowInsecureHttp: boolean): str
     );
 }
 
-/** Session signatures travel in its request bodies, so the https rule applies. */
-function managementUrl(raw: string | undefined, allowInsecureHttp: boolean, problems: string[]): string {
-    if (raw === undefined) return DEFAULT_MANAGEMENT_URL;
-    const problem = endpointUrlProblem(raw.replace("{host}", "api.example.com"), allowInsecureHttp);
-    if (!problem) return raw.replace(/\/+$/, "");
-    problems.push(`${describeSetting("managementUrl")} ${problem} (it may contain {host}, as in "${DEFAULT_MANAGEMENT_URL}")`);
-    return DEFAULT_MANAGEMENT_URL;
-}
-
 export function describeSetting(name: SettingName): string {
     return `config \`${CONFIG_NAMESPACE}:${SETTINGS[name].key}\` (or ${SETTINGS[name].env})`;
 }
 
 export function requireCredentials(config: ProviderConfig): { email: string; password: string } {
     if (config.problems.length) throw new Error(`pulumi-edis configuration: ${config.problems.join("; ")}`);
-    const missing: string[] = [];
-    if (!config.email) missing.push(`${describeSetting("email")}`);
-    if (!config.password) missing.push(`${describeSetting("password")}`);
+    const missing = (["email", "password"] as const).filter((name) => !config[name]).map(describeSetting);
     if (missing.length) {
         throw new Error(
             `pulumi-edis needs EDIS credentials: set ${missing.join(" and ")}. ` +
@@ -238,17 +226,7 @@ export function requireCredentials(config: ProviderConfig): { email: string; pas
 }
 
 /** The one place where credentials leave the config. */
-export function clientFromConfig(config: ProviderConfig, options: { userAgent: string; log?: (line: string) => void; clock?: Clock; cancelled?: AbortSignal }): EdisClient {
+export function clientFromConfig(config: ProviderConfig, options: Pick<EdisClientOptions, "log" | "clock" | "cancelled"> & { userAgent: string }): EdisClient {
     const { email, password } = requireCredentials(config);
-    return new EdisClient({
-        email,
-        password,
-        baseUrl: config.baseUrl,
-        authUrl: config.authUrl,
-        timeoutMs: config.requestTimeoutSeconds * 1000,
-        userAgent: options.userAgent,
-        log: options.log,
-        clock: options.clock,
-        cancelled: options.cancelled,
-    });
+    return new EdisClient({ email, password, baseUrl: config.baseUrl, authUrl: config.authUrl, timeoutMs: config.requestTimeoutSeconds * 1000, ...options });
 }

@@ -15,8 +15,8 @@ export const fromPulumi = (id: string) => require(require.resolve(id, { paths: [
 /** The resource a call is about: its log lines show under it. */
 const underResource = new AsyncLocalStorage<string>();
 
-export function inResource<A extends unknown[], T>(urn: string | undefined, run: (...args: A) => Promise<T>): (...args: A) => Promise<T> {
-    return (...args) => (urn ? underResource.run(urn, () => run(...args)) : run(...args));
+export function inResource<T>(urn: string | undefined, run: () => Promise<T>): () => Promise<T> {
+    return () => (urn ? underResource.run(urn, run) : run());
 }
 
 export function connectEngineLog(core: Core, address: string): void {

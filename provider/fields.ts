@@ -36,11 +36,7 @@ export function checkFields(
             else if (rule.default !== undefined) inputs[name] = rule.default;
             continue;
         }
-        if (raw === UNKNOWN) {
-            inputs[name] = raw;
-            continue;
-        }
-        const result = rule.validate(raw);
+        const result = raw === UNKNOWN ? { value: raw } : rule.validate(raw);
         if (result.error) failures.push({ property: name, reason: `${name} ${result.error}` });
         else inputs[name] = result.value;
     }

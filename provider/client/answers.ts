@@ -4,7 +4,7 @@
  * this machine; "cancelled" only on `"status": "success"`; "gone" only on the listing plus `refusedInEdisForm`.
  */
 import type { EdisApiError } from "./errors";
-import { idsInAnswer } from "./namedIds";
+import { idsInAnswer, jsonOf } from "./namedIds";
 
 /** Exactly the specification's `status` word, in any case; "ok" or "Success!" are not success. */
 export function isSuccessWord(status: unknown): boolean {
@@ -49,12 +49,7 @@ export function refusedInEdisForm(e: EdisApiError): boolean {
     if (e.kind !== "refused" || e.status !== 404) return false;
     const r = e.saferReadings;
     if (r.later || r.credentials || r.keepsServer) return false;
-    let body: unknown;
-    try {
-        body = JSON.parse((e.rawAnswer ?? "").replace(/^\uFEFF/, "").trim());
-    } catch {
-        return false;
-    }
+    const body = jsonOf(e.rawAnswer ?? "");
     if (!body || typeof body !== "object" || Array.isArray(body)) return false;
     if (!Object.entries(body).every(([key, value]) => BARE_REFUSAL_KEYS.test(key) && typeof value === "string")) return false;
     if (!FAILURE_STATUS.test(String((body as Record<string, unknown>).status))) return false;

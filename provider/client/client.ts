@@ -19,7 +19,6 @@ import {
     Product,
     UpgradeRequest,
     UpgradeResult,
-    upgradeBillingCycle,
 } from "./model";
 import { Clock, systemClock } from "../clock";
 import { buildOrderDocument } from "./order";
@@ -112,11 +111,7 @@ export class EdisClient {
 
     /** Places an order, never retried. A failed answer throws with every id it names: each may be a billed server. */
     async addOrder(order: OrderRequest): Promise<OrderResult> {
-        try {
-            return await this.call(ENDPOINTS.order, { order: JSON.stringify(buildOrderDocument(order)) }, wire.orderAnswer);
-        } catch (e) {
-            throw withNamedIds(e, "order");
-        }
+        return this.call(ENDPOINTS.order, { order: JSON.stringify(buildOrderDocument(order)) }, wire.orderAnswer);
     }
 
     /** The KVM id of a service, or undefined while the service is not provisioned yet. */
@@ -138,28 +133,26 @@ export class EdisClient {
     }
 
     /** Changes plan or billing cycle in place (same location only). Never retried: it creates an invoice. */
-    async addUpgrade(req: UpgradeRequest): Promise<UpgradeResult> {
-        try {
-            return await this.call(
+    addUpgrade(req: UpgradeRequest): Promise<UpgradeResult> {
+        return this.call(
             ENDPOINTS.upgrade,
             {
                 kvmid: req.kvmId,
                 newpid: req.newPid,
-                newbillingcycle: upgradeBillingCycle(req.newBillingCycle),
+                // add/upgrade documents the half-year cycle with a hyphen.
+                newbillingcycle: req.newBillingCycle === "semiannually" ? "semi-annually" : req.newBillingCycle,
                 newpaymentmethod: req.newPaymentMethod,
             },
             wire.upgradeAnswer,
             { kvmId: req.kvmId, serviceId: req.serviceId },
-            );
-        } catch (e) {
-            throw withNamedIds(e, "upgrade order");
-        }
+        );
     }
 
     /** Session entries of one KVM, or of every KVM of the account. Signatures are secrets from here on. */
     async getAuth(kvmId?: string): Promise<KvmListing> {
         const listing = await this.call(ENDPOINTS.auth, kvmId ? { kvm_id: kvmId } : {}, wire.authAnswer);
-        for (const signature of [...listing.sessions.map((s) => s.signature), ...listing.unreadable.flatMap((u) => u.signatures)]) addSecret(signature);
+        listing.sessions.forEach((s) => addSecret(s.signature));
+        listing.unreadable.forEach((u) => u.signatures.forEach((signature) => addSecret(signature)));
         return listing;
     }
 
@@ -177,6 +170,9 @@ export class EdisClient {
             fields: { email: this.email, pw: this.password, ...fields },
             schema,
             about,
+        }).catch((e) => {
+            // The paid writes (never retried): a failed answer names every id it holds, each of which may be billed.
+            throw endpoint.retry === "never" ? withNamedIds(e, endpoint === ENDPOINTS.upgrade ? "upgrade order" : "order") : e;
         });
     }
 }

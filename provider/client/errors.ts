@@ -107,8 +107,3 @@ function cut(text: string): string {
     // `with` builds the error again: a text cut once is not cut twice.
     return text.length > FOREIGN_TEXT_MAX + 3 ? `${text.slice(0, FOREIGN_TEXT_MAX)}...` : text;
 }
-
-/** A value of EDIS's answer for a detail, withheld unless it is plainly words. */
-export function quoted(value: string): string {
-    return withhold(value);
-}

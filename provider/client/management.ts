@@ -6,9 +6,9 @@
 import { z } from "zod";
 import { ENDPOINTS, EdisClient, listedSession } from "./client";
 import { refusesSession } from "./answers";
-import { addSecret } from "./withhold";
-import { EdisApiError, isEdisApiError, quoted } from "./errors";
-import { CallbackMethod, KvmSession, PowerState, PowerStatus, TrafficHookRequest, VncStatus } from "./model";
+import { addSecret, withhold } from "./withhold";
+import { EdisApiError, isEdisApiError } from "./errors";
+import { KvmSession, PowerState, PowerStatus, TrafficHookRequest, VncStatus } from "./model";
 import { request } from "./request";
 import * as wire from "./schemas";
 
@@ -81,7 +81,7 @@ export class ManagementClient {
     }
 
     async setPower(kvmId: string, state: PowerState): Promise<void> {
-        await this.call(kvmId, state === "on" ? MANAGEMENT_ENDPOINTS.powerOn : MANAGEMENT_ENDPOINTS.powerOff, {}, wire.acknowledged);
+        await this.call(kvmId, MANAGEMENT_ENDPOINTS[state === "on" ? "powerOn" : "powerOff"], {}, wire.acknowledged);
     }
 
     getVnc(kvmId: string): Promise<VncStatus> {
@@ -109,12 +109,11 @@ export class ManagementClient {
     /** Adds a traffic hook and returns its id. Sent once: a lost answer may have added a hook. */
     setTrafficHook(kvmId: string, hook: TrafficHookRequest): Promise<number> {
         addSecret(hook.callbackPassword);
-        const method: CallbackMethod = hook.callbackMethod;
         return this.call(
             kvmId,
             MANAGEMENT_ENDPOINTS.hookSet,
             {
-                callback_method: method,
+                callback_method: hook.callbackMethod,
                 callback_url: hook.callbackUrl,
                 type: "traffic",
                 trigger_value: String(hook.triggerPercent),
@@ -149,10 +148,8 @@ export class ManagementClient {
         if (held && this.fresh(held)) return held;
         const pending = this.edis.getAuth(kvmId).then((listing) => {
             const entry = listedSession(listing, kvmId);
-            if (!entry) {
-                // For the Management API's resources (nothing billed), an empty listing means gone.
-                throw new KvmNotListedError(kvmId);
-            }
+            // For the Management API's resources (nothing billed), an empty listing means gone.
+            if (!entry) throw new KvmNotListedError(kvmId);
             return this.hold(entry);
         });
         this.sessions.set(kvmId, pending);
@@ -167,22 +164,20 @@ export class ManagementClient {
         schema: S,
         options: CallOptions = {},
     ): Promise<z.output<S>> {
-        const repeatable = endpoint.retry === "safe" && !options.once;
-        let session = await this.session(kvmId);
+        const session = await this.session(kvmId);
         try {
             return await this.send(session, endpoint, fields, schema, options);
         } catch (e) {
             if (!isEdisApiError(e) || !refusesSession(e)) throw e;
             // Never repeated: a 401/403 is the session's (the account's e-mail and password never reach these hosts).
             if (endpoint.retry !== "safe" && e.kind === "credentials") throw e.with({ kind: "session" });
-            if (!repeatable) throw e;
+            if (endpoint.retry !== "safe" || options.once) throw e;
         }
-        session = await this.session(kvmId, true);
+        const renewed = await this.session(kvmId, true);
         try {
-            return await this.send(session, endpoint, fields, schema, options);
+            return await this.send(renewed, endpoint, fields, schema, options);
         } catch (e) {
-            if (isEdisApiError(e) && refusesSession(e)) throw e.with({ kind: "session" });
-            throw e;
+            throw isEdisApiError(e) && refusesSession(e) ? e.with({ kind: "session" }) : e;
         }
     }
 
@@ -192,7 +187,7 @@ export class ManagementClient {
             throw new EdisApiError({
                 endpoint: endpoint.path,
                 kind: "not_sent",
-                detail: `the session of ${session.kvmId} names no usable ${endpoint.host === "api" ? "api_host" : "api_rdns"} (got ${quoted(JSON.stringify(host ?? null))})`,
+                detail: `the session of ${session.kvmId} names no usable ${endpoint.host === "api" ? "api_host" : "api_rdns"} (got ${withhold(JSON.stringify(host ?? null))})`,
             });
         }
         const base = this.urlTemplate.replace("{host}", host);

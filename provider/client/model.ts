@@ -21,11 +21,6 @@ export function normalizeBillingCycle(value: string): BillingCycle | undefined {
     return (BILLING_CYCLES as readonly string[]).includes(key) ? (key as BillingCycle) : undefined;
 }
 
-/** add/upgrade documents the half-year cycle with a hyphen. */
-export function upgradeBillingCycle(cycle: BillingCycle): string {
-    return cycle === "semiannually" ? "semi-annually" : cycle;
-}
-
 /** List prices per billing cycle (before tax), in the currency beside them; a cycle the product is not sold in is absent. */
 export type Prices = Partial<Record<BillingCycle, number>>;
 
@@ -208,8 +203,6 @@ export interface KvmSession extends KvmSessionInfo {
     /** The session signature for the management API: a credential. */
     signature: string;
 }
-
-// ---- Management API -------------------------------------------------------------------------------------
 
 export const POWER_STATES = ["on", "off"] as const;
 /** A server's power state as the Management API reports it. */

@@ -80,18 +80,17 @@ function walk(value: unknown, ids: NamedIds, kvms?: string[], depth = 0): void {
 
 /** All of the text as JSON, else each balanced `{...}`/`[...]` that parses; JSON in strings too. */
 export function jsonValuesIn(text: string): unknown[] {
-    const body = text.replace(/^\uFEFF/, "");
-    const whole = tryParse(body.trim());
-    if (whole.ok) return expand(whole.value);
+    const whole = jsonOf(text);
+    if (whole !== undefined) return expand(whole);
     const found: unknown[] = [];
-    for (let i = 0; i < body.length; i++) {
-        const c = body[i];
+    for (let i = 0; i < text.length; i++) {
+        const c = text[i];
         if (c !== "{" && c !== "[") continue;
-        const end = balancedEnd(body, i);
+        const end = balancedEnd(text, i);
         if (end < 0) continue;
-        const parsed = tryParse(body.slice(i, end + 1));
-        if (parsed.ok && parsed.value && typeof parsed.value === "object") {
-            found.push(...expand(parsed.value));
+        const parsed = jsonOf(text.slice(i, end + 1));
+        if (parsed && typeof parsed === "object") {
+            found.push(...expand(parsed));
             i = end;
         }
     }
@@ -103,18 +102,19 @@ function expand(value: unknown, depth = 0): unknown[] {
     if (depth > 3 || !value || typeof value !== "object") return out;
     for (const v of Object.values(value as Record<string, unknown>)) {
         if (typeof v === "string" && /^\s*[[{]/.test(v)) {
-            const inner = tryParse(v.trim());
-            if (inner.ok) out.push(...expand(inner.value, depth + 1));
+            const inner = jsonOf(v);
+            if (inner !== undefined) out.push(...expand(inner, depth + 1));
         } else if (v && typeof v === "object") out.push(...expand(v, depth + 1).slice(1));
     }
     return out;
 }
 
-function tryParse(text: string): { ok: true; value: unknown } | { ok: false } {
+/** The text as JSON, spaces and a byte-order mark around it aside (`trim` takes both); undefined when it is not JSON. */
+export function jsonOf(text: string): unknown {
     try {
-        return { ok: true, value: JSON.parse(text) };
+        return JSON.parse(text.trim());
     } catch {
-        return { ok: false };
+        return undefined;
     }
 }
 
@@ -150,7 +150,7 @@ const MENTIONED = /\b(service|order|invoice)s?\b(?:\s+(?:id|ids|no\.?|number|num
 export function idsInValue(value: unknown): NamedIds {
     const ids: NamedIds = { orderIds: [], serviceIds: [], invoiceIds: [] };
     for (const v of expand(value)) walk(v, ids);
-    return { orderIds: unique(ids.orderIds), serviceIds: unique(ids.serviceIds), invoiceIds: unique(ids.invoiceIds) };
+    return uniqueIds(ids);
 }
 
 export function idsInAnswer(raw: string | undefined): IdsInAnswer {
@@ -166,25 +166,22 @@ export function idsInAnswer(raw: string | undefined): IdsInAnswer {
     }
     const mentioned: string[] = [];
     for (const m of raw.matchAll(MENTIONED)) mentioned.push(`${m[1].toLowerCase()} ${m[2]}`);
-    return {
-        fields: { orderIds: unique(fields.orderIds), serviceIds: unique(fields.serviceIds), invoiceIds: unique(fields.invoiceIds) },
-        mentioned: unique(mentioned),
-        kvms: unique(kvms),
-    };
+    return { fields: uniqueIds(fields), mentioned: unique(mentioned), kvms: unique(kvms) };
 }
 
 function unique<T>(values: T[]): T[] {
     return [...new Set(values)];
 }
 
+function uniqueIds(ids: NamedIds): NamedIds {
+    return { orderIds: unique(ids.orderIds), serviceIds: unique(ids.serviceIds), invoiceIds: unique(ids.invoiceIds) };
+}
+
 export function describeIds(ids: IdsInAnswer): string | undefined {
-    const parts = [
-        ids.fields.orderIds.length ? `order ${ids.fields.orderIds.join(", ")}` : undefined,
-        ids.fields.serviceIds.length ? `service ${ids.fields.serviceIds.join(", ")}` : undefined,
-        ids.fields.invoiceIds.length ? `invoice ${ids.fields.invoiceIds.join(", ")}` : undefined,
-    ].filter((p): p is string => p !== undefined);
+    const parts = (["order", "service", "invoice"] as const)
+        .filter((kind) => ids.fields[`${kind}Ids`].length)
+        .map((kind) => `${kind} ${ids.fields[`${kind}Ids`].join(", ")}`);
     const inFields = new Set(parts.join(" ").match(/\d+/g) ?? []);
-    const words = ids.mentioned.filter((m) => !inFields.has(m.split(" ")[1]));
-    if (words.length) parts.push(...words);
+    parts.push(...ids.mentioned.filter((m) => !inFields.has(m.split(" ")[1])));
     return parts.length ? parts.join(", ") : undefined;
 }

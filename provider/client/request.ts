@@ -1,12 +1,13 @@
 /** One endpoint call as both clients make it: post, check the answer's shape, repeat what the retry policy allows. */
 import type { z } from "zod";
 import { keepRawAnswer } from "./rawAnswers";
-import { EdisApiError, quoted } from "./errors";
-import { Clock, pause, systemClock } from "../clock";
+import { EdisApiError } from "./errors";
+import { Clock, pause } from "../clock";
 import { RetryPolicy, nextDelayMs } from "./retry";
 import { describeIssues } from "./schemas";
-import { postJson } from "./transport";
+import { PostRequest, postJson } from "./transport";
 import { idsInAnswer } from "./namedIds";
+import { withhold } from "./withhold";
 
 export interface RequestSettings {
     timeoutMs: number;
@@ -14,7 +15,7 @@ export interface RequestSettings {
     /** Lines never contain request fields. */
     log: (line: string) => void;
     userAgent: string;
-    clock?: Clock;
+    clock: Clock;
     /** A cancelled deployment: no retry waits or is sent. */
     cancelled?: AbortSignal;
 }
@@ -27,13 +28,9 @@ export interface WireSchema<T> {
     safeParse(answer: unknown): { success: true; data: T } | { success: false; error: unknown };
 }
 
-export interface EndpointCall<T> {
-    endpoint: string;
-    url: string;
-    encoding: "form" | "json";
+export interface EndpointCall<T> extends Omit<PostRequest, "timeoutMs" | "userAgent"> {
     /** "safe": repeating it cannot spend money or change anything twice. */
     retry: "safe" | "never";
-    fields: Record<string, string | number | boolean>;
     schema: WireSchema<T>;
     timeoutMs?: number;
     about?: { serviceId?: number; kvmId?: string };
@@ -44,20 +41,14 @@ export async function request<T>(settings: RequestSettings, call: EndpointCall<T
         try {
             const body = await postJson({ ...call, timeoutMs: call.timeoutMs ?? settings.timeoutMs, userAgent: settings.userAgent });
             const parsed = call.schema.safeParse(body);
-            if (!parsed.success) {
-                keepRawAnswer(call.endpoint, undefined, JSON.stringify(body));
-                throw new EdisApiError({
-                    endpoint: call.endpoint,
-                    kind: "unexpected_answer",
-                    detail: `the answer did not have the expected shape: ${quoted(describeIssues(parsed.error as z.ZodError))}`,
-                    // For the paid writes, which read any id in any answer.
-                    rawAnswer: JSON.stringify(body),
-                });
-            }
-            const another = call.about && aboutAnother(body, call.about);
-            if (another) {
-                keepRawAnswer(call.endpoint, undefined, JSON.stringify(body));
-                throw new EdisApiError({ endpoint: call.endpoint, kind: "unexpected_answer", detail: another, rawAnswer: JSON.stringify(body) });
+            const problem = parsed.success
+                ? call.about && aboutAnother(body, call.about)
+                : `the answer did not have the expected shape: ${withhold(describeIssues(parsed.error as z.ZodError))}`;
+            if (!parsed.success || problem) {
+                // For the paid writes, which read any id in any answer.
+                const rawAnswer = JSON.stringify(body);
+                keepRawAnswer(call.endpoint, undefined, rawAnswer);
+                throw new EdisApiError({ endpoint: call.endpoint, kind: "unexpected_answer", detail: problem, rawAnswer });
             }
             return parsed.data;
         } catch (e) {
@@ -67,7 +58,7 @@ export async function request<T>(settings: RequestSettings, call: EndpointCall<T
             settings.log(
                 `EDIS ${call.endpoint}: ${e.kind}${e.status ? ` (HTTP ${e.status})` : ""}, retry ${attempt} of ${settings.retryPolicy.maxAttempts - 1} in ${delay} ms`,
             );
-            await pause(settings.clock ?? systemClock, delay, settings.cancelled);
+            await pause(settings.clock, delay, settings.cancelled);
             if (settings.cancelled?.aborted) throw attempt > 1 ? e.with({ attempts: attempt }) : e;
         }
     }
@@ -80,6 +71,6 @@ function aboutAnother(body: unknown, about: { serviceId?: number; kvmId?: string
     const others = about.kvmId === undefined ? [] : kvms.filter((k) => k.toLowerCase() !== about.kvmId!.toLowerCase());
     if (!services.length && !others.length) return undefined;
     const asked = [about.serviceId !== undefined ? `service ${about.serviceId}` : undefined, about.kvmId].filter(Boolean).join(", ");
-    const named = quoted([...services.map((id) => `service ${id}`), ...others].join(", "));
+    const named = withhold([...services.map((id) => `service ${id}`), ...others].join(", "));
     return `the answer is about ${named}, not about ${asked} that was asked about: it is not taken as an answer about this server`;
 }

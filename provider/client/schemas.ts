@@ -6,6 +6,7 @@
 import { z } from "zod";
 import {
     Addon,
+    AddonGroupName,
     AddonGroups,
     BILLING_CYCLES,
     CancelResult,
@@ -25,7 +26,8 @@ import {
 import { idsInValue } from "./namedIds";
 import { withhold } from "./withhold";
 
-const numericString = z.string().trim().regex(/^\d+$/, "expected a whole number");
+const matching = (pattern: RegExp, message: string) => z.string().trim().regex(pattern, message);
+const numericString = matching(/^\d+$/, "expected a whole number");
 export const wireId = z.union([z.number().int().nonnegative(), numericString]).transform(Number);
 const optionalId = z.union([wireId, z.literal(""), z.null()]).optional().transform((v) => (typeof v === "number" ? v : undefined));
 const wireBool = z
@@ -33,13 +35,19 @@ const wireBool = z
     .transform((v) => v === true || v === 1 || (typeof v === "string" && /^(1|true|yes|y|paid)$/i.test(v.trim())));
 const wireText = z.union([z.string(), z.number()]).transform(String);
 
+/** A transform's failure: one issue at `path`. */
+function refuse(ctx: z.RefinementCtx, path: PropertyKey[], message: string): never {
+    ctx.addIssue({ code: "custom", message, path });
+    return z.NEVER;
+}
+
 /** PHP's json_encode writes an empty map as `[]`. */
 function keyedBy<T extends z.ZodType>(value: T) {
     return z.union([z.record(z.string(), value), z.tuple([]).transform((): Record<string, z.output<T>> => ({}))]);
 }
 
 /** Negative (WHMCS's "-1.00") means "not sold". */
-const wireAmount = z.union([z.string().trim().regex(/^-?\d+(\.\d+)?$/, "expected a decimal amount"), z.number()]).transform((v) => {
+const wireAmount = z.union([matching(/^-?\d+(\.\d+)?$/, "expected a decimal amount"), z.number()]).transform((v) => {
     const n = Number(v);
     return n >= 0 ? Math.round(n * 100) / 100 : undefined;
 });
@@ -63,7 +71,7 @@ const wirePriceTable = z.record(z.string(), z.unknown()).transform((raw, ctx) =>
     return { prices, currency };
 });
 
-const wireCount = z.union([z.number().nonnegative(), z.string().trim().regex(/^\d+(\.\d+)?$/, "expected a number").transform(Number)]);
+const wireCount = z.union([z.number().nonnegative(), matching(/^\d+(\.\d+)?$/, "expected a number").transform(Number)]);
 const wireFigure = z.object({ size: wireCount, unit: z.string() });
 type Figure = z.output<typeof wireFigure>;
 
@@ -87,10 +95,7 @@ const wireAddonGroup = keyedBy(wireAddon).transform((group, ctx): Addon[] => {
     const out: Addon[] = [];
     for (const [key, addon] of Object.entries(group)) {
         const id = addon.id ?? (/^\d+$/.test(key) ? Number(key) : undefined);
-        if (id === undefined) {
-            ctx.addIssue({ code: "custom", message: `add-on "${addon.description}" has no numeric id`, path: [key] });
-            return z.NEVER;
-        }
+        if (id === undefined) return refuse(ctx, [key], `add-on "${addon.description}" has no numeric id`);
         out.push({ id, name: addon.description, prices: addon.price?.prices ?? {}, currency: addon.price?.currency, ...(addon.price === undefined ? { unpriced: true } : {}) });
     }
     return out;
@@ -107,15 +112,18 @@ const GROUP_ALIASES: Record<string, keyof Omit<AddonGroups, "other">> = {
     additionaldiskboost: "diskBoost",
 };
 
+const groupKey = (name: string) => name.toLowerCase().replace(/[\s_-]/g, "");
+const OWN_NAMES: Record<string, AddonGroupName> = { ram: "ram", vcpu: "vcpu", ip: "ip", diskboost: "diskBoost" };
+
+/** A group by the API's name or by the lookups' own (`ram`, `diskBoost`, ...). */
 export function addonGroupNamed(name: string): keyof Omit<AddonGroups, "other"> | undefined {
-    const key = name.toLowerCase().replace(/[\s_-]/g, "");
-    return GROUP_ALIASES[key] ?? (["ram", "vcpu", "ip", "diskboost"].includes(key) ? (key === "diskboost" ? "diskBoost" : (key as "ram" | "vcpu" | "ip")) : undefined);
+    return GROUP_ALIASES[groupKey(name)] ?? OWN_NAMES[groupKey(name)];
 }
 
 const wireAddonGroups = keyedBy(wireAddonGroup).transform((raw): AddonGroups => {
     const groups: AddonGroups = { os: [], ram: [], vcpu: [], ip: [], diskBoost: [], other: {} };
     for (const [wireName, addons] of Object.entries(raw)) {
-        const known = GROUP_ALIASES[wireName.toLowerCase().replace(/[\s_-]/g, "")];
+        const known = GROUP_ALIASES[groupKey(wireName)];
         if (known) groups[known].push(...addons);
         else groups.other[wireName] = addons;
     }
@@ -188,10 +196,7 @@ export const billingCyclesAnswer = z
               ? Object.entries(raw).flatMap(([k, v]) => [k, typeof v === "string" ? v : ""])
               : [];
         const cycles = [...new Set(names.map(normalizeBillingCycle).filter((c) => c !== undefined))];
-        if (cycles.length === 0) {
-            ctx.addIssue({ code: "custom", message: "no billing cycle names found", path: ["billingcycles"] });
-            return z.NEVER;
-        }
+        if (cycles.length === 0) return refuse(ctx, ["billingcycles"], "no billing cycle names found");
         return BILLING_CYCLES.filter((c) => cycles.includes(c));
     });
 
@@ -229,8 +234,7 @@ function tolerantId<T extends z.ZodType>(names: string[], value: T) {
                 if (raw === undefined || raw === null || raw === "" || raw === 0) continue;
                 const parsed = value.safeParse(raw);
                 if (parsed.success) return parsed.data;
-                ctx.addIssue({ code: "custom", message: `unusable ${name}: ${JSON.stringify(raw)}`, path: [name] });
-                return z.NEVER;
+                return refuse(ctx, [name], `unusable ${name}: ${JSON.stringify(raw)}`);
             }
         }
         return undefined;
@@ -245,7 +249,7 @@ export const cancelAnswer = z
     .looseObject({ serviceid: optionalId, clientid: optionalId })
     .transform((c): CancelResult => ({ serviceId: c.serviceid, clientId: c.clientid }));
 
-const optionalText = z.union([z.string(), z.number()]).nullish().transform((v) => (v == null ? undefined : String(v)));
+const optionalText = wireText.nullish().transform((v) => v ?? undefined);
 export const upgradeAnswer = z
     .looseObject({
         orderid: optionalId,
@@ -298,7 +302,7 @@ export const authAnswer = z
             const read = wireSession.safeParse(raw);
             if (read.success) listing.sessions.push(sessionOf(key, read.data));
             else {
-                const field = (name: string) => (raw && typeof raw === "object" && typeof (raw as Record<string, unknown>)[name] === "string" ? [(raw as Record<string, string>)[name]] : []);
+                const field = (name: string) => [(raw as Record<string, unknown> | null)?.[name]].filter((v) => typeof v === "string");
                 listing.unreadable.push({ kvmIds: [key, ...field("kvm_id")], problem: withhold(describeIssues(read.error)), signatures: field("signature") });
             }
         }
@@ -321,13 +325,8 @@ function sessionOf(key: string, s: z.output<typeof wireSession>): KvmSession {
     };
 }
 
-export function serverMessageOf(body: unknown): string | undefined {
-    if (!body || typeof body !== "object") return undefined;
-    const b = body as Record<string, unknown>;
-    for (const key of ["message", "msg", "error", "result"]) {
-        const v = b[key];
-        if (typeof v === "string" && v.trim()) return v.trim();
-    }
+export function serverMessageOf(body: Record<string, unknown>): string | undefined {
+    for (const v of [body.message, body.msg, body.error, body.result]) if (typeof v === "string" && v.trim()) return v.trim();
     return undefined;
 }
 
@@ -370,10 +369,7 @@ export const powerAnswer = z
     .object({ data: z.string(), traffic_suspended: looseBoolean.optional() })
     .transform(({ data, traffic_suspended }, ctx): PowerStatus => {
         const state = powerStateOf(data);
-        if (!state) {
-            ctx.addIssue({ code: "custom", path: ["data"], message: `"${data.slice(0, 80)}" does not say whether the server is on or off` });
-            return z.NEVER;
-        }
+        if (!state) return refuse(ctx, ["data"], `"${data.slice(0, 80)}" does not say whether the server is on or off`);
         return { state, text: data, trafficSuspended: traffic_suspended };
     });
 
@@ -396,4 +392,4 @@ export const vncAnswer = z
 
 export const hookAnswer = z.object({ hook_id: wireId }).transform(({ hook_id }) => hook_id);
 
-export const acknowledged = z.object({}).passthrough().transform(() => undefined);
+export const acknowledged = z.looseObject({}).transform(() => undefined);

@@ -1,10 +1,12 @@
 /** One HTTP exchange with EDIS: POST with a time limit, every failure mapped to an `EdisApiError` of its kind. */
 import fetch from "node-fetch";
 import { keepRawAnswer } from "./rawAnswers";
-import { EdisApiError, EdisErrorKind, quoted } from "./errors";
+import { EdisApiError, EdisErrorKind } from "./errors";
 import { isSuccessWord, saferReadingsOf } from "./answers";
 import { parseRetryAfter } from "./retry";
 import { serverMessageOf } from "./schemas";
+import { jsonOf } from "./namedIds";
+import { withhold } from "./withhold";
 
 /** An endless body must not fill memory. */
 export const MAX_ANSWER_BYTES = 10 * 1024 * 1024;
@@ -67,42 +69,29 @@ export async function postJson(req: PostRequest): Promise<Record<string, unknown
         retryAfter = res.headers.get("retry-after");
         text = await res.text();
     } catch (e) {
-        const aborted = controller.signal.aborted;
+        const fail = (kind: EdisErrorKind, detail: string) => new EdisApiError({ endpoint: req.endpoint, kind, detail });
         const code = (e as { code?: string }).code;
-        if ((e as { type?: string }).type === "max-size") {
-            throw new EdisApiError({ endpoint: req.endpoint, kind: "unexpected_answer", detail: `the answer was larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MiB` });
-        }
-        const kind: EdisErrorKind = aborted ? "timeout" : !answered && code && NEVER_LEFT.test(code) ? "not_sent" : "network";
-        throw new EdisApiError({
-            endpoint: req.endpoint,
-            kind,
-            detail: aborted ? `no answer within ${Math.round(req.timeoutMs / 1000)} s` : code ? `${code}: ${(e as Error).message}` : (e as Error).message,
-        });
+        if ((e as { type?: string }).type === "max-size") throw fail("unexpected_answer", `the answer was larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MiB`);
+        if (controller.signal.aborted) throw fail("timeout", `no answer within ${Math.round(req.timeoutMs / 1000)} s`);
+        throw fail(!answered && code && NEVER_LEFT.test(code) ? "not_sent" : "network", code ? `${code}: ${(e as Error).message}` : (e as Error).message);
     } finally {
         clearTimeout(timer);
     }
 
-    let body: unknown;
-    let parseFailed = false;
-    const trimmed = text.replace(/^\uFEFF/, "").trim();
-    try {
-        body = trimmed === "" ? undefined : JSON.parse(trimmed);
-    } catch {
-        parseFailed = true;
-    }
-    const isObject = !parseFailed && !!body && typeof body === "object" && !Array.isArray(body);
+    const body = jsonOf(text);
+    const isObject = !!body && typeof body === "object" && !Array.isArray(body);
     const statusWord = isObject ? (body as Record<string, unknown>).status : undefined;
     const edisShaped = isObject && typeof statusWord === "string";
     const ok2xx = status >= 200 && status < 300;
     if (ok2xx && edisShaped && isSuccessWord(statusWord)) return body as Record<string, unknown>;
 
     // A failure's class comes from its form, never from its words.
-    const serverMessage = isObject ? serverMessageOf(body) : undefined;
+    const serverMessage = isObject ? serverMessageOf(body as Record<string, unknown>) : undefined;
     const kind = kindOf(status, edisShaped);
     let detail: string | undefined;
-    if (body === undefined || parseFailed) detail = describeNonJson(text);
+    if (body === undefined) detail = describeNonJson(text);
     else if (!edisShaped) detail = ok2xx ? "the answer has no status word" : "the answer was not in EDIS's form";
-    else if (ok2xx) detail = `status "${quoted(String(statusWord))}"`;
+    else if (ok2xx) detail = `status "${withhold(String(statusWord))}"`;
     if (status === 404 && !edisShaped) detail += "; is the URL right (config `edis:baseUrl` / `edis:authUrl`)?";
     keepRawAnswer(req.endpoint, status, text);
     throw new EdisApiError({
@@ -122,6 +111,6 @@ export async function postJson(req: PostRequest): Promise<Record<string, unknown
 function describeNonJson(text: string): string {
     if (text.trim() === "") return "the answer was empty";
     if (/^\s*</.test(text)) return "the answer was an HTML page, not JSON";
-    if (/^\s*\{/.test(text.replace(/^\uFEFF/, ""))) return "the answer was not JSON as a whole (cut short, or text after it)";
+    if (/^\s*\{/.test(text)) return "the answer was not JSON as a whole (cut short, or text after it)";
     return "the answer was not JSON (text before or after the JSON, or none)";
 }

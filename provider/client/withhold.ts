@@ -112,6 +112,6 @@ export function withheldError<E>(e: E): E {
  * JavaScript itself (a TypeError, a ReferenceError, ...) keeps it, for the bug report.
  */
 export function withoutRepeat<E>(e: E): E {
-    if (e instanceof Error && !(e instanceof TypeError || e instanceof ReferenceError || e instanceof RangeError || e instanceof SyntaxError)) e.stack = "";
+    if (e instanceof Error && ![TypeError, ReferenceError, RangeError, SyntaxError].some((fault) => e instanceof fault)) e.stack = "";
     return e;
 }

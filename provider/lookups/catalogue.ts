@@ -13,8 +13,6 @@ export interface Plan extends Product {}
 /** An add-on, a location and a payment method as the lookups return them (see their fields' comments). */
 export type { Addon, Location, PaymentMethod };
 
-// ---- locations ---------------------------------------------------------------------------------------
-
 /** The result of getLocations. */
 export interface GetLocationsResult {
     /** Every EDIS location, in the API's order. */
@@ -50,8 +48,6 @@ export async function getLocation(account: LookupAccount, args: GetLocationArgs)
     }
     return found;
 }
-
-// ---- plans -------------------------------------------------------------------------------------------
 
 /** What a plan must offer; every filter left out accepts any plan. */
 export interface PlanFilters {
@@ -113,21 +109,19 @@ function regexOf(lookup: string, pattern: string | undefined): RegExp | undefine
  */
 function shortfalls(plan: Plan, f: PlanFilters, cycle: BillingCycle, nameRegex?: RegExp): Array<{ text: string; gap: number }> {
     const out: Array<{ text: string; gap: number }> = [];
+    const short = (text: string, gap: number) => out.push({ text, gap });
     const atLeast = (label: string, value: number | undefined, min: number | undefined) => {
-        if (min !== undefined && (value === undefined || value < min)) {
-            out.push({ text: `${label} ${value ?? "unknown"} < ${min}`, gap: value === undefined ? 1 : (min - value) / min });
-        }
+        if (min !== undefined && (value === undefined || value < min)) short(`${label} ${value ?? "unknown"} < ${min}`, value === undefined ? 1 : (min - value) / min);
     };
     atLeast("cpu", plan.cpu, f.minCpu);
     atLeast("ramMb", plan.ramMb, f.minRamMb);
     atLeast("diskGb", plan.diskGb, f.minDiskGb);
     atLeast("trafficTb", plan.trafficTb, f.minTrafficTb);
     const price = plan.prices[cycle];
-    if (price === undefined) out.push({ text: `not sold ${cycle}`, gap: 1 });
-    else if (f.maxPrice !== undefined && price > Number(f.maxPrice)) {
-        out.push({ text: `price ${price.toFixed(2)} > ${f.maxPrice}`, gap: (price - Number(f.maxPrice)) / Math.max(Number(f.maxPrice), 0.01) });
-    }
-    if (nameRegex && !nameRegex.test(plan.name)) out.push({ text: `name does not match /${nameRegex.source}/`, gap: 1 });
+    const max = f.maxPrice === undefined ? undefined : Number(f.maxPrice);
+    if (price === undefined) short(`not sold ${cycle}`, 1);
+    else if (max !== undefined && price > max) short(`price ${price.toFixed(2)} > ${f.maxPrice}`, (price - max) / Math.max(max, 0.01));
+    if (nameRegex && !nameRegex.test(plan.name)) short(`name does not match /${nameRegex.source}/`, 1);
     return out;
 }
 
@@ -177,8 +171,6 @@ export async function getPlan(account: LookupAccount, args: GetPlanArgs): Promis
         .map((s) => `${describePlan(s.p, cycle)}: ${s.missing.map((m) => m.text).join(", ")}`);
     throw new LookupError("getPlan", `no plan at location ${args.locationId} satisfies the filters; nearest: ${nearest.join("; ")}`);
 }
-
-// ---- operating systems and add-ons -------------------------------------------------------------------
 
 /** A plan at a location, as the operating-system and add-on lookups take it. */
 export interface PlanRef {
@@ -260,13 +252,11 @@ export interface GetAddonResult {
     prices: Addon["prices"];
 }
 
-const GROUPS: AddonGroupName[] = ["ram", "vcpu", "ip", "diskBoost"];
-
 /** One add-on of a plan by group and name; it is an error when the pattern matches none or several. */
 export async function getAddon(account: LookupAccount, args: GetAddonArgs): Promise<GetAddonResult> {
     const group = typeof args.group === "string" ? addonGroupNamed(args.group) : undefined;
     if (!group || group === "os") {
-        throw new LookupError("getAddon", `group "${args.group}" is not one of ${GROUPS.join(", ")} (or the API's names: "additional ram", "additional vcpu", "additional ip", "additional drive boost"); operating systems: getOperatingSystem()`);
+        throw new LookupError("getAddon", `group "${args.group}" is not one of ram, vcpu, ip, diskBoost (or the API's names: "additional ram", "additional vcpu", "additional ip", "additional drive boost"); operating systems: getOperatingSystem()`);
     }
     const regex = regexOf("getAddon", args.nameRegex)!;
     const plan = await planOf(account, "getAddon", args);
@@ -279,8 +269,6 @@ export async function getAddon(account: LookupAccount, args: GetAddonArgs): Prom
     const [addon] = matches;
     return { id: addon.id, name: addon.name, group, monthlyPrice: addon.prices.monthly, currency: addon.currency ?? plan.currency, prices: addon.prices };
 }
-
-// ---- account lists -----------------------------------------------------------------------------------
 
 /** The result of getBillingCycles. */
 export interface GetBillingCyclesResult {

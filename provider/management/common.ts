@@ -3,7 +3,7 @@ import { refusedInEdisForm } from "../client/answers";
 import { isEdisApiError } from "../client/errors";
 import { ENDPOINTS } from "../client/client";
 import { KvmNotListedError } from "../client/management";
-import { CheckFailure, FieldRule, checkFields } from "../fields";
+import { FieldRule, checkFields } from "../fields";
 import { kvmId } from "../kvm/inputs";
 import { ConfigureRequest, Core } from "../runtime";
 
@@ -39,7 +39,7 @@ export function configuredResource(core: Core, resource: string, rules: Record<s
         async configure(req: ConfigureRequest): Promise<void> {
             core.configure(req);
         },
-        async check(_olds: Record<string, unknown>, news: Record<string, unknown>): Promise<{ inputs: Record<string, unknown>; failures: CheckFailure[] }> {
+        async check(_olds: Record<string, unknown>, news: Record<string, unknown>) {
             return checkFields(resource, rules, news);
         },
     };

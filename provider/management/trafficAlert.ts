@@ -20,12 +20,7 @@ const RULES: Record<string, FieldRule> = {
     callbackUrl: {
         required: true,
         validate: (v) => {
-            let url: URL | undefined;
-            try {
-                url = typeof v === "string" ? new URL(v) : undefined;
-            } catch {
-                url = undefined;
-            }
+            const url = typeof v === "string" && URL.canParse(v) ? new URL(v) : undefined;
             if (!url || (url.protocol !== "https:" && url.protocol !== "http:") || url.username || url.password) {
                 return { error: `must be an http or https URL without user:password@ (use callbackUser and callbackPassword), such as "https://hooks.example.com/edis", got ${show(typeof v === "string" ? maskUserInfo(v) : v)}` };
             }
@@ -160,12 +155,10 @@ function hookUnknown(entry: HookEntry, dir: JournalPlace): WriteOutcomeUnknownEr
 }
 
 function hookMayExist(entry: HookEntry, dir: JournalPlace): Error {
-    if (entry.state === "done") {
-        return new Error(
-            `traffic hook ${entry.hookId ?? "?"} on ${entry.kvmId} was created at ${entry.sentAt} by a deployment that did not finish, with other ` +
-                `inputs than this resource now has, so it is not taken as this one. Remove it in the KVM portal if it should go; then run ` +
-                `\`${resolveCommand("forget", entry.key, dir, "hook")}\` and \`pulumi up\` to create this one.`,
-        );
-    }
-    return hookUnknown(entry, dir);
+    if (entry.state !== "done") return hookUnknown(entry, dir);
+    return new Error(
+        `traffic hook ${entry.hookId ?? "?"} on ${entry.kvmId} was created at ${entry.sentAt} by a deployment that did not finish, with other ` +
+            `inputs than this resource now has, so it is not taken as this one. Remove it in the KVM portal if it should go; then run ` +
+            `\`${resolveCommand("forget", entry.key, dir, "hook")}\` and \`pulumi up\` to create this one.`,
+    );
 }

@@ -14,15 +14,8 @@ const RULES: Record<string, FieldRule> = {
 };
 const SECRETS = ["password"] as const;
 
-function outputs(inputs: Record<string, unknown>, status: VncStatus, passwordDigest: string): Record<string, unknown> {
-    return compact({
-        ...withoutSecrets(inputs, SECRETS),
-        enabled: status.enabled,
-        host: status.host,
-        port: status.port,
-        novncPort: status.novncPort,
-        passwordDigest,
-    });
+function outputs(inputs: Record<string, unknown>, status: VncStatus): Record<string, unknown> {
+    return compact({ ...withoutSecrets(inputs, SECRETS), ...status, passwordDigest: digestSecret(String(inputs.password)) });
 }
 
 /** VncAccess on one core. */
@@ -40,20 +33,17 @@ export function vncAccessOn(core: Core) {
 
         async create(inputs: Record<string, unknown>) {
             const kvmId = String(inputs.kvmId);
-            const status = await ctx().management.enableVnc(kvmId, String(inputs.password));
-            return { id: kvmId, outs: outputs(inputs, status, digestSecret(String(inputs.password))) };
+            return { id: kvmId, outs: outputs(inputs, await ctx().management.enableVnc(kvmId, String(inputs.password))) };
         },
 
         async update(_id: string, _olds: Record<string, unknown>, news: Record<string, unknown>) {
-            const status = await ctx().management.enableVnc(String(news.kvmId), String(news.password));
-            return { outs: outputs(news, status, digestSecret(String(news.password))) };
+            return { outs: outputs(news, await ctx().management.enableVnc(String(news.kvmId), String(news.password))) };
         },
 
         async read(id: string, props: Record<string, unknown>) {
             const kvmId = String(props.kvmId ?? id);
             try {
-                const status = await ctx().management.getVnc(kvmId);
-                return { id, props: compact({ ...props, kvmId, enabled: status.enabled, host: status.host, port: status.port, novncPort: status.novncPort }) };
+                return { id, props: compact({ ...props, kvmId, ...(await ctx().management.getVnc(kvmId)) }) };
             } catch (e) {
                 if (serverGone(e)) return { id: "", props: {} };
                 // A refresh that throws stops the whole command, so no answer now keeps state; a meaningful answer throws.

@@ -2,8 +2,8 @@
 /** The native provider plugin: the engine starts `pulumi-resource-edis [flags] <engine address>` and reads its port from stdout's first line. */
 import { packageVersion } from "../version";
 import { Core } from "../runtime";
-import { connectEngineLog, serve } from "./server";
-import { watchEngine } from "../engineLog";
+import { serve } from "./server";
+import { connectEngineLog, watchEngine } from "../engineLog";
 
 const USAGE =
     "usage: pulumi-resource-edis <engine address>\n" +

@@ -22,34 +22,26 @@ export interface ResourceImpl {
 export interface ResourceDoor {
     impl: ResourceImpl;
     inputNames: readonly string[];
-    inputsForState(props: Props): Props;
-    /** The URN stays: a renamed resource finds its journal entries by it. */
-    outputsForState(props: Props): Props;
     importedInputs(outs: Props): Props;
     secretOutputs: readonly string[];
 }
 
-const PASSED_BY_PROVIDER = [RESOURCE_KEY, "__provider"];
-
 function without(props: Props, names: readonly string[]): Props {
     return Object.fromEntries(Object.entries(props).filter(([k]) => !names.includes(k)));
 }
+
+export const inputsForState = (props: Props) => without(props, [RESOURCE_KEY, "__provider"]);
+/** The URN stays: a renamed resource finds its journal entries by it. */
+export const outputsForState = (props: Props) => without(props, ["__provider"]);
 
 function inputNamesOf(token: string): string[] {
     const schema = JSON.parse(schemaText()) as { resources: Record<string, { inputProperties?: Record<string, unknown> }> };
     return Object.keys(schema.resources[token]?.inputProperties ?? {});
 }
 
-function door(token: string, impl: ResourceImpl, importedInputs: (outs: Props) => Props, more: Partial<ResourceDoor> = {}): ResourceDoor {
-    return {
-        impl,
-        inputNames: inputNamesOf(token),
-        inputsForState: (props) => without(props, PASSED_BY_PROVIDER),
-        outputsForState: (props) => without(props, ["__provider"]),
-        importedInputs,
-        secretOutputs: [],
-        ...more,
-    };
+function door(type: string, impl: unknown, importedInputs = notImportable(type), secretOutputs: string[] = []): [string, ResourceDoor] {
+    const token = `edis:index:${type}`;
+    return [token, { impl: impl as ResourceImpl, inputNames: inputNamesOf(token), importedInputs, secretOutputs }];
 }
 
 function notImportable(type: string): (outs: Props) => Props {
@@ -68,10 +60,10 @@ function importedServer(outs: Props): Props {
 
 /** The resource types on one core: the same implementations the dynamic provider serves. */
 export function resourcesOn(core: Core): Record<string, ResourceDoor> {
-    return {
-        "edis:index:KvmServer": door("edis:index:KvmServer", kvmServerOn(core) as unknown as ResourceImpl, importedServer),
-        "edis:index:VncAccess": door("edis:index:VncAccess", vncAccessOn(core) as unknown as ResourceImpl, notImportable("VncAccess"), { secretOutputs: ["passwordDigest"] }),
-        "edis:index:ReverseDns": door("edis:index:ReverseDns", reverseDnsOn(core) as unknown as ResourceImpl, notImportable("ReverseDns")),
-        "edis:index:TrafficAlert": door("edis:index:TrafficAlert", trafficAlertOn(core) as unknown as ResourceImpl, notImportable("TrafficAlert"), { secretOutputs: ["callbackPasswordDigest"] }),
-    };
+    return Object.fromEntries([
+        door("KvmServer", kvmServerOn(core), importedServer),
+        door("VncAccess", vncAccessOn(core), undefined, ["passwordDigest"]),
+        door("ReverseDns", reverseDnsOn(core)),
+        door("TrafficAlert", trafficAlertOn(core), undefined, ["callbackPasswordDigest"]),
+    ]);
 }

@@ -10,10 +10,9 @@ import type { CheckFailure } from "../fields";
 import { RESOURCE_KEY } from "../journal";
 import { ConfigureRequest, Core } from "../runtime";
 import { fromPulumi, inResource, linesDelivered } from "../engineLog";
-export { connectEngineLog } from "../engineLog";
 import { packageVersion } from "../version";
 import { Props, fromStruct, toStructValue } from "./properties";
-import { ResourceDoor, resourcesOn } from "./resources";
+import { ResourceDoor, inputsForState, outputsForState, resourcesOn } from "./resources";
 import { detailedDiff } from "./detailedDiff";
 import { schemaText } from "./schema";
 
@@ -25,6 +24,7 @@ const statusproto = fromPulumi("@pulumi/pulumi/proto/status_pb");
 const structproto = fromPulumi("google-protobuf/google/protobuf/struct_pb");
 const emptyproto = fromPulumi("google-protobuf/google/protobuf/empty_pb");
 const anyproto = fromPulumi("google-protobuf/google/protobuf/any_pb");
+const { DiffChanges } = provproto.DiffResponse;
 
 /** Secrets in the provider's state whatever the stack config says. */
 const CREDENTIALS = ["email", "password"] as const;
@@ -69,21 +69,6 @@ function failure(e: unknown, secrets: ReadonlySet<string>) {
     return { code: grpc.status.UNKNOWN, details: message, message, metadata };
 }
 
-function secretNames(door: ResourceDoor, given: ReadonlySet<string>): Set<string> {
-    return new Set([...given, ...door.secretOutputs]);
-}
-
-function writeStep(door: () => ResourceDoor, cb: Callback, given: ReadonlySet<string>, run: (door: ResourceDoor, secrets: Set<string>) => Promise<unknown>): void {
-    let found: ResourceDoor;
-    try {
-        found = door();
-    } catch (e) {
-        return handle(cb, () => Promise.reject(e));
-    }
-    const secrets = secretNames(found, given);
-    handle(cb, () => run(found, secrets), secrets);
-}
-
 function handle<T>(cb: Callback, run: () => Promise<T>, secrets: ReadonlySet<string> = new Set()): void {
     run().then(
         async (resp) => {
@@ -124,14 +109,21 @@ function checkFailure(f: CheckFailure): unknown {
 export function providerService(core: Core) {
     const resources = resourcesOn(core);
     const resourceOf = (urn: string) => doorOf(resources, urn);
-    /** A call about one resource: its door, under its URN (log lines show under it). */
-    const onResource = (call: Call, cb: Callback, run: (req: any, door: ResourceDoor) => Promise<unknown>) =>
-        handle(cb, inResource(call.request.getUrn(), () => run(call.request, resourceOf(call.request.getUrn()))));
+    /**
+     * A call about one resource: its door, under its URN (log lines show under it). `secrets`: the names its outputs
+     * keep secret, also in a failure's (a server created but not initialised): those given, and the door's own.
+     */
+    const onResource = (call: Call, cb: Callback, given: ReadonlySet<string>, run: (req: any, door: ResourceDoor, secrets: Set<string>) => Promise<unknown>) => {
+        const secrets = new Set(given);
+        const urn = call.request.getUrn();
+        const step = async () => {
+            const door = resourceOf(urn);
+            for (const name of door.secretOutputs) secrets.add(name);
+            return run(call.request, door, secrets);
+        };
+        handle(cb, inResource(urn, step), secrets);
+    };
     return new (class EdisProviderService {
-        handshake(_call: Call, cb: Callback) {
-            cb({ code: grpc.status.UNIMPLEMENTED, details: "Handshake is not implemented" });
-        }
-
         getPluginInfo(_call: Call, cb: Callback) {
             const resp = new plugproto.PluginInfo();
             resp.setVersion(packageVersion());
@@ -166,7 +158,7 @@ export function providerService(core: Core) {
                 const keys = [...new Set([...Object.keys(olds), ...Object.keys(news)])].filter((k) => k !== "version" && JSON.stringify(olds[k]) !== JSON.stringify(news[k]));
                 const resp = new provproto.DiffResponse();
                 // A changed setting never replaces the servers a provider manages.
-                resp.setChanges(keys.length ? provproto.DiffResponse.DiffChanges.DIFF_SOME : provproto.DiffResponse.DiffChanges.DIFF_NONE);
+                resp.setChanges(keys.length ? DiffChanges.DIFF_SOME : DiffChanges.DIFF_NONE);
                 resp.setDiffsList(keys);
                 return resp;
             });
@@ -201,24 +193,24 @@ export function providerService(core: Core) {
         }
 
         check(call: Call, cb: Callback) {
-            onResource(call, cb, async (req, door) => {
+            onResource(call, cb, new Set(), async (req, door) => {
                 const olds = fromStruct(req.getOlds());
                 const news = fromStruct(req.getNews());
                 const result = await door.impl.check(olds.props, withKey(news.props, req.getUrn()));
                 const resp = new provproto.CheckResponse();
-                resp.setInputs(struct(toStructValue(door.inputsForState(result.inputs ?? news.props), news.secrets)));
+                resp.setInputs(struct(toStructValue(inputsForState(result.inputs ?? news.props), news.secrets)));
                 resp.setFailuresList((result.failures ?? []).map(checkFailure));
                 return resp;
             });
         }
 
         diff(call: Call, cb: Callback) {
-            onResource(call, cb, async (req, door) => {
+            onResource(call, cb, new Set(), async (req, door) => {
                 const olds = fromStruct(req.getOlds()).props;
                 const news = withKey(fromStruct(req.getNews()).props, req.getUrn());
                 const result = await door.impl.diff(req.getId(), olds, news);
                 const resp = new provproto.DiffResponse();
-                const D = provproto.DiffResponse.DiffChanges;
+                const D = DiffChanges;
                 resp.setChanges(result.changes === true ? D.DIFF_SOME : result.changes === false ? D.DIFF_NONE : D.DIFF_UNKNOWN);
                 resp.setReplacesList(result.replaces ?? []);
                 resp.setDeletebeforereplace(!!result.deleteBeforeReplace);
@@ -238,20 +230,19 @@ export function providerService(core: Core) {
         }
 
         create(call: Call, cb: Callback) {
-            const req = call.request;
-            const inputs = fromStruct(req.getProperties());
-            writeStep(() => resourceOf(req.getUrn()), cb, inputs.secrets, inResource(req.getUrn(), async (door: ResourceDoor, secrets: Set<string>) => {
+            const inputs = fromStruct(call.request.getProperties());
+            onResource(call, cb, inputs.secrets, async (req, door, secrets) => {
                 const result = await door.impl.create(withKey(inputs.props, req.getUrn()));
                 const resp = new provproto.CreateResponse();
                 resp.setId(result.id);
-                resp.setProperties(struct(toStructValue(door.outputsForState(result.outs), secrets)));
+                resp.setProperties(struct(toStructValue(outputsForState(result.outs), secrets)));
                 return resp;
-            }));
+            });
         }
 
         read(call: Call, cb: Callback) {
-            onResource(call, cb, async (req, door) => {
-                const props = fromStruct(req.getProperties());
+            const props = fromStruct(call.request.getProperties());
+            onResource(call, cb, props.secrets, async (req, door, secrets) => {
                 const inputs = fromStruct(req.getInputs());
                 // No outputs: `pulumi import` (no inputs either) or `refresh --import-pending-creates`.
                 const bare = Object.keys(props.props).length === 0;
@@ -259,31 +250,30 @@ export function providerService(core: Core) {
                 const resp = new provproto.ReadResponse();
                 resp.setId(result.id ?? "");
                 if (!result.id) return resp;
-                let outs = door.outputsForState(result.props ?? {});
+                let outs = outputsForState(result.props ?? {});
                 // Import: inputs learned from EDIS are outputs too; what EDIS reported wins.
                 const importing = bare && Object.keys(inputs.props).length === 0;
-                const next = importing ? door.importedInputs(outs) : door.inputsForState(inputs.props);
+                const next = importing ? door.importedInputs(outs) : inputsForState(inputs.props);
                 if (bare) outs = { ...next, ...outs };
-                resp.setProperties(struct(toStructValue(outs, secretNames(door, props.secrets))));
-                resp.setInputs(struct(toStructValue(door.inputsForState(next), inputs.secrets)));
+                resp.setProperties(struct(toStructValue(outs, secrets)));
+                resp.setInputs(struct(toStructValue(inputsForState(next), inputs.secrets)));
                 return resp;
             });
         }
 
         update(call: Call, cb: Callback) {
-            const req = call.request;
-            const news = fromStruct(req.getNews());
-            writeStep(() => resourceOf(req.getUrn()), cb, news.secrets, inResource(req.getUrn(), async (door: ResourceDoor, secrets: Set<string>) => {
+            const news = fromStruct(call.request.getNews());
+            onResource(call, cb, news.secrets, async (req, door, secrets) => {
                 const olds = fromStruct(req.getOlds()).props;
                 const result = await door.impl.update(req.getId(), olds, withKey(news.props, req.getUrn()));
                 const resp = new provproto.UpdateResponse();
-                resp.setProperties(struct(toStructValue(door.outputsForState(result.outs), secrets)));
+                resp.setProperties(struct(toStructValue(outputsForState(result.outs), secrets)));
                 return resp;
-            }));
+            });
         }
 
         delete(call: Call, cb: Callback) {
-            onResource(call, cb, async (req, door) => {
+            onResource(call, cb, new Set(), async (req, door) => {
                 const props = fromStruct(req.getProperties()).props;
                 await door.impl.delete(req.getId(), withKey(props, req.getUrn()));
                 return new emptyproto.Empty();
@@ -307,21 +297,20 @@ export function providerService(core: Core) {
             cb(null, new provproto.GetMappingsResponse());
         }
 
+        handshake = unimplemented("Handshake");
         construct = unimplemented("Construct");
         call = unimplemented("Call");
         parameterize = unimplemented("Parameterize");
         attach = unimplemented("Attach");
-        streamInvoke = unimplementedStream("StreamInvoke");
-        list = unimplementedStream("List");
+        streamInvoke = unimplemented("StreamInvoke");
+        list = unimplemented("List");
     })();
 }
 
+/** A unary method answers through its callback, a streaming one (no callback) with an error event. */
 function unimplemented(name: string) {
-    return (_call: Call, cb: Callback) => cb({ code: grpc.status.UNIMPLEMENTED, details: `${name} is not implemented by the edis provider` });
-}
-
-function unimplementedStream(name: string) {
-    return (call: { emit(event: string, e: unknown): void }) => call.emit("error", { code: grpc.status.UNIMPLEMENTED, details: `${name} is not implemented by the edis provider` });
+    const error = { code: grpc.status.UNIMPLEMENTED, details: `${name} is not implemented by the edis provider` };
+    return (call: { emit(event: string, e: unknown): void }, cb?: Callback) => (cb ? cb(error) : call.emit("error", error));
 }
 
 export function serve(core: Core): Promise<number> {
