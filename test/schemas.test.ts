@@ -5,6 +5,7 @@
 import * as wire from "../provider/client/schemas";
 import { nextDelayMs, parseRetryAfter, DEFAULT_RETRY_POLICY } from "../provider/client/retry";
 import { EdisApiError } from "../provider/client/errors";
+import { productsAnswer } from "./spec/fixtures";
 
 describe("get/kvmid and get/serviceid answers", () => {
     test.each([
@@ -97,4 +98,13 @@ describe("retry timing", () => {
         const asked = new EdisApiError({ endpoint: "x", kind: "rate_limited", retryAfterSeconds: 3600 });
         expect(nextDelayMs(DEFAULT_RETRY_POLICY, asked, 1)).toBe(60_000);
     });
+});
+
+test("an add-on group named like an Object property (constructor, toString) is another group, never a crash", () => {
+    const answer = structuredClone(productsAnswer) as { products: Record<string, { addons: Record<string, unknown> }> };
+    Object.assign(answer.products["KVM M"].addons, { constructor: { "600": { id: 600, description: "x" } }, toString: { "601": { id: 601, description: "y" } } });
+    const plan = wire.productsAnswer(1).parse(answer).find((p) => p.id === 102)!;
+    expect(Object.keys(plan.addons.other).sort()).toEqual(["constructor", "toString"]);
+    expect(wire.addonGroupNamed("constructor")).toBeUndefined();
+    expect(wire.addonGroupNamed("additional ram")).toBe("ram");
 });

@@ -117,13 +117,18 @@ const OWN_NAMES: Record<string, AddonGroupName> = { ram: "ram", vcpu: "vcpu", ip
 
 /** A group by the API's name or by the lookups' own (`ram`, `diskBoost`, ...). */
 export function addonGroupNamed(name: string): keyof Omit<AddonGroups, "other"> | undefined {
-    return GROUP_ALIASES[groupKey(name)] ?? OWN_NAMES[groupKey(name)];
+    return ownValue(GROUP_ALIASES, groupKey(name)) ?? ownValue(OWN_NAMES, groupKey(name));
+}
+
+/** A table's own entry: a name such as "constructor" is no group, not Object's prototype. */
+function ownValue<V>(table: Record<string, V>, key: string): V | undefined {
+    return Object.hasOwn(table, key) ? table[key] : undefined;
 }
 
 const wireAddonGroups = keyedBy(wireAddonGroup).transform((raw): AddonGroups => {
     const groups: AddonGroups = { os: [], ram: [], vcpu: [], ip: [], diskBoost: [], other: {} };
     for (const [wireName, addons] of Object.entries(raw)) {
-        const known = GROUP_ALIASES[groupKey(wireName)];
+        const known = ownValue(GROUP_ALIASES, groupKey(wireName));
         if (known) groups[known].push(...addons);
         else groups.other[wireName] = addons;
     }

@@ -143,8 +143,8 @@ function batchOf(batch: OrderBatchInfo | undefined): string | undefined {
 
 /** A server's outputs: the inputs it was ordered with, and what EDIS answered. */
 function orderedOutputs(ordered: KvmServerInputs, o: Pick<OrderEntry, "batch" | "locationId" | "orderId" | "invoiceId" | "invoicePaid"> & { key?: string; serviceId: number }): KvmServerOutputs {
-    const { key, batch, locationId = ordered.locationId, serviceId, orderId, invoiceId, invoicePaid } = o;
-    const outs = { ...ordered, locationId, serviceId, orderId, invoiceId, invoicePaid };
+    const { key, batch, serviceId, orderId, invoiceId, invoicePaid } = o;
+    const outs = { ...ordered, locationId: o.locationId ?? ordered.locationId, serviceId, orderId, invoiceId, invoicePaid };
     return compact({ ...outs, [RESOURCE_KEY]: key, [ORDER_BATCH]: batchOf(batch) });
 }
 
