@@ -66,21 +66,21 @@ export async function sendOnce<E extends WriteEntry, R>(w: PaidWrite<E, R>): Pro
     try {
         result = await w.send();
     } catch (e) {
-        if (!isEdisApiError(e)) {
-            await recordEach((sending) => ({ ...sending, state: "unknown", problem: (e as Error).message }));
-            throw w.unknown((e as Error).message);
+        if (isEdisApiError(e)) {
+            if (e.endpoint !== w.endpoint || nothingHappened(e)) {
+                await clearEach();
+                throw e;
+            }
+            const named = entries.map((sending, i) => w.madeDespite(sending, e, i));
+            if (named.some(Boolean) || (!entries.length && (e.serviceIds?.length || e.orderId !== undefined))) {
+                await recordEach((sending, i) => named[i] ?? { ...sending, state: "unknown", problem: e.message });
+                return { named: e };
+            }
         }
-        if (e.endpoint !== w.endpoint || nothingHappened(e)) {
-            await clearEach();
-            throw e;
-        }
-        const named = entries.map((sending, i) => w.madeDespite(sending, e, i));
-        if (named.some(Boolean) || (!entries.length && (e.serviceIds?.length || e.orderId !== undefined))) {
-            await recordEach((sending, i) => named[i] ?? { ...sending, state: "unknown", problem: e.message });
-            return { named: e };
-        }
-        // EDIS's words (withheld if they hold a credential).
-        const problem = `${e.message}. EDIS's answer does not show that nothing was made (only a request that never left this machine shows that)`;
+        // EDIS's words (withheld if they hold a credential), or a failure of this side after the write was sent.
+        const problem = isEdisApiError(e)
+            ? `${e.message}. EDIS's answer does not show that nothing was made (only a request that never left this machine shows that)`
+            : (e as Error).message;
         const unknown = entries.map((sending) => ({ ...sending, state: "unknown", problem }) as E);
         await Promise.all(unknown.map(record));
         throw w.unknown(problem, unknown[0]);

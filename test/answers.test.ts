@@ -16,6 +16,11 @@ import { AddressInfo } from "node:net";
 import { mayRetry, nothingHappened, refusedInEdisForm } from "../provider/client/answers";
 import { EdisApiError, EdisErrorKind } from "../provider/client/errors";
 import { postJson } from "../provider/client/transport";
+import { OrderEntry, OrderJournal } from "../provider/journal";
+import { WriteOutcomeUnknownError, sendOnce } from "../provider/paidWrite";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { ReplyServer, replyServer } from "./support/replyServer";
 
 type Row = [http: number, body: string, kind: EdisErrorKind | "success", write: "nothing" | "unknown" | "-", lookup: boolean, retry: boolean];
@@ -155,3 +160,25 @@ test.each([
     expect([e.kind, nothingHappened(e)]).toEqual([kind, nothing]);
 });
 
+
+test("a failure on this side after the write was sent (no EDIS answer at all) is an unknown outcome: recorded, and its error is given the entry", async () => {
+    const journal = new OrderJournal(mkdtempSync(join(tmpdir(), "edis-journal-")));
+    const key = "urn:pulumi:dev::p::edis:index:KvmServer::web";
+    const entry: OrderEntry = { kind: "order", state: "sending", key, hostname: "web.example.com", sentAt: new Date().toISOString(), inputs: {} };
+    let given: OrderEntry | undefined;
+    const sent = sendOnce<OrderEntry, unknown>({
+        journal,
+        entry,
+        endpoint: "add/order",
+        log: () => undefined,
+        send: async () => {
+            throw new TypeError("Cannot read properties of undefined (reading 'serviceids')");
+        },
+        made: (s) => s,
+        madeDespite: () => undefined,
+        unknown: (problem, e) => ((given = e), new WriteOutcomeUnknownError("the order", problem, "")),
+    });
+    await expect(sent).rejects.toBeInstanceOf(WriteOutcomeUnknownError);
+    expect(given).toMatchObject({ key, state: "unknown" });
+    expect(await journal.read(key, "order")).toMatchObject({ state: "unknown", problem: expect.stringContaining("serviceids") });
+});
