@@ -86,9 +86,9 @@ export class EdisSimulator {
     readonly management: ManagementApi;
     readonly log: LogEntry[] = [];
     latencyMs: number;
-    readonly latencyByEndpoint: Record<string, number> = {};
+    readonly latencyByEndpoint: Record<string, number> = Object.create(null);
     /** Called as a request to the endpoint arrives (after its latency); EDIS acts once it settles: a test's gate, not a clock. */
-    readonly holdByEndpoint: Record<string, () => Promise<unknown>> = {};
+    readonly holdByEndpoint: Record<string, () => Promise<unknown>> = Object.create(null);
     private faults: Array<InjectedFault & { times: number }> = [];
     private seq = 0;
     private inFlight = 0;
@@ -306,7 +306,7 @@ export class EdisSimulator {
             "add/upgrade": () => account.addUpgrade(fields),
             "get/auth": () => account.getAuth(fields),
         };
-        const handler = handlers[endpoint];
+        const handler = Object.hasOwn(handlers, endpoint) ? handlers[endpoint] : undefined;
         if (!handler) throw new SimError(404, `Unknown endpoint ${endpoint}`);
         account.authenticate(fields);
         account.advance();

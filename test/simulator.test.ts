@@ -75,6 +75,7 @@ describe("the simulated account", () => {
             body: { status: "error", message: "Authentication failed: invalid email or password" },
         });
         expect((await post(sim.url, "get/kvmid", { serviceid: 424242 })).status).toBe(404);
+        expect((await post(sim.url, "constructor")).status).toBe(404);
         expect(await post(sim.url, "add/order", { order: "{not json" })).toEqual({ status: 400, body: { status: "error", message: "order is not valid JSON" } });
         expect((await post(sim.url, "cancel/product", { serviceid: 1, type: "Soon" })).status).toBe(400);
     });

@@ -53,6 +53,8 @@ interface Endpoint {
     encoding: "form" | "json";
     /** "safe": repeating it cannot spend money or change anything twice. */
     retry: "safe" | "never";
+    /** A paid write: a failed answer names every id it holds, each of which may be billed (as this kind of order). */
+    paid?: "order" | "upgrade order";
 }
 
 export const ENDPOINTS = {
@@ -60,11 +62,11 @@ export const ENDPOINTS = {
     products: { path: "get/products", host: "order", encoding: "form", retry: "safe" },
     billingCycles: { path: "get/billingcycles", host: "order", encoding: "form", retry: "safe" },
     paymentMethods: { path: "get/paymentmethods", host: "order", encoding: "form", retry: "safe" },
-    order: { path: "add/order", host: "order", encoding: "form", retry: "never" },
+    order: { path: "add/order", host: "order", encoding: "form", retry: "never", paid: "order" },
     kvmId: { path: "get/kvmid", host: "order", encoding: "form", retry: "safe" },
     serviceId: { path: "get/serviceid", host: "order", encoding: "form", retry: "safe" },
     cancel: { path: "cancel/product", host: "order", encoding: "form", retry: "safe" },
-    upgrade: { path: "add/upgrade", host: "order", encoding: "json", retry: "never" },
+    upgrade: { path: "add/upgrade", host: "order", encoding: "json", retry: "never", paid: "upgrade order" },
     auth: { path: "get/auth", host: "auth", encoding: "form", retry: "safe" },
 } as const satisfies Record<string, Endpoint>;
 
@@ -171,8 +173,7 @@ export class EdisClient {
             schema,
             about,
         }).catch((e) => {
-            // The paid writes (never retried): a failed answer names every id it holds, each of which may be billed.
-            throw endpoint.retry === "never" ? withNamedIds(e, endpoint === ENDPOINTS.upgrade ? "upgrade order" : "order") : e;
+            throw endpoint.paid ? withNamedIds(e, endpoint.paid) : e;
         });
     }
 }

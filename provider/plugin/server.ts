@@ -210,8 +210,7 @@ export function providerService(core: Core) {
                 const news = withKey(fromStruct(req.getNews()).props, req.getUrn());
                 const result = await door.impl.diff(req.getId(), olds, news);
                 const resp = new provproto.DiffResponse();
-                const D = DiffChanges;
-                resp.setChanges(result.changes === true ? D.DIFF_SOME : result.changes === false ? D.DIFF_NONE : D.DIFF_UNKNOWN);
+                resp.setChanges(result.changes === true ? DiffChanges.DIFF_SOME : result.changes === false ? DiffChanges.DIFF_NONE : DiffChanges.DIFF_UNKNOWN);
                 resp.setReplacesList(result.replaces ?? []);
                 resp.setDeletebeforereplace(!!result.deleteBeforeReplace);
                 const detail = detailedDiff(door, olds, news, result);
