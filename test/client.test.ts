@@ -178,6 +178,25 @@ describe("retry policy", () => {
         expect(clock.sleeps).toEqual([7000, 60_000]);
     });
 
+    test.each([
+        ["add/order", { drop: "after" }],
+        ["add/order", { status: 500 }],
+        ["add/order", { status: 503 }],
+        ["add/upgrade", { drop: "after" }],
+        ["add/upgrade", { status: 500 }],
+        ["add/upgrade", { status: 503 }],
+    ] as const)("%s failing with %j is sent once and never retried", async (endpoint, fault) => {
+        const { kvmId } = endpoint === "add/upgrade" ? await provisioned() : { kvmId: "" };
+        sim.inject({ endpoint, ...fault, times: 5 });
+        await failure(
+            endpoint === "add/order"
+                ? client.addOrder({ billingCycle: "monthly", paymentMethod: "paypal", applyCredit: true, items: [{ pid: 101, os: 1012, hostname: "a" }] })
+                : client.addUpgrade({ kvmId, newPid: 102, newBillingCycle: "monthly", newPaymentMethod: "paypal" }),
+        );
+        expect(sim.calls(endpoint)).toHaveLength(1);
+        expect(retryLog).toEqual([]);
+    });
+
     test("add/order with the connection dropped after acceptance: one call, a network error, and the order exists", async () => {
         sim.inject({ endpoint: "add/order", drop: "after" });
         const e = await failure(

@@ -319,6 +319,7 @@ describe("what the journal never guesses", () => {
         ["file://a%zz", /malformed %-escape/],
     ])("the journal URL %s is refused, saying %s and echoing no key", (url, wanted) => {
         const r = parseJournalUrl(url, "config `edis:journalUrl`", "/work/prog");
+        expect("problem" in r).toBe(true);
         const problem = "problem" in r ? r.problem : JSON.stringify(r);
         expect(problem).toMatch(wanted);
         expect(problem).not.toMatch(/s3cr3t|wJalr|K7MD|se cr|secr|AKIAEXAMPLE/);

@@ -118,4 +118,4 @@ test("pulumi new from examples/basic outside the repository, npm install of the 
     ok(await f.stack.destroy());
     expect(paidWrites(f.sim)).toEqual(["add/order", "cancel/product"]);
     await expectNoCredentials(f);
-}, 600_000);
+});

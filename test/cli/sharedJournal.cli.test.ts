@@ -22,7 +22,7 @@ beforeAll(async () => {
     s3 = await startS3Server();
     // For the test's own look at the store and for the `orders` commands it runs: what the runners have.
     Object.assign(process.env, s3.env);
-}, 60_000);
+});
 
 afterEach(async () => {
     for (const o of opened.splice(0).reverse()) await o.dispose();

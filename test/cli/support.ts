@@ -61,20 +61,19 @@ export function cliStacksPerTest(): typeof cliStack {
 }
 
 /**
- * `pulumi up`, killed with SIGKILL (as a cancelled CI job is; SIGINT is Ctrl-C) once `orders` add/orders have been sent and
- * provisioning is being waited for.
+ * `pulumi up`, killed with SIGKILL (as a cancelled CI job is; SIGINT is Ctrl-C) once `orders` add/orders have answered and
+ * provisioning is being waited for: at the first get/kvmid that arrives after them, held until the signal is sent (the
+ * provider asks it only once the answer is in the journal), so no clock decides the moment.
  */
 export async function upKilledWhileProvisioning(sim: EdisSimulator, stack: CliStack, signal: NodeJS.Signals = "SIGKILL", orders = 1): Promise<CliResult> {
-    const r = await stack.up([], {
-        onStart: () => {
-            const poll = setInterval(() => {
-                if (sim.calls("add/order").length >= orders && sim.calls("get/kvmid").length > 0) {
-                    clearInterval(poll);
-                    stack.kill(signal);
-                }
-            }, 20);
-        },
-    });
+    let sent = false;
+    sim.holdByEndpoint["get/kvmid"] = async () => {
+        if (sent || sim.calls("add/order").length < orders) return;
+        sent = true;
+        stack.kill(signal);
+    };
+    const r = await stack.up([]).finally(() => delete sim.holdByEndpoint["get/kvmid"]);
+    expect(sent).toBe(true);
     if (signal === "SIGKILL") expect(r.signal).toBe("SIGKILL");
     return r;
 }

@@ -5,17 +5,22 @@
  * the real dynamic-provider host (providerHost.ts) in the engine's call order. State is a JSON file of outputs exactly
  * as the host returned them.
  *
- * Modelled as the engine does it (pkg/resource/deploy, pkg/engine at v3.259.0; calibration.cli.test.ts compares the
- * two step by step): serial Check then Diff with old outputs and inputs, steps in parallel up to a limit, no step after
- * a failure; `ignoreChanges`; aliases by name; create-before-delete replacement, the new half checked again without old
- * inputs and the old half deleted at the end; init errors, and the update of a resource that has them; deletion of
- * dropped resources, planned by preview; pending creates, kept only when the whole deployment dies (`crash()`) until
- * `refresh --clear-pending-creates`; the stack config recorded at the last up, which refresh, destroy and the refresh
- * before up and preview configure the provider from; a failing refresh stops the operation before any step; and the
- * change count behind `--expect-no-changes`.
+ * Modelled, and compared with the real CLI step by step by calibration.cli.test.ts: create-before-delete replacement
+ * and its old half, `replaceOnChanges` (which does nothing for a dynamic provider), init errors and the update of a
+ * resource that has them, planned and real deletes of dropped resources, pending creates (kept only when the whole
+ * deployment dies, `crash()`, until `refresh --clear-pending-creates`), refresh, a failing refresh that stops the
+ * operation before any step, and the stack config recorded at the last up, which refresh, destroy and the refresh before
+ * up and preview configure the provider from.
  *
- * Not modelled (the runner refuses `Resource.get`): `deleteBeforeReplace`, secrets in state, alias types and parents,
- * locks, invokes, `protect`, targets, the display, and other providers. For those, use the real CLI (test/cli/pulumi.ts).
+ * Modelled from the engine's source (pkg/resource/deploy, pkg/engine at v3.259.0) and shown by no real-CLI test yet:
+ * serial Check then Diff with old outputs and inputs, steps in parallel up to a limit, no step after a failure, the
+ * new half of a replacement checked again without old inputs, the old inputs kept by a failed update, `ignoreChanges`,
+ * aliases by name (the real CLI shows renames through identity.cli and ownership.cli), unknown outputs in preview, and
+ * the change count behind `--expect-no-changes`.
+ *
+ * Refused, so that nothing is modelled wrongly: `Resource.get`, `deleteBeforeReplace` (the option or a Diff asking for
+ * it), and aliases to another type, parent, stack or project or by URN. Not modelled: secrets in state, locks, invokes,
+ * `protect`, targets, the display, and other providers. For those, use the real CLI (test/cli/pulumi.ts).
  */
 import { ChildProcess, fork } from "node:child_process";
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";

@@ -108,6 +108,7 @@ async function main(): Promise<void> {
     const register = monitor.registerResource.bind(monitor);
     monitor.registerResource = (req: any, cb: unknown) => {
         const key = `${req.getType()}::${req.getName()}`;
+        if (req.getDeletebeforereplace()) throw new Error(`${req.getName()}: the harness does not model deleteBeforeReplace; run this program with the real CLI`);
         options.set(key, [
             ...(options.get(key) ?? []),
             {
@@ -117,8 +118,10 @@ async function main(): Promise<void> {
                 aliases: req.getAliasesList().map((a: any) => {
                     const spec = a.getSpec();
                     const otherParent = spec?.getNoparent() ? !!req.getParent() : !!spec?.getParenturn() && spec.getParenturn() !== req.getParent();
-                    if (!spec || a.getUrn() || (spec.getType() && spec.getType() !== req.getType()) || otherParent) {
-                        throw new Error(`${req.getName()}: the harness models aliases by name only (same type and parent); run this program with the real CLI`);
+                    const other = (given: string, own: string) => !!given && given !== own;
+                    const elsewhere = other(spec?.getType(), req.getType()) || other(spec?.getStack(), pulumi.getStack()) || other(spec?.getProject(), pulumi.getProject());
+                    if (!spec || a.getUrn() || elsewhere || otherParent) {
+                        throw new Error(`${req.getName()}: the harness models aliases by name only (same type, parent, stack and project); run this program with the real CLI`);
                     }
                     return { name: spec.getName() || undefined };
                 }),

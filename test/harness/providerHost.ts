@@ -128,6 +128,7 @@ export class ProviderHost {
 
     async diff(urn: string, id: string, olds: Props, news: Props, oldInputs: Props): Promise<{ changes: boolean; replaces: string[] }> {
         const resp = await this.call("diff", request("DiffRequest", { Urn: urn, Id: id, Olds: olds, News: news, OldInputs: oldInputs }));
+        if (resp.getDeletebeforereplace() && resp.getReplacesList().length) throw new Error(`${urn}: the harness does not model deleteBeforeReplace; use the real CLI`);
         return { changes: resp.getChanges() === provproto.DiffResponse.DiffChanges.DIFF_SOME, replaces: resp.getReplacesList() };
     }
 
