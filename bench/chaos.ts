@@ -1,16 +1,17 @@
 /**
  * `npm run chaos -- --runs N --seed S [--parallel 2] [--batch] [--shared-journal | --fresh-runners]`: each run deploys
- * a small fleet with random faults and a killed host or engine, recovers as a user would (acting only on what the
- * errors say), destroys, and checks the invariants below. `--shared-journal`: recovery on fresh runners (as CI jobs)
+ * a small fleet through the real `pulumi` CLI with random faults and a killed provider host or deployment, recovers as
+ * a user would (acting only on what the errors say), destroys, and checks the invariants below. `--shared-journal`: recovery on fresh runners (as CI jobs)
  * with the journal in S3; `--fresh-runners`: the same with the journal on their disk, the control.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { EdisSimulator, InjectedFault } from "../simulator/server";
-import { OperationResult, PACKAGE_ROOT, TestStack, runNamedCommand, stackConfigFor } from "../test/harness";
-import { ProviderHost } from "../test/harness/providerHost";
+import { CliResult, CliStack } from "../test/cli/pulumi";
+import { runNamedCommand } from "../test/support/journalCommand";
 import { S3Server, startS3Server } from "../test/support/s3Server";
+import { PACKAGE_ROOT, stackConfigFor } from "../test/support/workspace";
 
 const PROGRAM = join(PACKAGE_ROOT, "test", "programs", "servers");
 const ENDPOINTS = ["get/locations", "get/products", "get/paymentmethods", "add/order", "get/kvmid", "get/serviceid", "get/auth", "cancel/product", "get/power", "hooks/set", "hooks/del", "*"];
@@ -81,6 +82,18 @@ export interface Runners {
     s3?: S3Server;
 }
 
+/** One `pulumi` command's result as the campaign reads it: the errors by resource, and all it printed. */
+interface Seen {
+    ok: boolean;
+    errors: string[];
+    output: string;
+}
+
+function seen(r: CliResult): Seen {
+    const errors = r.events.flatMap((e) => (e.diagnosticEvent?.urn && e.diagnosticEvent.severity === "error" ? [e.diagnosticEvent.message] : []));
+    return { ok: r.code === 0, errors: r.code === 0 ? [] : errors.length ? errors : [r.output], output: r.output };
+}
+
 export async function chaosRun(seed: number, index: number, batch = false, runners: Runners = { fresh: false }): Promise<RunReport> {
     const started = Date.now();
     const rnd = random(seed * 1_000_003 + index);
@@ -102,7 +115,7 @@ export async function chaosRun(seed: number, index: number, batch = false, runne
             components[tier] = { server: { planId: 101, osId: 1012, hostname: `${tier}-r${index}.chaos.example.com`, cancellationType: "Immediate" } };
         }
     }
-    const stack = TestStack.create({
+    const first = await CliStack.create({
         programDir: PROGRAM,
         config: {
             ...stackConfigFor(sim),
@@ -117,11 +130,26 @@ export async function chaosRun(seed: number, index: number, batch = false, runne
         secretKeys: ["edis:email", "edis:password"],
         env: runners.s3?.env,
     });
-    const nextRunner = () => {
-        if (runners.fresh) stack.onFreshRunner();
+    const stacks = [first];
+    let stack = first;
+    // A fresh runner: a new directory that checks out the stack (its config file), on the first runner's backend.
+    const nextRunner = async () => {
+        if (!runners.fresh) return;
+        stack = await CliStack.create({ programDir: PROGRAM, checkoutOf: stack, env: { ...runners.s3?.env, PULUMI_BACKEND_URL: `file://${first.backendDir}` } });
+        stacks.push(stack);
     };
     const report: RunReport = { index, servers: count + Object.keys(components).length, faults: [], crash: pick<string>(runners.fresh ? CRASHES_ON_FRESH_RUNNERS : CRASHES), recoveryUps: 0, adopted: 0, forgotten: 0, orders: 0, alerts: Object.keys(alerts).length, hookCalls: 0, violations: [], durationMs: 0, components: Object.keys(components).length > 0, resumed: 0 };
-    const results: OperationResult[] = [];
+    const results: Seen[] = [];
+    // A command, run as a user runs it: a stack a killed command left locked is unlocked first (`pulumi cancel`).
+    const command = async (run: () => Promise<CliResult>): Promise<Seen> => {
+        let r = await run();
+        if (r.output.includes("the stack is currently locked")) {
+            await stack.run(["cancel", "--yes"]);
+            r = await run();
+        }
+        results.push(seen(r));
+        return results[results.length - 1];
+    };
     try {
         // 1. The faulty up.
         for (let k = 1 + Math.floor(rnd() * 3); k > 0; k--) {
@@ -143,25 +171,21 @@ export async function chaosRun(seed: number, index: number, batch = false, runne
             sim.inject({ endpoint, times, ...fault });
             report.faults.push(`${name} ${endpoint} x${times}`);
         }
-        const crashAfterMs = 300 + Math.floor(rnd() * 3_000);
-        let faultyUpRunning = true;
-        const kill = (host: ProviderHost) => void (report.crash.startsWith("host") ? host.stop("SIGKILL") : stack.crash().catch(() => undefined));
-        if (report.crash.endsWith("-after-order")) {
-            stack.onHostStarted = (host) => {
-                const poll = setInterval(() => {
-                    if (!faultyUpRunning) return clearInterval(poll);
-                    if (sim.calls("add/order").length === 0) return;
-                    clearInterval(poll);
-                    kill(host);
-                }, 20);
+        // The kill, at the moment a chosen call reaches EDIS (no clock decides it): the provider host alone, or the
+        // whole command (a cancelled CI job); "-after-order" at the first provisioning poll after an add/order answered.
+        const at = report.crash.endsWith("-after-order") ? "get/kvmid" : pick(["add/order", "get/kvmid", "get/auth", "get/products", "hooks/set"]);
+        if (report.crash !== "none") {
+            report.crash += ` at ${at}`;
+            sim.holdByEndpoint[at] = async () => {
+                if (at === "get/kvmid" && report.crash.includes("-after-order") && sim.calls("add/order").length === 0) return;
+                delete sim.holdByEndpoint[at];
+                report.crash += " (sent)";
+                if (report.crash.startsWith("engine")) stack.crash();
+                else stack.killProviderHosts();
             };
-        } else if (report.crash !== "none") {
-            stack.onHostStarted = (host) => void setTimeout(() => faultyUpRunning && kill(host), crashAfterMs);
-            report.crash += ` at ${crashAfterMs} ms`;
         }
-        results.push(await stack.up());
-        faultyUpRunning = false;
-        stack.onHostStarted = undefined;
+        await command(() => stack.up());
+        delete sim.holdByEndpoint[at];
         sim.clearFaults();
         for (const key of Object.keys(sim.latencyByEndpoint)) delete sim.latencyByEndpoint[key];
 
@@ -170,8 +194,7 @@ export async function chaosRun(seed: number, index: number, batch = false, runne
         if (renamed) {
             servers[`${renamed}-renamed`] = servers[renamed];
             delete servers[renamed];
-            stack.setConfig("edis-servers:servers", JSON.stringify(servers));
-            stack.setConfig("edis-servers:options", JSON.stringify({ [`${renamed}-renamed`]: { aliases: [{ name: renamed }] } }));
+            await stack.setConfig({ "edis-servers:servers": JSON.stringify(servers), "edis-servers:options": JSON.stringify({ [`${renamed}-renamed`]: { aliases: [{ name: renamed }] } }) });
             report.faults.push(`renamed ${renamed}`);
         }
 
@@ -181,18 +204,16 @@ export async function chaosRun(seed: number, index: number, batch = false, runne
         const forgottenBatches = new Set<string>();
         for (let attempt = 0; attempt < 8; attempt++) {
             report.recoveryUps++;
-            nextRunner();
-            const up = await stack.up();
-            results.push(up);
-            report.resumed += up.hostLog.filter((l) => l.includes("it is in the order journal, so it is waited for, not ordered again")).length;
-            if (up.errors.length === 0) break;
-            const text = up.errors.join("\n");
+            await nextRunner();
+            const up = await command(() => stack.up());
+            report.resumed += up.output.split("it is in the order journal, so it is waited for, not ordered again").length - 1;
+            if (up.ok) break;
             for (const [name, args] of Object.entries(declared())) {
-                if (!text.includes(`the order for ${String(args.hostname)} may or may not have been made`)) continue;
+                const error = up.errors.find((e) => e.includes(`the order for ${String(args.hostname)} may or may not have been made`));
+                if (!error) continue;
                 // The user looks in the client area for a server of that host name.
                 const service = sim.account.state.services.find((s) => s.hostname === args.hostname && s.status !== "Cancelled");
                 if (!service) {
-                    const error = up.errors.find((e) => e.includes(`the order for ${String(args.hostname)} `))!;
                     const batchId = /orders forget --batch ([0-9a-f]+)/.exec(error)?.[1];
                     if (batchId && forgottenBatches.has(batchId)) continue;
                     if (batchId) forgottenBatches.add(batchId);
@@ -206,8 +227,7 @@ export async function chaosRun(seed: number, index: number, batch = false, runne
                 }
                 if (name.includes("/")) components[name.split("/")[0]].server = { ...args, adoptKvmId: service.kvmId };
                 else servers[name] = { ...args, adoptKvmId: service.kvmId };
-                stack.setConfig("edis-servers:servers", JSON.stringify(servers));
-                stack.setConfig("edis-servers:components", JSON.stringify(components));
+                await stack.setConfig({ "edis-servers:servers": JSON.stringify(servers), "edis-servers:components": JSON.stringify(components) });
                 report.adopted++;
             }
             for (const name of Object.keys(alerts)) {
@@ -220,10 +240,11 @@ export async function chaosRun(seed: number, index: number, batch = false, runne
                 report.forgotten++;
             }
         }
-        const state = stack.state();
+        // Every resource of the checkpoint (by URN: two components each hold a "server").
+        const resources = (await stack.deployment()).resources ?? [];
         const billed = sim.account.state.services.filter((s) => s.status !== "Cancelled" && !s.cancellation);
         report.orders = sim.account.state.orders.length;
-        if (results[results.length - 1].errors.length) report.violations.push(`recovery did not finish: ${results[results.length - 1].errors.join("; ")}`);
+        if (!results[results.length - 1].ok) report.violations.push(`recovery did not finish: ${results[results.length - 1].errors.join("; ")}`);
         // Invariant 1: one service per host name at most.
         for (const args of Object.values(declared())) {
             const ordered = sim.account.state.services.filter((s) => s.hostname === args.hostname).length;
@@ -231,12 +252,11 @@ export async function chaosRun(seed: number, index: number, batch = false, runne
         }
         // Invariant 2: everything EDIS bills is in state.
         for (const s of billed) {
-            if (!state.resources.some((r) => r.id === String(s.serviceId))) report.violations.push(`service ${s.serviceId} (${s.hostname}) is billed but not in state`);
+            if (!resources.some((r) => r.id === String(s.serviceId))) report.violations.push(`service ${s.serviceId} (${s.hostname}) is billed but not in state`);
         }
-
         // Invariant 5: the hooks at EDIS are the hooks in state.
         const hooksAtEdis = sim.account.state.services.flatMap((s) => (s.hooks ?? []).map((h) => h.id)).sort();
-        const hooksInState = state.resources.filter((r) => r.type.endsWith(":TrafficAlert")).map((r) => Number(r.outputs.hookId)).sort();
+        const hooksInState = resources.filter((r) => r.type.endsWith(":TrafficAlert")).map((r) => Number(r.outputs?.hookId)).sort();
         if (JSON.stringify(hooksAtEdis) !== JSON.stringify(hooksInState)) {
             report.violations.push(`hooks at EDIS ${JSON.stringify(hooksAtEdis)} are not the hooks in state ${JSON.stringify(hooksInState)}`);
         }
@@ -244,25 +264,23 @@ export async function chaosRun(seed: number, index: number, batch = false, runne
 
         // 3. Destroy (retried as a user would), then invariants 3 and 6.
         for (let attempt = 0; attempt < 3; attempt++) {
-            nextRunner();
-            const down = await stack.destroy();
-            results.push(down);
-            if (down.errors.length === 0) break;
+            await nextRunner();
+            if ((await command(() => stack.destroy())).ok) break;
         }
         const running = sim.account.state.services.filter((s) => s.status !== "Cancelled" && !s.cancellation);
         for (const s of running) report.violations.push(`service ${s.serviceId} (${s.hostname}) runs without a cancellation after destroy`);
         const leftHooks = sim.account.state.services.flatMap((s) => s.hooks ?? []);
         if (leftHooks.length) report.violations.push(`${leftHooks.length} hook(s) left after destroy`);
 
-        // Invariant 4: no credential anywhere the user or the state can see.
-        const seen = [stack.stateText(), ...results.flatMap((r) => [...r.errors, ...r.hostLog])].join("\n");
+        // Invariant 4: no credential anywhere the user or the state can see (every runner's backend files and output).
+        const text = [...stacks.flatMap((s) => [s.backendText(), ...s.log])].join("\n");
         const forms = [password, encodeURIComponent(password), new URLSearchParams({ p: password }).toString().slice(2), email, encodeURIComponent(email), password.replace(/ö/g, "&ouml;")];
-        for (const form of forms) if (seen.toLowerCase().includes(form.toLowerCase())) report.violations.push(`a credential (${form === email ? "e-mail" : "password"}) appears in state, errors or the log`);
-        for (const signature of sim.account.issuedSignatures) if (seen.includes(signature)) report.violations.push("a session signature appears in state, errors or the log");
+        for (const form of forms) if (text.toLowerCase().includes(form.toLowerCase())) report.violations.push(`a credential (${form === email ? "e-mail" : "password"}) appears in state, errors or the log`);
+        for (const signature of sim.account.issuedSignatures) if (text.includes(signature)) report.violations.push("a session signature appears in state, errors or the log");
     } catch (e) {
         report.violations.push(`the run itself failed: ${(e as Error).stack ?? e}`);
     } finally {
-        stack.dispose();
+        for (const s of stacks) s.dispose();
         await sim.stop();
         report.durationMs = Date.now() - started;
     }
@@ -311,9 +329,9 @@ export function summarize(reports: RunReport[], seed: number, wallMs: number) {
         violations: sum((r) => r.violations.length),
         servers: sum((r) => r.servers),
         faultsInjected: sum((r) => r.faults.length),
-        hostKills: count((r) => r.crash.startsWith("host")),
-        engineKills: count((r) => r.crash.startsWith("engine")),
-        killsAfterOrder: count((r) => r.crash.includes("after-order")),
+        hostKills: count((r) => r.crash.startsWith("host") && r.crash.endsWith("(sent)")),
+        engineKills: count((r) => r.crash.startsWith("engine") && r.crash.endsWith("(sent)")),
+        killsAfterOrder: count((r) => r.crash.includes("after-order") && r.crash.endsWith("(sent)")),
         runsNeedingRecovery: count((r) => r.recoveryUps > 1),
         adopted: sum((r) => r.adopted),
         forgotten: sum((r) => r.forgotten),

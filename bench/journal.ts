@@ -1,10 +1,12 @@
 /**
  * `npm run bench:journal`: the order journal in S3 (MinIO on 127.0.0.1, which counts requests) against one in a
- * directory. The request counts carry over to a real store; the times do not, as the store here is local.
+ * directory, through the real `pulumi` CLI. The request counts carry over to a real store; the times do not, as the store
+ * here is local.
  */
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { PACKAGE_ROOT, TestStack, stackConfigFor } from "../test/harness";
+import { CliStack, ok } from "../test/cli/pulumi";
+import { PACKAGE_ROOT, stackConfigFor } from "../test/support/workspace";
 import { EdisSimulator } from "../simulator/server";
 import { startS3Server } from "../test/support/s3Server";
 
@@ -19,7 +21,7 @@ async function main(argv: string[]): Promise<void> {
             for (const journal of ["directory", "S3"] as const) {
                 const sim = await EdisSimulator.start({ provisioningDelayMs: 0 });
                 const fleet = Object.fromEntries(Array.from({ length: servers }, (_, i) => [`s${i}`, { planId: 101, osId: 1012, hostname: `s${i}.bench.example.com` }]));
-                const stack = TestStack.create({
+                const stack = await CliStack.create({
                     programDir: PROGRAM,
                     config: {
                         ...stackConfigFor(sim),
@@ -34,11 +36,8 @@ async function main(argv: string[]): Promise<void> {
                     for (const operation of ["up", "preview", "refresh", "destroy"] as const) {
                         const before = await s3.requestCounts();
                         const started = Date.now();
-                        const result = await stack[operation]();
+                        ok(await stack[operation]());
                         const ms = Date.now() - started;
-                        if (result.errors.length) throw new Error(`${operation} failed: ${result.errors.join("; ")}`);
-                        // The program settles entries after its registrations answer, beside the engine: let it finish.
-                        await new Promise((r) => setTimeout(r, 500));
                         const after = await s3.requestCounts();
                         const requests = Object.fromEntries(Object.keys(after).map((api) => [api, after[api] - (before[api] ?? 0)]).filter(([, n]) => n !== 0));
                         console.log(`${servers} server(s), journal in ${journal}: ${operation} ${ms} ms, S3 requests ${JSON.stringify(requests)}`);

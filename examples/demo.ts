@@ -5,9 +5,8 @@
  * `preview` that shows the drift (the example's Pulumi.yaml sets `options: refresh: always`), a `refresh` that
  * records it, and `destroy`,
  * printing each step; it ends with the simulator's
- * record of orders and cancellations. With a Pulumi CLI on the PATH it uses the Automation API and a local
- * file:// backend; without one it says so and runs the same steps through the engine-path harness (the real
- * @pulumi/pulumi provider host, driven as the engine would), so that it works on any machine with Node.
+ * record of orders and cancellations, through the Pulumi CLI on the PATH (the Automation API and a local file://
+ * backend); without one it says how to install it.
  */
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -15,7 +14,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { EdisSimulator } from "../simulator/server";
-import { OperationResult, PACKAGE_ROOT, TestStack, createProject } from "../test/harness";
+import { PACKAGE_ROOT, createProject } from "../test/support/workspace";
 
 const EXAMPLE = join(PACKAGE_ROOT, "examples", "basic");
 
@@ -26,17 +25,7 @@ interface DemoStep {
     lines: string[];
 }
 
-/** What the demo needs from either way of running Pulumi. */
-interface Driver {
-    up(): Promise<DemoStep>;
-    preview(): Promise<DemoStep>;
-    refresh(): Promise<DemoStep>;
-    destroy(): Promise<DemoStep>;
-    close(): Promise<void>;
-}
-
 function hasPulumiCli(): boolean {
-    if (process.env.EDIS_DEMO_HARNESS === "1") return false;
     const probe = spawnSync("pulumi", ["version"], { stdio: "ignore" });
     return probe.status === 0;
 }
@@ -49,65 +38,11 @@ function stackConfig(sim: EdisSimulator): Record<string, string> {
     };
 }
 
-// ---- the harness way -------------------------------------------------------------------------------
-
-function harnessDriver(sim: EdisSimulator): Driver {
-    const stack = TestStack.create({ programDir: EXAMPLE, stack: "demo", config: stackConfig(sim), secretKeys: ["edis:email", "edis:password"] });
-    const describe = (r: OperationResult, verb: string): string[] => {
-        // A refresh that changed nothing is not worth a line; one that did shows what drifted.
-        const lines = r.steps
-            .filter((s) => s.op !== "refresh" || s.result !== "same")
-            .map((s) => `   ${symbol(s.result ?? s.op)} ${s.name}  ${s.op}${s.result ? `: ${s.result}` : ""}${s.changed?.length ? ` (${s.changed.join(", ")})` : ""}`);
-        for (const [name, drift] of Object.entries(r.drift)) {
-            for (const [key, d] of Object.entries(drift)) lines.push(`   ~ ${name}  drift: ${key} ${JSON.stringify(d.before)} -> ${JSON.stringify(d.after)}`);
-        }
-        if (r.outputs) lines.push(`   outputs: ${Object.entries(r.outputs).map(([k, v]) => `${k}=${String(v)}`).join(", ")}`);
-        const counts = countOps(r);
-        lines.push(`   ${verb}: ${counts || "no changes"} in ${(r.durationMs / 1000).toFixed(1)} s`);
-        for (const e of r.errors) lines.push(`   error: ${e}`);
-        return lines;
-    };
-    return {
-        async up() {
-            return { title: "pulumi up (examples/basic)", lines: describe(await stack.up(), "resources") };
-        },
-        async preview() {
-            const r = await stack.preview();
-            const lines = describe({ ...r, outputs: undefined }, "plan");
-            lines.splice(-1, 1, `   plan: ${countOps(r) || "no changes"}; \`pulumi preview --expect-no-changes\` would ${r.hasChanges ? "fail" : "pass"}`);
-            return { title: PREVIEW_TITLE, lines };
-        },
-        async refresh() {
-            return { title: "pulumi refresh", lines: describe(await stack.refresh(), "resources") };
-        },
-        async destroy() {
-            return { title: "pulumi destroy", lines: describe(await stack.destroy(), "resources") };
-        },
-        async close() {
-            stack.dispose();
-        },
-    };
-}
-
 const PREVIEW_TITLE = "pulumi preview (Pulumi.yaml: options.refresh: always, so it refreshes first)";
-
-function symbol(op: string): string {
-    return ({ create: "+", delete: "-", update: "~", replace: "+-", refresh: "~", same: " ", read: ">" } as Record<string, string>)[op] ?? "?";
-}
-
-function countOps(r: Pick<OperationResult, "steps" | "kind">): string {
-    const counts: Record<string, number> = {};
-    // A refresh reports what it changed in state; the other operations what they did to resources.
-    const ops = r.kind === "refresh" ? r.steps.map((s) => s.result) : r.steps.map((s) => s.op).filter((op) => op !== "refresh");
-    for (const op of ops) if (op && op !== "same") counts[op] = (counts[op] ?? 0) + 1;
-    const past: Record<string, string> = { create: "created", update: "updated", replace: "replaced", delete: "deleted", read: "read" };
-    if (r.kind === "preview") Object.assign(past, { create: "to create", update: "to update", replace: "to replace", delete: "to delete" });
-    return Object.entries(counts).map(([op, n]) => `${n} ${past[op] ?? op}`).join(", ");
-}
 
 // ---- the Pulumi CLI way ----------------------------------------------------------------------------
 
-async function cliDriver(sim: EdisSimulator): Promise<Driver> {
+async function cliDriver(sim: EdisSimulator) {
     const auto = await import("@pulumi/pulumi/automation");
     const backend = mkdtempSync(join(tmpdir(), "edis-demo-backend-"));
     const project = createProject(EXAMPLE);
@@ -146,16 +81,15 @@ async function cliDriver(sim: EdisSimulator): Promise<Driver> {
 // ---- the demo --------------------------------------------------------------------------------------
 
 export async function runDemo(out: Out = (l) => console.log(l)): Promise<void> {
-    const cli = hasPulumiCli();
-    out(
-        cli
-            ? "Pulumi CLI found: deploying examples/basic with the Automation API and a local file:// backend."
-            : "No Pulumi CLI on the PATH (install it with `curl -fsSL https://get.pulumi.com | sh`, see https://www.pulumi.com/docs/install/): " +
-                  "running the same steps through the engine-path harness, the real @pulumi/pulumi provider host driven as the engine would.",
-    );
+    if (!hasPulumiCli()) {
+        throw new Error(
+            "no Pulumi CLI on the PATH: install it (`curl -fsSL https://get.pulumi.com | sh`, see https://www.pulumi.com/docs/install/), or build the pinned one with `npm run pulumi:install` and put the bin directory it prints on the PATH",
+        );
+    }
+    out("Pulumi CLI found: deploying examples/basic with the Automation API and a local file:// backend.");
     const sim = await EdisSimulator.start({ provisioningDelayMs: 1500 });
     out(`EDIS simulator at ${sim.url} (account ${sim.account.state.email}); nothing leaves this machine, nothing is billed.`);
-    const driver = cli ? await cliDriver(sim) : harnessDriver(sim);
+    const driver = await cliDriver(sim);
     const print = (step: DemoStep) => {
         out(`== ${step.title}`);
         for (const line of step.lines) out(line);

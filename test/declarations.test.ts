@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { builtinModules } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
-import { PACKAGE_ROOT, createProject } from "./harness/workspace";
+import { PACKAGE_ROOT, createProject } from "./support/workspace";
 
 const manifest = JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")) as { exports: Record<string, string | { types?: string }> };
 

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import * as edis from "pulumi-edis";
 import * as edisTesting from "pulumi-edis/testing";
-import { PACKAGE_ROOT, createProject } from "./harness/workspace";
+import { PACKAGE_ROOT, createProject } from "./support/workspace";
 
 /** The value of an Output, or its failure. */
 function settle<T>(output: pulumi.Output<T>): Promise<T> {

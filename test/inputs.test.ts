@@ -11,7 +11,7 @@ import { OrderJournal, entryId, resolveCommand } from "../provider/journal";
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { PACKAGE_ROOT } from "./harness/workspace";
+import { PACKAGE_ROOT } from "./support/workspace";
 import { resolveConfig, requireCredentials } from "../provider/config";
 import { billingCycleProblem } from "../provider/kvm/orderCheck";
 import * as wire from "../provider/client/schemas";

@@ -13,7 +13,7 @@ import { resolveConfig } from "../provider/config";
 import { journalLocationFrom } from "../provider/journal/location";
 import { S3JournalStore } from "../provider/journal/s3Store";
 import { S3Server, startS3Server } from "./support/s3Server";
-import { PACKAGE_ROOT } from "./harness/workspace";
+import { PACKAGE_ROOT } from "./support/workspace";
 
 let s3: S3Server;
 const dirs: string[] = [];

@@ -2,10 +2,9 @@
  * The README's "Unit tests of your program", word for word: examples/basic under Pulumi's setMocks, its
  * lookups answered by the simulated account that pulumi-edis/testing starts in this process.
  */
-import { join } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import * as edisTesting from "pulumi-edis/testing";
-import { declareServers, simulatorAndStack } from "./support/sim";
+import { simulatorAndCore, upServer } from "./support/inProcess";
 
 /** Every registration the mocks answered, with the state they gave it. */
 const registered: Array<{ type: string; name: string; state: Record<string, unknown> }> = [];
@@ -71,16 +70,13 @@ test("examples/day-two under the mocks: the Management API resources get outputs
 });
 
 test("a KvmServer under the mocks has the outputs a real create gives it: the same keys", async () => {
-    const { sim, stack } = await simulatorAndStack(join(__dirname, "programs", "servers"), { provisioningDelayMs: 100 });
+    const { sim, next } = await simulatorAndCore();
     try {
         const args = { planId: 102, osId: 1012, hostname: "keys.example.com" };
-        declareServers(stack, { keys: args });
-        expect((await stack.up()).errors).toEqual([]);
-        const real = valueKeys(stack.resource("keys")!.outputs);
+        const real = valueKeys((await upServer(next, undefined, args)).held.outs);
         const mocked = await base.newResource({ type: edisTesting.KVM_SERVER_TYPE, name: "keys", inputs: args, custom: true } as pulumi.runtime.MockResourceArgs);
         expect(valueKeys(mocked.state)).toEqual(real);
     } finally {
-        stack.dispose();
         await sim.stop();
     }
 });

@@ -5,7 +5,7 @@
  * every member until the one command it prints resolves the batch.
  */
 import { SimulatorOptions } from "../../simulator/server";
-import { runNamedCommand } from "../harness/journalCommand";
+import { runNamedCommand } from "../support/journalCommand";
 import { SERVERS, cliStacksPerTest, expectNoCredentials, failed, ok, paidWrites, upKilledWhileProvisioning } from "./support";
 
 const fleet = {

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { PACKAGE_ROOT } from "../harness/workspace";
+import { PACKAGE_ROOT } from "../support/workspace";
 import { clientFor, orderProvisioned } from "../support/sim";
 import { SERVERS, cliStacksPerTest, declare, failed, ok, paidWrites } from "./support";
 

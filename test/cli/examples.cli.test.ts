@@ -7,7 +7,7 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PACKAGE_ROOT } from "../harness/workspace";
+import { PACKAGE_ROOT } from "../support/workspace";
 import { pulumiBinDir } from "./pulumi";
 import { SERVERS, cliStacksPerTest, declare, expectNoCredentials, failed, ok, paidWrites } from "./support";
 

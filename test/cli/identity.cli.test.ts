@@ -5,7 +5,7 @@
  * record of paid writes and the state the real `pulumi` CLI keeps.
  */
 import { join } from "node:path";
-import { runNamedCommand } from "../harness/journalCommand";
+import { runNamedCommand } from "../support/journalCommand";
 import { CliStack } from "./pulumi";
 import { SERVERS, cliStacksPerTest, declare, failed, ok, paidWrites, upKilledWhileProvisioning } from "./support";
 import { OrderJournal } from "../../provider/journal";

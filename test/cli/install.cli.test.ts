@@ -9,7 +9,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PACKAGE_ROOT } from "../harness/workspace";
+import { PACKAGE_ROOT } from "../support/workspace";
 import { pulumiBinDir } from "./pulumi";
 import { docBlock, docBlocks } from "../support/docs";
 import { cliStacksPerTest, expectNoCredentials, failed, ok, paidWrites } from "./support";

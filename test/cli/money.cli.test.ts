@@ -5,9 +5,9 @@
  * calibration.cli.test.ts). The simulator's record of paid writes is the witness every time.
  */
 import { join } from "node:path";
-import { PACKAGE_ROOT } from "../harness/workspace";
+import { PACKAGE_ROOT } from "../support/workspace";
 import { SERVERS, cliStacksPerTest, declare, failed, ok, paidWrites, upKilledWhileProvisioning } from "./support";
-import { runNamedCommand } from "../harness/journalCommand";
+import { runNamedCommand } from "../support/journalCommand";
 
 const URN = "urn:pulumi:dev::edis-servers::pulumi-nodejs:dynamic/edis:KvmServer::web";
 const web = { planId: 101, osId: 1012, hostname: "web1.example.com" };

@@ -10,13 +10,12 @@
  * What a test reads: the exit code, the output (stdout and stderr, as a CI log shows them), and the engine's
  * own event log (`--event-log`), from which `ops` gives each resource's operations as the engine reported it.
  */
-import { withoutCi } from "../harness/providerHost";
 import { ChildProcess, execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { appendFileSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve, sep } from "node:path";
-import { PACKAGE_ROOT, Project, createProject, transpileProgram } from "../harness/workspace";
+import { PACKAGE_ROOT, Project, createProject, transpileProgram, withoutCi } from "../support/workspace";
 
 let cachedBin: string | undefined;
 
@@ -201,7 +200,7 @@ export class CliStack {
                 const events = eventLog ? readEvents(eventLog) : [];
                 const summary = events.find((e) => e.summaryEvent)?.summaryEvent;
                 // PULUMI_EDIS_CLI_TIMES=<file>: each command's test, verb and milliseconds, one tab-separated line (where a suite's time goes).
-                if (process.env.PULUMI_EDIS_CLI_TIMES) appendFileSync(process.env.PULUMI_EDIS_CLI_TIMES, `${expect.getState().currentTestName}\t${args[0]}\t${Date.now() - started}\n`);
+                if (process.env.PULUMI_EDIS_CLI_TIMES) appendFileSync(process.env.PULUMI_EDIS_CLI_TIMES, `${(globalThis as { expect?: { getState(): { currentTestName?: string } } }).expect?.getState().currentTestName}\t${args[0]}\t${Date.now() - started}\n`);
                 resolve({
                     command: `pulumi ${args.join(" ")}`,
                     code,
@@ -268,13 +267,30 @@ export class CliStack {
         if (this.running?.pid) process.kill(-this.running.pid, signal);
     }
 
+    /**
+     * Kills the provider hosts of this stack alone (the dynamic provider's and the plugin's), as the kernel's OOM killer
+     * or a crash does: the engine and the program live on and see the host's calls fail.
+     */
+    killProviderHosts(): void {
+        killIn(this.workDir, (command) => /dynamic-provider|pulumi-resource-/.test(command));
+    }
+
+    /**
+     * Kills every process of this stack at once, as a cancelled CI job does: `pulumi`'s process group, and the language
+     * and provider hosts the engine starts in groups of their own.
+     */
+    crash(): void {
+        this.kill();
+        killIn(this.workDir, () => true);
+    }
+
     /** Every file this stack wrote: the backend (checkpoints, history, backups) and the CLI's home. */
     backendText(): string {
         return execFileSync("bash", ["-c", `find "${this.backendDir}" -type f -print0 | xargs -0 cat`], { encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
     }
 
     dispose(): void {
-        killOrphans(this.workDir);
+        this.crash();
         rmSync(this.workDir, { recursive: true, force: true });
     }
 }
@@ -341,20 +357,14 @@ function opsOf(events: EngineEvent[]): Record<string, string[]> {
 }
 
 /**
- * The engine starts provider hosts in process groups of their own, so a SIGKILLed `pulumi` leaves its provider
- * host running (as it would for a user; it finishes or times out on its own). Tests stop every process that still
- * works in this stack's directory, so that one test's orphan does not load the machine for the next.
+ * Kills the processes that work in `workDir` and whose command line `which` accepts. The engine starts provider hosts
+ * in process groups of their own, so a SIGKILLed `pulumi` leaves its provider host running (as it would for a user);
+ * `dispose` stops them all, so that one test's orphan does not load the machine for the next.
  */
-function killOrphans(workDir: string): void {
-    let pids: string[];
-    try {
-        pids = readdirSync("/proc").filter((p) => /^\d+$/.test(p));
-    } catch {
-        return;
-    }
-    for (const pid of pids) {
+function killIn(workDir: string, which: (command: string) => boolean): void {
+    for (const pid of readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
         try {
-            if (readlinkSync(`/proc/${pid}/cwd`).startsWith(workDir)) process.kill(Number(pid), "SIGKILL");
+            if (readlinkSync(`/proc/${pid}/cwd`).startsWith(workDir) && which(readFileSync(`/proc/${pid}/cmdline`, "utf8"))) process.kill(Number(pid), "SIGKILL");
         } catch {
             // gone meanwhile, or not ours
         }

@@ -8,7 +8,7 @@ import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { PACKAGE_ROOT } from "../harness/workspace";
+import { PACKAGE_ROOT } from "../support/workspace";
 import { CliStack, pulumiBinDir } from "./pulumi";
 import { cliStacksPerTest, expectNoCredentials, installPlugin, ok, paidWrites } from "./support";
 

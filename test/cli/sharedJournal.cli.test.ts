@@ -4,7 +4,7 @@
  * journal setting and nothing shared on disk with the other: what two CI jobs on two machines are. The
  * simulator's record of paid writes is the witness.
  */
-import { runNamedCommand } from "../harness/journalCommand";
+import { runNamedCommand } from "../support/journalCommand";
 import { OrderJournal, journalStoreAt, parseJournalUrl } from "../../provider/journal";
 import { EdisSimulator } from "../../simulator/server";
 import { stackConfigFor, startSimulator, until } from "../support/sim";
@@ -196,4 +196,29 @@ test("a journal that cannot be reached or read stops the order before money: pre
     expect(runNamedCommand(blocked.output, "forget", undefined, s3.env)).toContain("forgot: urn:pulumi:dev::edis-servers::pulumi-nodejs:dynamic/edis:KvmServer::web  order  sending");
     expect(await journalAt(url).list()).toEqual([]);
     expect(paidWrites(sim)).toEqual([]);
+});
+
+/** The requests a command sent to the store (counted by the relay in front of MinIO). */
+async function storeRequests(command: () => Promise<CliResult>): Promise<Record<string, number>> {
+    const before = await s3.requestCounts();
+    ok(await command());
+    const after = await s3.requestCounts();
+    return Object.fromEntries(Object.keys(after).map((k) => [k, after[k] - (before[k] ?? 0)]).filter(([, n]) => n !== 0));
+}
+
+test("what the journal in S3 costs, counted: three servers ordered, 10 requests a paid write and 4 once a process; preview one listing a server; refresh and destroy write nothing", async () => {
+    const sim = await simulator();
+    const url = s3.journalUrl(await s3.bucket());
+    const stack = await runner(sim, url);
+    const fleet = Object.fromEntries([1, 2, 3].map((i) => [`web${i}`, { ...web, hostname: `web${i}.example.com` }]));
+    await stack.setConfig({ "edis-servers:servers": JSON.stringify(fleet) });
+    const up = await storeRequests(() => stack.up());
+    expect(paidWrites(sim)).toEqual(["add/order", "add/order", "add/order"]);
+    expect(up).toEqual({ GetObject: 3 * 4, ListObjectsV2: 3 * 2, PutObject: 3 * 4 + 3, DeleteObject: 1 });
+    expect(await journalAt(url).list()).toEqual([]);
+    expect(await storeRequests(() => stack.preview())).toEqual({ ListObjectsV2: 3 });
+    for (const command of [() => stack.refresh(), () => stack.destroy()]) {
+        expect(Object.keys(await storeRequests(command)).filter((k) => k !== "ListObjectsV2" && k !== "GetObject")).toEqual([]);
+    }
+    expect(paidWrites(sim).filter((w) => w === "cancel/product")).toHaveLength(3);
 });

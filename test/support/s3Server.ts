@@ -10,7 +10,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CreateBucketCommand, S3Client } from "@aws-sdk/client-s3";
-import { PACKAGE_ROOT } from "../harness";
+import { PACKAGE_ROOT } from "./workspace";
 
 /** Where the MinIO binary is: PULUMI_EDIS_S3_SERVER, else what `npm run s3:install` built (it prints the path). */
 function s3ServerBinary(): string {

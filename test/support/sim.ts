@@ -4,10 +4,10 @@
 import { EdisClient, EdisClientOptions } from "../../provider/client/client";
 import { EdisApiError } from "../../provider/client/errors";
 import { EdisSimulator, SimulatorOptions } from "../../simulator/server";
-import { TestStack, stackConfigFor } from "../harness";
 import { observeAnswer } from "../spec/conformance";
 
-export { runNamedCommand, stackConfigFor } from "../harness";
+export { runNamedCommand } from "./journalCommand";
+export { stackConfigFor } from "./workspace";
 
 /** A simulator whose every answer is checked against the specification (test/spec). */
 export async function startSimulator(options: SimulatorOptions = {}): Promise<EdisSimulator> {
@@ -32,19 +32,6 @@ export function clientFor(sim: EdisSimulator, options: Partial<EdisClientOptions
         retry: { baseDelayMs: 20, maxDelayMs: 100 },
         ...options,
     });
-}
-
-/** A simulator and a stack of `programDir` pointed at it: the set-up of every engine-path test. */
-export async function simulatorAndStack(programDir: string, options: SimulatorOptions = {}): Promise<{ sim: EdisSimulator; stack: TestStack }> {
-    const sim = await startSimulator(options);
-    const stack = TestStack.create({ programDir, config: stackConfigFor(sim), secretKeys: ["edis:email", "edis:password"] });
-    return { sim, stack };
-}
-
-/** What test/programs/servers declares on its next run: servers by name, and their resource options. */
-export function declareServers(stack: TestStack, servers: object, options: object = {}): void {
-    stack.setConfig("edis-servers:servers", JSON.stringify(servers));
-    stack.setConfig("edis-servers:options", JSON.stringify(options));
 }
 
 /** Orders one server through the client and waits until it has a KVM id: a server to manage in client tests. */

@@ -6,14 +6,9 @@
  * find the implementation is the package-name require that the serialized shim makes; and the serializer
  * sees the package under node_modules, as it does in a user's project, so `__provider` is what users store.
  */
-import { cpSync, existsSync, linkSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, linkSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-
-/** Pulumi's wire-format markers (sdk/nodejs/runtime/rpc.ts): a secret is `{ [SECRET_KEY]: SECRET_SIG, value }`; an unknown is UNKNOWN. */
-export const SECRET_KEY = "4dabf18193072939515e22adb298388d";
-export const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
-export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
 /** This package's root (where its package.json is). */
 export const PACKAGE_ROOT = resolve(__dirname, __dirname.includes(`${join("dist", "test")}`) ? "../../.." : "../..");
@@ -21,10 +16,6 @@ export const PACKAGE_ROOT = resolve(__dirname, __dirname.includes(`${join("dist"
 export interface Project {
     dir: string;
     name: string;
-    /** The program's entry file, relative to dir. */
-    main: string;
-    /** Pulumi.yaml sets `options: refresh: always`: preview, up and destroy refresh first, as the CLI does. */
-    refreshAlways: boolean;
 }
 
 /**
@@ -59,9 +50,7 @@ export function createProject(programDir: string, workDir = mkdtempSync(join(tmp
     const yaml = readFileSync(join(dir, "Pulumi.yaml"), "utf8");
     const name = /^name:\s*["']?([^"'\s]+)/m.exec(yaml)?.[1];
     if (!name) throw new Error(`${programDir}/Pulumi.yaml has no name`);
-    const declaredMain = /^main:\s*["']?([^"'\s]+)/m.exec(yaml)?.[1];
-    const main = declaredMain ?? (existsSync(join(dir, "index.ts")) ? "index.ts" : "index.js");
-    return { dir, name, main, refreshAlways: optionOf(yaml, "refresh") === "always" };
+    return { dir, name };
 }
 
 /** The files of package.json's `files` (the built ones), hard-linked into `dir`. */
@@ -89,12 +78,6 @@ export function transpileProgram(source: string, fileName: string): string {
     return ts.transpileModule(source, { fileName, compilerOptions }).outputText;
 }
 
-/** A key of the top-level `options:` block of a Pulumi.yaml (the only nesting the harness reads). */
-function optionOf(yaml: string, key: string): string | undefined {
-    const block = /^options:[ \t]*\r?\n((?:[ \t]+.*\r?\n?|[ \t]*#.*\r?\n?|[ \t]*\r?\n)*)/m.exec(yaml)?.[1] ?? "";
-    return new RegExp(`^[ \\t]+${key}:[ \\t]*["']?([^"'\\s#]+)`, "m").exec(block)?.[1];
-}
-
 /**
  * The stack config of a program pointed at a simulator, as the tests, the bench and the chaos campaign set it:
  * the simulator's endpoints and credentials, a payment method, and provisioning polled every 0.1 s.
@@ -106,3 +89,10 @@ export function stackConfigFor(sim: { stackConfig(): Record<string, string> }): 
         "edis:provisioningPollSeconds": "0.1",
     };
 }
+
+/** The environment without what tells a provider that it runs in CI (CI, GITHUB_ACTIONS, ...). */
+export function withoutCi(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+    return Object.fromEntries(Object.entries(env).filter(([k]) => !CI_VARIABLES.includes(k)));
+}
+
+const CI_VARIABLES = ["CI", "GITHUB_ACTIONS", "GITLAB_CI", "BUILDKITE", "JENKINS_URL", "TF_BUILD", "CIRCLECI"];

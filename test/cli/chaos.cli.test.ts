@@ -1,10 +1,10 @@
 /**
- * The randomized fault campaign (bench/chaos.ts), short and with a fixed seed: random faults on every
- * endpoint (the Management API's too), killed provider hosts and killed deployments, each run followed by
- * recovery as a user would do it and a destroy; no run may break an invariant. `npm run chaos -- --runs 500`
+ * The randomized fault campaign (bench/chaos.ts) through the real `pulumi` CLI, short and with a fixed seed: random
+ * faults on every endpoint (the Management API's too), killed provider hosts and killed deployments, each run followed
+ * by recovery as a user would do it and a destroy; no run may break an invariant. `npm run chaos -- --runs 500`
  * runs the long campaign.
  */
-import { runCampaign, summarize } from "../bench/chaos";
+import { runCampaign, summarize } from "../../bench/chaos";
 
 // Seed 14 draws, among its first 8 runs, killed deployments and hosts, lost answers of the paid writes, answers read
 // for their meaning ("temporarily unavailable (backend not found)", a minimum contract term, echoes of the

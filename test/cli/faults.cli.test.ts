@@ -1,0 +1,76 @@
+/**
+ * Deployments killed mid-call through the real `pulumi` CLI: the provider host alone (the engine lives on), or the
+ * whole command (a cancelled CI job), each at the moment a chosen call reaches the simulator, so no clock decides it.
+ * The witnesses: the simulator's record, the checkpoint, and the journal.
+ */
+import { join } from "node:path";
+import { OrderJournal } from "../../provider/journal";
+import { PACKAGE_ROOT } from "../support/workspace";
+import { until } from "../support/sim";
+import { SERVERS, cliStacksPerTest, declare, expectNoCredentials, failed, ok, paidWrites } from "./support";
+
+const web1 = { planId: 101, osId: 1012, hostname: "web1.example.com" };
+const open = cliStacksPerTest();
+
+test("the provider host alone dies while it waits for provisioning: the create fails, and the next up resumes it without a second order", async () => {
+    const f = await open(SERVERS);
+    const { sim, stack } = f;
+    await declare(stack, { web1 });
+    sim.holdByEndpoint["get/kvmid"] = async () => {
+        delete sim.holdByEndpoint["get/kvmid"];
+        stack.killProviderHosts();
+    };
+    const up = failed(await stack.up());
+    expect(up.ops.web1).toEqual(["create!"]);
+    expect(await stack.resources()).toEqual({});
+    const rerun = ok(await stack.up());
+    expect(rerun.output).toContain("it is in the order journal, so it is waited for, not ordered again");
+    expect(Object.values(await stack.resources()).map((r) => r.id)).toEqual([String(sim.account.state.services[0].serviceId)]);
+    expect(paidWrites(sim)).toEqual(["add/order"]);
+    await expectNoCredentials(f);
+});
+
+test("the whole deployment killed while add/order was at EDIS, which made the order: the rerun orders nothing and says where to look; the user adopts the server", async () => {
+    const f = await open(SERVERS);
+    const { sim, stack } = f;
+    await declare(stack, { web1 });
+    sim.holdByEndpoint["add/order"] = async () => stack.crash();
+    await stack.up().finally(() => delete sim.holdByEndpoint["add/order"]);
+    await until(() => sim.account.state.services.length > 0, "EDIS makes the order the dead deployment sent");
+    ok(await stack.run(["cancel", "--yes"]));
+
+    const blocked = failed(await stack.up());
+    expect(blocked.output).toContain("the order for web1.example.com may or may not have been made: the deployment that sent it at");
+    expect(blocked.output).toContain("set adoptKvmId to its KVM id on this resource");
+    expect(paidWrites(sim)).toEqual(["add/order"]);
+
+    // The user finds it in the client area, once EDIS has provisioned it.
+    await until(() => (sim.account.advance(), !!sim.account.state.services[0].kvmId), "EDIS provisions it");
+    await declare(stack, { web1: { ...web1, adoptKvmId: sim.account.state.services[0].kvmId } });
+    ok(await stack.up());
+    expect(Object.values(await stack.resources()).map((r) => r.id)).toEqual([String(sim.account.state.services[0].serviceId)]);
+    expect(paidWrites(sim)).toEqual(["add/order"]);
+    // The adoption settled the order's entry; what remains is the adoption's record, under the server.
+    expect((await new OrderJournal(join(stack.project.dir, ".pulumi-edis", "journal")).list()).map((e) => e.kind)).toEqual(["adoption"]);
+    ok(await stack.destroy());
+    expect(paidWrites(sim)).toEqual(["add/order", "cancel/product"]);
+    await expectNoCredentials(f);
+});
+
+test("the whole deployment killed while hooks/set was at EDIS, which made the hook: the rerun sends nothing and says a hook may exist", async () => {
+    const f = await open(join(PACKAGE_ROOT, "test", "programs", "management"), { config: { "edis-management:server": JSON.stringify({ ...web1, hostname: "web-1.example.com" }) } });
+    const { sim, stack } = f;
+    ok(await stack.up());
+    await stack.setConfig({ "edis-management:alert": JSON.stringify({ callbackUrl: "https://hooks.example.com/edis", triggerPercent: 80, callbackUser: "edis" }) });
+    sim.holdByEndpoint["hooks/set"] = async () => stack.crash();
+    await stack.up().finally(() => delete sim.holdByEndpoint["hooks/set"]);
+    const hooks = () => sim.account.state.services[0].hooks ?? [];
+    await until(() => hooks().length > 0, "EDIS adds the hook the dead deployment asked for");
+    ok(await stack.run(["cancel", "--yes"]));
+
+    const rerun = failed(await stack.up());
+    expect(rerun.output).toContain("may or may not have been made: the deployment that sent it at");
+    expect(sim.calls("hooks/set")).toHaveLength(1);
+    expect(hooks()).toHaveLength(1);
+    await expectNoCredentials(f);
+});
