@@ -1,6 +1,6 @@
 /**
  * The provisioning wait on an injected clock (provider/clock.ts): what it asks to wait and what it says, for a
- * wait that takes minutes of EDIS's time and milliseconds of the test's. The engine-path tests cover the rest.
+ * wait that takes minutes of EDIS's time and milliseconds of the test's. The real-CLI tests cover the rest.
  */
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
