@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { EdisSimulator, InjectedFault } from "../simulator/server";
-import { CliResult, CliStack } from "../test/cli/pulumi";
+import { CliResult, CliStack, credentialForms } from "../test/cli/pulumi";
 import { runNamedCommand } from "../test/support/journalCommand";
 import { S3Server, startS3Server } from "../test/support/s3Server";
 import { PACKAGE_ROOT, stackConfigFor } from "../test/support/workspace";
@@ -41,8 +41,8 @@ const FAULTS: Array<{ name: string; fault: Omit<InjectedFault, "endpoint" | "tim
 const CRASHES = ["none", "none", "host", "engine"] as const;
 /** On fresh runners the crash that matters is after add/order answered (a cancelled CI job). */
 const CRASHES_ON_FRESH_RUNNERS = ["none", "host", "engine", "host-after-order", "engine-after-order", "engine-after-order"] as const;
-/** Slower than the request time limit the runs set (edis:requestTimeoutSeconds 1). */
-const SLOW_MS = 1_300;
+/** Well over the request time limit the runs set (edis:requestTimeoutSeconds 2), so that a slowed call times out on a busy machine too. */
+const SLOW_MS = 4_000;
 
 export interface RunReport {
     index: number;
@@ -120,7 +120,7 @@ export async function chaosRun(seed: number, index: number, batch = false, runne
         config: {
             ...stackConfigFor(sim),
             "edis:provisioningTimeoutSeconds": "8",
-            "edis:requestTimeoutSeconds": "1",
+            "edis:requestTimeoutSeconds": "2",
             "edis:batchOrders": String(batch),
             "edis-servers:servers": JSON.stringify(servers),
             "edis-servers:alerts": JSON.stringify(alerts),
@@ -171,17 +171,18 @@ export async function chaosRun(seed: number, index: number, batch = false, runne
             sim.inject({ endpoint, times, ...fault });
             report.faults.push(`${name} ${endpoint} x${times}`);
         }
-        // The kill, at the moment a chosen call reaches EDIS (no clock decides it): the provider host alone, or the
-        // whole command (a cancelled CI job); "-after-order" at the first provisioning poll after an add/order answered.
-        const at = report.crash.endsWith("-after-order") ? "get/kvmid" : pick(["add/order", "get/kvmid", "get/auth", "get/products", "hooks/set"]);
+        // The kill, at the moment a chosen call reaches EDIS (no clock decides it, so that call is not slowed): the provider
+        // host alone, or the whole deployment (a cancelled CI job); "-after-order" at the first provisioning poll after an
+        // add/order was answered. A batched run is killed around its batched order.
+        const at = report.crash.endsWith("-after-order") ? "get/kvmid" : pick(batch ? ["add/order", "get/kvmid"] : ["add/order", "get/kvmid", "get/auth", "get/products", "hooks/set"]);
         if (report.crash !== "none") {
             report.crash += ` at ${at}`;
+            delete sim.latencyByEndpoint[at];
             sim.holdByEndpoint[at] = async () => {
-                if (at === "get/kvmid" && report.crash.includes("-after-order") && sim.calls("add/order").length === 0) return;
+                if (report.crash.includes("-after-order") && !sim.log.some((e) => e.endpoint === "add/order" && e.httpStatus === 200)) return;
                 delete sim.holdByEndpoint[at];
-                report.crash += " (sent)";
-                if (report.crash.startsWith("engine")) stack.crash();
-                else stack.killProviderHosts();
+                const killed = report.crash.startsWith("engine") ? stack.crash() : stack.killProviderHosts();
+                if (killed > 0) report.crash += " (killed)";
             };
         }
         await command(() => stack.up());
@@ -240,8 +241,9 @@ export async function chaosRun(seed: number, index: number, batch = false, runne
                 report.forgotten++;
             }
         }
-        // Every resource of the checkpoint (by URN: two components each hold a "server").
+        // Every resource of the checkpoint (by URN: two components each hold a "server"), a delete the engine retries included.
         const resources = (await stack.deployment()).resources ?? [];
+        const inState = resources.filter((r) => r.type.endsWith(":KvmServer"));
         const billed = sim.account.state.services.filter((s) => s.status !== "Cancelled" && !s.cancellation);
         report.orders = sim.account.state.orders.length;
         if (!results[results.length - 1].ok) report.violations.push(`recovery did not finish: ${results[results.length - 1].errors.join("; ")}`);
@@ -252,7 +254,7 @@ export async function chaosRun(seed: number, index: number, batch = false, runne
         }
         // Invariant 2: everything EDIS bills is in state.
         for (const s of billed) {
-            if (!resources.some((r) => r.id === String(s.serviceId))) report.violations.push(`service ${s.serviceId} (${s.hostname}) is billed but not in state`);
+            if (!inState.some((r) => r.id === String(s.serviceId))) report.violations.push(`service ${s.serviceId} (${s.hostname}) is billed but not in state`);
         }
         // Invariant 5: the hooks at EDIS are the hooks in state.
         const hooksAtEdis = sim.account.state.services.flatMap((s) => (s.hooks ?? []).map((h) => h.id)).sort();
@@ -274,8 +276,9 @@ export async function chaosRun(seed: number, index: number, batch = false, runne
 
         // Invariant 4: no credential anywhere the user or the state can see (every runner's backend files and output).
         const text = [...stacks.flatMap((s) => [s.backendText(), ...s.log])].join("\n");
-        const forms = [password, encodeURIComponent(password), new URLSearchParams({ p: password }).toString().slice(2), email, encodeURIComponent(email), password.replace(/ö/g, "&ouml;")];
-        for (const form of forms) if (text.toLowerCase().includes(form.toLowerCase())) report.violations.push(`a credential (${form === email ? "e-mail" : "password"}) appears in state, errors or the log`);
+        for (const [name, secret] of [["password", password], ["e-mail", email]]) {
+            if (credentialForms(secret).some((form) => text.toLowerCase().includes(form.toLowerCase()))) report.violations.push(`a credential (${name}) appears in state, errors or the log`);
+        }
         for (const signature of sim.account.issuedSignatures) if (text.includes(signature)) report.violations.push("a session signature appears in state, errors or the log");
     } catch (e) {
         report.violations.push(`the run itself failed: ${(e as Error).stack ?? e}`);
@@ -329,9 +332,11 @@ export function summarize(reports: RunReport[], seed: number, wallMs: number) {
         violations: sum((r) => r.violations.length),
         servers: sum((r) => r.servers),
         faultsInjected: sum((r) => r.faults.length),
-        hostKills: count((r) => r.crash.startsWith("host") && r.crash.endsWith("(sent)")),
-        engineKills: count((r) => r.crash.startsWith("engine") && r.crash.endsWith("(sent)")),
-        killsAfterOrder: count((r) => r.crash.includes("after-order") && r.crash.endsWith("(sent)")),
+        hostKills: count((r) => r.crash.startsWith("host") && r.crash.endsWith("(killed)")),
+        engineKills: count((r) => r.crash.startsWith("engine") && r.crash.endsWith("(killed)")),
+        engineKillsAfterOrder: count((r) => r.crash.startsWith("engine-after-order") && r.crash.endsWith("(killed)")),
+        // Killed while an order was at EDIS or its provisioning was awaited.
+        orderKills: count((r) => /at (add\/order|get\/kvmid) \(killed\)$/.test(r.crash)),
         runsNeedingRecovery: count((r) => r.recoveryUps > 1),
         adopted: sum((r) => r.adopted),
         forgotten: sum((r) => r.forgotten),
@@ -340,6 +345,7 @@ export function summarize(reports: RunReport[], seed: number, wallMs: number) {
         hookCalls: sum((r) => r.hookCalls),
         meaningFaults: faults(/^(later-backend|minimum-term|not-yet-cancelled|page-not-found|echo)/),
         paidAnswerFaults: faults(/^(failed-with-ids|unparsable-field|status-case|extra-service-id)/),
+        unconfirmedCancels: faults(/^(not-yet-cancelled|minimum-term) cancel\/product/),
         renames: count((r) => r.faults.some((f) => f.startsWith("renamed "))),
         componentRuns: count((r) => r.components),
         resumedFromJournal: sum((r) => r.resumed),

@@ -64,7 +64,7 @@ async function benchSize(n: number, latencyMs: number, parallelism: number, batc
     try {
         const rows = [await at("create", () => stack.up(flags)), await at("preview", () => stack.preview(flags)), await at("refresh", () => stack.refresh(flags))];
         if (n === REFRESH_TARGET.n && !batched) {
-            rows.push(await at("refresh, unbounded parallelism", () => stack.refresh()));
+            rows.push(await at("refresh, unbounded parallelism", () => stack.refresh([`--parallel=${2 ** 31 - 1}`])));
             await stack.setConfig({ "edis:requestTimeoutSeconds": String(SILENT_HOSTS_TIMEOUT_SECONDS), "edis-servers:servers": JSON.stringify(fleet(n, { powerState: "on" })) });
             rows.push(await at("up: manage powerState", () => stack.up(flags)));
             rows.push(await at("refresh, powerState managed", () => stack.refresh(flags)));

@@ -6,10 +6,9 @@
  */
 import { runCampaign, summarize } from "../../bench/chaos";
 
-// Seed 14 draws, among its first 6 runs, killed deployments and hosts, lost answers of the paid writes, answers read
-// for their meaning ("temporarily unavailable (backend not found)", a minimum contract term, echoes of the
-// credentials), paid answers in other shapes (`failed` with ids, an unparsable field, an extra service id), a rename
-// with an alias, and two components that each hold a server named "server".
+// Seed 14 draws, among its first 8 runs, killed deployments and hosts, lost answers, answers read for their meaning
+// ("not yet cancelled" to a cancel, a minimum contract term, an echo of the credentials), answers in other shapes
+// (`failed` with ids, an unparsable field), a rename with an alias, and two components that each hold a "server".
 const SEED = 14;
 
 /** A short campaign of seed 14: its summary, once no run broke an invariant (violations printed first and short: CI shows a failure's diff cut in the middle). */
@@ -25,20 +24,20 @@ async function campaign(label: string, options: Omit<Parameters<typeof runCampai
     return summary;
 }
 
-test("6 runs of seed 14: nothing ordered or hooked twice, nothing billed outside state, nothing left running, no secret seen", async () => {
-    const summary = await campaign("chaos", { runs: 6 });
-    expect(summary.engineKills + summary.hostKills).toBeGreaterThanOrEqual(3);
-    expect(summary.faultsInjected).toBeGreaterThanOrEqual(12);
+test("8 runs of seed 14: nothing ordered or hooked twice, nothing billed outside state, nothing left running, no secret seen", async () => {
+    const summary = await campaign("chaos", { runs: 8 });
+    expect(summary.engineKills + summary.hostKills).toBeGreaterThanOrEqual(4);
+    expect(summary.faultsInjected).toBeGreaterThanOrEqual(15);
     expect(summary.orders).toBe(summary.servers);
     // Each alert ended with one hook (invariant 5); how many lost answers needed a forget depends on the kills' timing.
     expect(summary.alerts).toBeGreaterThan(0);
-    expect(summary).toMatchObject({ meaningFaults: expect.any(Number), paidAnswerFaults: expect.any(Number) });
-    expect(Math.min(summary.meaningFaults, summary.paidAnswerFaults, summary.renames, summary.componentRuns)).toBeGreaterThan(0);
+    // Run 6 answers cancel/product "not yet cancelled": the server stays in state until EDIS confirms (invariant 3).
+    expect(Math.min(summary.meaningFaults, summary.paidAnswerFaults, summary.unconfirmedCancels, summary.renames, summary.componentRuns)).toBeGreaterThan(0);
 });
 
-test("3 runs of seed 14 with edis:batchOrders on one runner, the journal on its disk: batched orders under host kills at calls chosen at random, the same invariants", async () => {
+test("3 runs of seed 14 with edis:batchOrders on one runner, the journal on its disk: each killed while its batched order is at EDIS or awaited, the same invariants", async () => {
     const summary = await campaign("chaos (batched orders, one runner)", { runs: 3, batch: true });
-    expect(summary.hostKills + summary.engineKills).toBeGreaterThanOrEqual(2);
+    expect(summary.orderKills).toBeGreaterThanOrEqual(2);
     // Fewer orders than servers: a run's servers share orders (and none was ordered twice: invariant 1).
     expect(summary.orders).toBeLessThan(summary.servers);
 });
@@ -46,7 +45,7 @@ test("3 runs of seed 14 with edis:batchOrders on one runner, the journal on its 
 test("4 runs of seed 14 with edis:batchOrders on fresh runners with the journal in S3: each run's servers ordered together, every recovery run and the destroy on a new directory, the same invariants", async () => {
     const summary = await campaign("chaos (batched orders, fresh runners, shared journal)", { runs: 4, batch: true, runners: "shared" });
     expect(summary.faultsInjected).toBeGreaterThanOrEqual(8);
-    expect(summary.engineKills + summary.hostKills).toBeGreaterThanOrEqual(2);
+    expect(summary.orderKills).toBeGreaterThanOrEqual(3);
     // Fewer orders than servers: a run's servers share orders (and none was ordered twice: invariant 1).
     expect(summary.orders).toBeLessThan(summary.servers);
     // Not vacuous: a killed run's order was found in the shared store by a runner that never saw the first one's disk,

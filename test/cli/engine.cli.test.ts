@@ -1,6 +1,6 @@
 /**
  * Engine behaviour that the provider must live with, shown with the real `pulumi` CLI: a refresh that fails
- * stops the whole command (so no Read may throw for an optional reading: examples.cli's day-two case; calibration.cli
+ * stops the whole command (so no Read may throw for an optional reading: examples.cli's day-two case; lifecycle.cli
  * shows refresh and destroy configuring the provider from what state recorded), and preview plans deletes; `KvmServer.get` on the oldest
  * and the newest `@pulumi/pulumi` the peer range allows.
  */

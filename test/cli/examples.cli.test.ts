@@ -189,7 +189,11 @@ test("npm run demo takes the Pulumi CLI path when pulumi is on the PATH, and its
         });
         const lines = demo.stdout.trim().split("\n");
         expect({ status: demo.status, first: lines[0] }).toEqual({ status: 0, first: "Pulumi CLI found: deploying examples/basic with the Automation API and a local file:// backend." });
-        expect(demo.stdout).toMatch(/suspended\s*: false => true/);
+        // The steps in order: each piece after the one before it.
+        const order = ["== pulumi up (examples/basic)", "resources: 2 create", "== behind Pulumi's back: EDIS suspends", "== pulumi preview", "suspended", "false => true", "plan: 1 update", "== pulumi refresh", "resources: 1 update", "== pulumi destroy", "resources: 2 delete"];
+        let from = 0;
+        expect(order.filter((piece) => (from = demo.stdout.indexOf(piece, from)) < 0)).toEqual([]);
+        expect(demo.stdout + demo.stderr).not.toMatch(/error/i);
         expect(lines[lines.length - 1]).toBe("== simulator record: 1 order(s) placed, 1 service(s) cancelled (End of Billing Period), 0 running without a cancellation");
     } finally {
         rmSync(home, { recursive: true, force: true });

@@ -22,7 +22,9 @@ test("the provider host alone dies while it waits for provisioning: the create f
     };
     const up = failed(await stack.up());
     expect(up.ops.web1).toEqual(["create!"]);
+    // The engine heard the create fail: no resource, and no pending create.
     expect(await stack.resources()).toEqual({});
+    expect((await stack.deployment()).pending_operations ?? []).toEqual([]);
     const rerun = ok(await stack.up());
     expect(rerun.output).toContain("it is in the order journal, so it is waited for, not ordered again");
     expect(Object.values(await stack.resources()).map((r) => r.id)).toEqual([String(sim.account.state.services[0].serviceId)]);
@@ -41,15 +43,18 @@ test("the whole deployment killed while add/order was at EDIS, which made the or
 
     const blocked = failed(await stack.up());
     expect(blocked.output).toContain("the order for web1.example.com may or may not have been made: the deployment that sent it at");
-    expect(blocked.output).toContain("set adoptKvmId to its KVM id on this resource");
+    expect(blocked.output).toContain("If the order exists, pay it (or cancel it there) and, once its server is provisioned, set adoptKvmId to its KVM id on this resource");
     expect(paidWrites(sim)).toEqual(["add/order"]);
 
     // The user finds it in the client area, once EDIS has provisioned it.
     await until(() => (sim.account.advance(), !!sim.account.state.services[0].kvmId), "EDIS provisions it");
     await declare(stack, { web1: { ...web1, adoptKvmId: sim.account.state.services[0].kvmId } });
-    ok(await stack.up());
+    const adopted = ok(await stack.up());
     expect(Object.values(await stack.resources()).map((r) => r.id)).toEqual([String(sim.account.state.services[0].serviceId)]);
     expect(paidWrites(sim)).toEqual(["add/order"]);
+    // The killed run's pending create stays (and is warned of) until the user clears it (`pulumi refresh --clear-pending-creates`).
+    expect(adopted.output).toContain("pending operations from previous deployment");
+    expect((await stack.deployment()).pending_operations).toHaveLength(1);
     // The adoption settled the order's entry; what remains is the adoption's record, under the server.
     expect((await new OrderJournal(join(stack.project.dir, ".pulumi-edis", "journal")).list()).map((e) => e.kind)).toEqual(["adoption"]);
     ok(await stack.destroy());
@@ -69,6 +74,7 @@ test("the whole deployment killed while hooks/set was at EDIS, which made the ho
     ok(await stack.run(["cancel", "--yes"]));
 
     const rerun = failed(await stack.up());
+    expect(rerun.output).toContain("pending operations from previous deployment");
     expect(rerun.output).toContain("may or may not have been made: the deployment that sent it at");
     expect(sim.calls("hooks/set")).toHaveLength(1);
     expect(hooks()).toHaveLength(1);

@@ -2,7 +2,7 @@
  * The money cases that the real engine decides, through the real `pulumi` CLI against the simulator: the CLI
  * killed with SIGKILL after add/order answered, a lost add/order answer, and what `pulumi import` and
  * `--import-pending-creates` do (an unpaid create, with and without `options.refresh: always`, and a replacement:
- * calibration.cli.test.ts). The simulator's record of paid writes is the witness every time.
+ * lifecycle.cli.test.ts). The simulator's record of paid writes is the witness every time.
  */
 import { join } from "node:path";
 import { PACKAGE_ROOT } from "../support/workspace";

@@ -269,22 +269,26 @@ export class CliStack {
 
     /**
      * Kills the provider hosts of this stack alone (the dynamic provider's and the plugin's), as the kernel's OOM killer
-     * or a crash does: the engine and the program live on and see the host's calls fail.
+     * or a crash does: the engine and the program live on and see the host's calls fail. Returns how many processes died.
      */
-    killProviderHosts(): void {
-        killIn(this.workDir, (command) => /dynamic-provider|pulumi-resource-/.test(command));
+    killProviderHosts(): number {
+        return killIn(this.workDir, (command) => /dynamic-provider|pulumi-resource-/.test(command));
     }
 
     /**
      * Kills every process of this stack at once, as a cancelled CI job does: `pulumi`'s process group, and the language
-     * and provider hosts the engine starts in groups of their own.
+     * and provider hosts the engine starts in groups of their own. Returns how many processes died.
      */
-    crash(): void {
-        this.kill();
-        killIn(this.workDir, () => true);
+    crash(): number {
+        try {
+            this.kill();
+        } catch {
+            // the group is gone already
+        }
+        return killIn(this.workDir, () => true);
     }
 
-    /** Every file this stack wrote: the backend (checkpoints, history, backups) and the CLI's home. */
+    /** Every file of this stack's backend: checkpoints, history, backups. */
     backendText(): string {
         return execFileSync("bash", ["-c", `find "${this.backendDir}" -type f -print0 | xargs -0 cat`], { encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
     }
@@ -357,16 +361,31 @@ function opsOf(events: EngineEvent[]): Record<string, string[]> {
 }
 
 /**
- * Kills the processes that work in `workDir` and whose command line `which` accepts. The engine starts provider hosts
- * in process groups of their own, so a SIGKILLed `pulumi` leaves its provider host running (as it would for a user);
- * `dispose` stops them all, so that one test's orphan does not load the machine for the next.
+ * Kills the processes that work in `workDir` and whose command line `which` accepts, until a pass finds none (a parent
+ * killed late may have started a child meanwhile); returns how many died. The engine starts provider hosts in process
+ * groups of their own, so a SIGKILLed `pulumi` leaves its provider host running (as it would for a user); `dispose`
+ * stops them all, so that one test's orphan does not load the machine for the next.
  */
-function killIn(workDir: string, which: (command: string) => boolean): void {
-    for (const pid of readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
-        try {
-            if (readlinkSync(`/proc/${pid}/cwd`).startsWith(workDir) && which(readFileSync(`/proc/${pid}/cmdline`, "utf8"))) process.kill(Number(pid), "SIGKILL");
-        } catch {
-            // gone meanwhile, or not ours
+function killIn(workDir: string, which: (command: string) => boolean): number {
+    let killed = 0;
+    for (let found = true; found; ) {
+        found = false;
+        for (const pid of readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
+            try {
+                if (!readlinkSync(`/proc/${pid}/cwd`).startsWith(workDir) || !which(readFileSync(`/proc/${pid}/cmdline`, "utf8"))) continue;
+                process.kill(Number(pid), "SIGKILL");
+                killed++;
+                found = true;
+            } catch {
+                // gone meanwhile, or not ours
+            }
         }
     }
+    return killed;
+}
+
+/** The forms in which a credential can be echoed: as it is, URL- and form-encoded, JSON-escaped, base64, and through htmlentities(). */
+export function credentialForms(secret: string): string[] {
+    const html = secret.replace(/&/g, "&amp;").replace(/ö/g, "&ouml;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+    return [secret, encodeURIComponent(secret), new URLSearchParams({ p: secret }).toString().slice(2), JSON.stringify(secret).slice(1, -1), Buffer.from(secret).toString("base64"), html];
 }
