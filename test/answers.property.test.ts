@@ -24,8 +24,7 @@ import { resolveConfig } from "../provider/config";
 import { cancelServer, readServer } from "../provider/kvm/operations";
 import { createContext } from "../provider/runtime";
 import { OrderEntry, OrderJournal } from "../provider/journal";
-import { sendOnce } from "../provider/paidWrite";
-import { WriteOutcomeUnknownError } from "../provider/paidWrite";
+import { sendOnce, WriteOutcomeUnknownError } from "../provider/paidWrite";
 import { ManualClock } from "./support/clock";
 import { Reply, ReplyServer, replyServer } from "./support/replyServer";
 
@@ -46,8 +45,8 @@ afterAll(async () => {
     rmSync(journals, { recursive: true, force: true });
 });
 
-const noRetry = { maxAttempts: 1 };
-const client = () => new EdisClient({ email: "ops@example.com", password: "correct-horse-9", baseUrl: peer.url, authUrl: peer.url, retry: noRetry, timeoutMs: 5000 });
+const client = (email = "ops@example.com", password = "correct-horse-9") =>
+    new EdisClient({ email, password, baseUrl: peer.url, authUrl: peer.url, retry: { maxAttempts: 1 }, timeoutMs: 5000 });
 
 // ---- the grammar of answers ------------------------------------------------------------------------------
 
@@ -177,49 +176,44 @@ test("a failed paid write never reads as 'nothing happened' unless nothing can h
 });
 
 test("through the journal: a failed paid write's entry stays (unknown, or the ids it names) unless nothing can have happened", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "edis-prop-journal-"));
-    try {
-        await fc.assert(
-            fc.asyncProperty(answerCase, fc.nat(), async (c, n) => {
-                peer.replies = { "add/order": { status: c.status, text: c.text } };
-                const journal = new OrderJournal(dir);
-                const key = `urn:pulumi:dev::p::edis:index:KvmServer::web${n}`;
-                const entry: OrderEntry = { kind: "order", state: "sending", key, hostname: "web1.example.com", sentAt: "now", inputs: {} };
-                const c1 = client();
-                let outcome: unknown;
-                let thrown: unknown;
-                try {
-                    outcome = await sendOnce<OrderEntry, Awaited<ReturnType<EdisClient["addOrder"]>>>({
-                        journal,
-                        entry,
-                        endpoint: "add/order",
-                        log: () => undefined,
-                        send: () => c1.addOrder(ORDER),
-                        made: (s, r) => ({ ...s, state: "ordered", serviceId: r.serviceIds[0] }),
-                        madeDespite: (s, e) => (e.serviceIds?.length ? { ...s, state: "ordered", serviceId: e.serviceIds[0] } : undefined),
-                        unknown: (problem) => new WriteOutcomeUnknownError("the order", problem, ""),
-                    });
-                } catch (e) {
-                    thrown = e;
-                }
-                const after = await journal.read(key, "order");
-                if (after === undefined) {
-                    // The entry went: only a failure that certainly made nothing removes it.
-                    expect(thrown).toBeInstanceOf(EdisApiError);
-                    expect(nothingHappened(thrown as EdisApiError)).toBe(true);
-                } else if (outcome === undefined) {
-                    expect(thrown).toBeInstanceOf(WriteOutcomeUnknownError);
-                    expect(after.state).toBe("unknown");
-                } else if (c.serviceIds.length) {
-                    expect(c.serviceIds).toContain(after.serviceId);
-                }
-                await journal.clear(key, "order");
-            }),
-            runs(300),
-        );
-    } finally {
-        rmSync(dir, { recursive: true, force: true });
-    }
+    const dir = mkdtempSync(join(journals, "journal-"));
+    await fc.assert(
+        fc.asyncProperty(answerCase, fc.nat(), async (c, n) => {
+            peer.replies = { "add/order": { status: c.status, text: c.text } };
+            const journal = new OrderJournal(dir);
+            const key = `urn:pulumi:dev::p::edis:index:KvmServer::web${n}`;
+            const entry: OrderEntry = { kind: "order", state: "sending", key, hostname: "web1.example.com", sentAt: "now", inputs: {} };
+            let outcome: unknown;
+            let thrown: unknown;
+            try {
+                outcome = await sendOnce<OrderEntry, Awaited<ReturnType<EdisClient["addOrder"]>>>({
+                    journal,
+                    entry,
+                    endpoint: "add/order",
+                    log: () => undefined,
+                    send: () => client().addOrder(ORDER),
+                    made: (s, r) => ({ ...s, state: "ordered", serviceId: r.serviceIds[0] }),
+                    madeDespite: (s, e) => (e.serviceIds?.length ? { ...s, state: "ordered", serviceId: e.serviceIds[0] } : undefined),
+                    unknown: (problem) => new WriteOutcomeUnknownError("the order", problem, ""),
+                });
+            } catch (e) {
+                thrown = e;
+            }
+            const after = await journal.read(key, "order");
+            if (after === undefined) {
+                // The entry went: only a failure that certainly made nothing removes it.
+                expect(thrown).toBeInstanceOf(EdisApiError);
+                expect(nothingHappened(thrown as EdisApiError)).toBe(true);
+            } else if (outcome === undefined) {
+                expect(thrown).toBeInstanceOf(WriteOutcomeUnknownError);
+                expect(after.state).toBe("unknown");
+            } else if (c.serviceIds.length) {
+                expect(c.serviceIds).toContain(after.serviceId);
+            }
+            await journal.clear(key, "order");
+        }),
+        runs(300),
+    );
 });
 
 // ---- 3: leaving state -----------------------------------------------------------------------------------------
@@ -242,7 +236,7 @@ const lookupAnswer = fc.oneof(
 function contextFor() {
     const cfg = resolveConfig((k) => ({ email: "ops@example.com", password: "correct-horse-9", baseUrl: peer.url, authUrl: peer.url, journalUrl: `file://${mkdtempSync(join(journals, "j-"))}` })[k]);
     const ctx = createContext(cfg, { clock: new ManualClock(), log: () => undefined });
-    return { ...ctx, client: new EdisClient({ email: "ops@example.com", password: "correct-horse-9", baseUrl: peer.url, authUrl: peer.url, retry: noRetry }) };
+    return { ...ctx, client: client() };
 }
 
 /** Whether cancel/product's answer is a success: one JSON object, `status` "success" in any case or padding, HTTP 2xx. */
@@ -331,36 +325,31 @@ const encoding = fc
     .filter((chain) => !chain.some((name, i) => name === "base64" && chain.slice(i + 1).some((n) => n === "upper" || n === "lower")));
 
 test("no normal form of a credential survives: errors, log lines and the journal withhold every escaping", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "edis-prop-secret-"));
-    try {
-        await fc.assert(
-            fc.asyncProperty(email, password, encoding, fc.boolean(), fc.constantFrom("", "SQLSTATE[23000]: near '", "Duplicate entry '"), async (mail, pw, chain, whichPassword, before) => {
-                forgetSecrets();
-                addSecret(pw);
-                addSecret(mail, { wholeOnly: true });
-                const secret = whichPassword ? pw : mail;
-                const echo = chain.reduce((text, name) => ENCODERS[name](text), secret);
-                const text = `${before}${echo}' for key 'PRIMARY'`;
-                // EDIS's text is quoted only when plainly words holding no window of a secret: this one never is.
-                expect(withhold(text)).not.toBe(text);
-                // Through the client: an HTTP 500 quoting it, as a message and as a JSON string inside a JSON string.
-                for (const body of [JSON.stringify({ status: "error", message: text }), JSON.stringify({ status: "error", message: JSON.stringify({ sql: text }) })]) {
-                    peer.replies = { "add/order": { status: 500, text: body } };
-                    const e = (await new EdisClient({ email: mail, password: pw, baseUrl: peer.url, authUrl: peer.url, retry: noRetry }).addOrder(ORDER).catch((x) => x)) as EdisApiError;
-                    const printed = [e.message, JSON.stringify(e), e.stack ?? ""].join("\n");
-                    expect(printed).toContain("[withheld: ");
-                    expect(printed).not.toContain(echo);
-                    // The journal's `problem`: what the paid write records of the error.
-                    const journal = new OrderJournal(dir);
-                    await journal.write({ kind: "order", state: "unknown", key: "k", hostname: "h", sentAt: "now", inputs: {}, problem: e.message });
-                    const files = readdirSync(dir).map((f) => readFileSync(join(dir, f), "utf8")).join("\n");
-                    expect(files).not.toContain(echo);
-                }
-            }),
-            runs(1000),
-        );
-    } finally {
-        rmSync(dir, { recursive: true, force: true });
-        forgetSecrets();
-    }
+    const dir = mkdtempSync(join(journals, "secret-"));
+    await fc.assert(
+        fc.asyncProperty(email, password, encoding, fc.boolean(), fc.constantFrom("", "SQLSTATE[23000]: near '", "Duplicate entry '"), async (mail, pw, chain, whichPassword, before) => {
+            forgetSecrets();
+            addSecret(pw);
+            addSecret(mail, { wholeOnly: true });
+            const secret = whichPassword ? pw : mail;
+            const echo = chain.reduce((text, name) => ENCODERS[name](text), secret);
+            const text = `${before}${echo}' for key 'PRIMARY'`;
+            // EDIS's text is quoted only when plainly words holding no window of a secret: this one never is.
+            expect(withhold(text)).not.toBe(text);
+            // Through the client: an HTTP 500 quoting it, as a message and as a JSON string inside a JSON string.
+            for (const body of [JSON.stringify({ status: "error", message: text }), JSON.stringify({ status: "error", message: JSON.stringify({ sql: text }) })]) {
+                peer.replies = { "add/order": { status: 500, text: body } };
+                const e = (await client(mail, pw).addOrder(ORDER).catch((x) => x)) as EdisApiError;
+                const printed = [e.message, JSON.stringify(e), e.stack ?? ""].join("\n");
+                expect(printed).toContain("[withheld: ");
+                expect(printed).not.toContain(echo);
+                // The journal's `problem`: what the paid write records of the error.
+                const journal = new OrderJournal(dir);
+                await journal.write({ kind: "order", state: "unknown", key: "k", hostname: "h", sentAt: "now", inputs: {}, problem: e.message });
+                const files = readdirSync(dir).map((f) => readFileSync(join(dir, f), "utf8")).join("\n");
+                expect(files).not.toContain(echo);
+            }
+        }),
+        runs(1000),
+    );
 });

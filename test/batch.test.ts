@@ -20,7 +20,8 @@ let config: Record<string, string>;
 let held: Record<string, Held>;
 
 beforeEach(async () => {
-    ({ sim, config } = await simulatorAndCore({ provisioningDelayMs: 200 }, { "edis:batchOrders": "true" }));
+    // A paid server has its KVM at EDIS's next answer: no test waits on the clock.
+    ({ sim, config } = await simulatorAndCore({ provisioningDelayMs: 0 }, { "edis:batchOrders": "true" }));
     sim.account.state.credit = 1_000;
     held = {};
 });
@@ -42,11 +43,6 @@ const inState = () => Object.fromEntries(Object.values(held).map((h) => [h.outs.
 /** The order entries of the journal whose outcome is unknown. */
 const unresolved = async () => (await new InProcess(config).core.journal().list()).filter((e) => e.kind === "order" && (e.state === "unknown" || e.state === "sending"));
 const itemsOf = (call: { fields: Record<string, unknown> }) => (JSON.parse(String(call.fields.order)) as { item: Array<{ hostname: string }> }).item.map((i) => i.hostname);
-/** Past the simulator's provisioning delay: every paid server has its KVM. */
-const provisioned = async () => {
-    await new Promise((r) => setTimeout(r, 300));
-    sim.account.advance();
-};
 const reversed = (answer: Record<string, unknown>) => ({ ...answer, serviceids: String(answer.serviceids).split(",").reverse().join(",") });
 
 test("different billing cycles are different orders; without batchOrders each server is its own order", async () => {
@@ -72,7 +68,7 @@ test("an answer lost after EDIS made the order: every member stays blocked and n
     expect(orders()).toHaveLength(1);
     expect(await unresolved()).toHaveLength(3);
     // The user finds the servers by description and adopts each on its own resource.
-    await provisioned();
+    sim.account.advance();
     const kvmOf = (hostname: string) => sim.account.state.services.find((s) => s.hostname === hostname)!.kvmId;
     expect(await up(Object.fromEntries(Object.entries(fleet).map(([name, s]) => [name, { ...s, adoptKvmId: kvmOf(s.hostname) }])))).toEqual([]);
     expect(orders()).toHaveLength(1);
@@ -122,7 +118,7 @@ test("a swap found only by a refresh (the invoice was unpaid at create): the ref
     expect(await up(fleet)).toHaveLength(3);
     sim.behaviour.unpaidInvoices = false;
     for (const invoice of sim.account.state.invoices) sim.account.payInvoice(invoice.invoiceId);
-    await provisioned();
+    sim.account.advance();
     const e = new InProcess(config);
     const reads = await Promise.all(
         Object.values(held).map((h) =>

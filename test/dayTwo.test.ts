@@ -199,17 +199,18 @@ describe("ReverseDns", () => {
 
 describe("TrafficAlert", () => {
     const alert = () => trafficAlertOn(e.core);
+    const upAlert = (held: Held | undefined, inputs: Record<string, unknown> = {}) => e.up(alert(), held, { kvmId: web().kvmId, ...ALERT, ...inputs }, "web-traffic");
 
     test("create adds one hook; no change adds none; a change replaces (new hook, old deleted); delete deletes", async () => {
-        const kvmId = (await ordered()).outs.kvmId;
-        const created = await e.up(alert(), undefined, { kvmId, ...ALERT, callbackPassword: CALLBACK_PASSWORD }, "web-traffic");
+        await ordered();
+        const created = await upAlert(undefined, { callbackPassword: CALLBACK_PASSWORD });
         expect(web().hooks).toEqual([{ id: created.held.outs.hookId, method: "post", url: ALERT.callbackUrl, trigger: "80", user: "edis", password: CALLBACK_PASSWORD }]);
         expect(created.held.outs).not.toHaveProperty("callbackPassword");
 
-        expect((await e.up(alert(), created.held, { kvmId, ...ALERT, callbackPassword: CALLBACK_PASSWORD }, "web-traffic")).step).toBe("same");
-        const password = await e.up(alert(), created.held, { kvmId, ...ALERT, callbackPassword: "another-one" }, "web-traffic");
+        expect((await upAlert(created.held, { callbackPassword: CALLBACK_PASSWORD })).step).toBe("same");
+        const password = await upAlert(created.held, { callbackPassword: "another-one" });
         expect(password.step).toBe("replace");
-        const trigger = await e.up(alert(), password.held, { kvmId, ...ALERT, triggerPercent: 95, callbackPassword: "another-one" }, "web-traffic");
+        const trigger = await upAlert(password.held, { triggerPercent: 95, callbackPassword: "another-one" });
         expect(trigger.step).toBe("replace");
         expect(web().hooks!.map((h) => h.trigger)).toEqual(["95"]);
         expect(sim.calls("hooks/set")).toHaveLength(3);
@@ -220,8 +221,8 @@ describe("TrafficAlert", () => {
     });
 
     test("a hook that cannot be deleted fails the delete (examples.cli shows the engine then cancels nothing); the next delete removes it", async () => {
-        const kvmId = (await ordered()).outs.kvmId;
-        const { held } = await e.up(alert(), undefined, { kvmId, ...ALERT }, "web-traffic");
+        await ordered();
+        const { held } = await upAlert(undefined);
         sim.inject({ endpoint: "hooks/del", status: 400, message: "hook is locked", times: 1 });
         expect(await e.failure(e.destroy(alert(), held))).toContain("hook is locked");
         await e.destroy(alert(), held);
@@ -229,36 +230,36 @@ describe("TrafficAlert", () => {
     });
 
     test("a lost hooks/set answer: an error that says a hook may exist, no second hooks/set until the user forgets it", async () => {
-        const kvmId = (await ordered()).outs.kvmId;
+        await ordered();
         sim.inject({ endpoint: "hooks/set", drop: "after" });
-        const lost = await e.failure(e.up(alert(), undefined, { kvmId, ...ALERT }, "web-traffic"));
+        const lost = await e.failure(upAlert(undefined));
         expect(lost).toContain("may or may not have been made");
         expect(lost).toContain("a second one would call your URL twice");
         expect(web().hooks).toHaveLength(1);
 
         nextDeployment();
-        expect(await e.failure(e.up(alert(), undefined, { kvmId, ...ALERT }, "web-traffic"))).toContain("may or may not have been made");
+        expect(await e.failure(upAlert(undefined))).toContain("may or may not have been made");
         expect(sim.calls("hooks/set")).toHaveLength(1);
 
         // The user removes the hook in the portal, then runs the command the error names.
         web().hooks = [];
         expect(runNamedCommand(lost, "forget")).toContain("forgot: ");
-        await e.up(alert(), undefined, { kvmId, ...ALERT }, "web-traffic");
+        await upAlert(undefined);
         expect(web().hooks).toHaveLength(1);
         expect(sim.calls("hooks/set")).toHaveLength(2);
     });
 
     test("a hook a deployment made but whose engine died before recording it is taken from the journal, not created twice; other inputs stop before a second hooks/set", async () => {
-        const kvmId = (await ordered()).outs.kvmId;
+        await ordered();
         // The engine dies after hooks/set answered and the journal says "done": the result never reaches state.
-        await e.up(alert(), undefined, { kvmId, ...ALERT }, "web-traffic");
+        await upAlert(undefined);
         const hookId = web().hooks![0].id;
 
         nextDeployment();
-        const other = await e.failure(e.up(alert(), undefined, { kvmId, ...ALERT, triggerPercent: 90 }, "web-traffic"));
+        const other = await e.failure(upAlert(undefined, { triggerPercent: 90 }));
         expect(other).toContain("with other inputs than this resource now has, so it is not taken as this one");
-        const taken = await e.up(alert(), undefined, { kvmId, ...ALERT }, "web-traffic");
-        expect(e.log).toContain(`traffic hook ${hookId} on ${kvmId} was created by a deployment that did not finish`);
+        const taken = await upAlert(undefined);
+        expect(e.log).toContain(`traffic hook ${hookId} on ${web().kvmId} was created by a deployment that did not finish`);
         expect(taken.held.outs.hookId).toBe(hookId);
         expect(sim.calls("hooks/set")).toHaveLength(1);
     });

@@ -9,9 +9,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { FileJournalStore, JournalClaimError, entryFor, JournalConflictError, JournalStore, JournalStoreError, OrderEntry, OrderJournal, parseJournalUrl } from "../provider/journal";
 import { runOrdersCli } from "../provider/cli";
-import { resolveConfig } from "../provider/config";
+import { journalUrlSetting, resolveConfig } from "../provider/config";
 import { journalLocationFrom } from "../provider/journal/location";
 import { S3JournalStore } from "../provider/journal/s3Store";
+import { failureMessage } from "./support/inProcess";
 import { S3Server, startS3Server } from "./support/s3Server";
 import { PACKAGE_ROOT } from "./support/workspace";
 
@@ -202,7 +203,10 @@ describe("what the journal never guesses", () => {
         const inner = new FileJournalStore(dir);
         await new OrderJournal(inner).claim(order(urn("old-stack")));
         await new OrderJournal(inner).write({ kind: "extra", state: "unclaimed", key: urn("prod", "web2"), hostname: "h", sentAt: "now", orderIds: [], serviceIds: [9] });
-        const failing: JournalStore = { ...inner, location: inner.location, cliOption: inner.cliOption, list: (p) => inner.list(p), get: async () => { throw new JournalStoreError("the order journal could not be read: SlowDown (HTTP 503)"); }, create: (n, b) => inner.create(n, b), replace: (n, b, v) => inner.replace(n, b, v) };
+        const failing = new FileJournalStore(dir);
+        failing.get = async () => {
+            throw new JournalStoreError("the order journal could not be read: SlowDown (HTTP 503)");
+        };
         const journal = new OrderJournal(failing);
         await expect(journal.related(urn("new-stack"))).rejects.toThrow("SlowDown");
         await expect(journal.ofKind("extra")).rejects.toThrow("SlowDown");
@@ -245,10 +249,7 @@ describe("what the journal never guesses", () => {
     test("orders move refuses a target that is not the entry's resource under another stack: a cut-off or mistyped word moves nothing", async () => {
         const dir = tempDir();
         await new OrderJournal(dir).write(order(urn("old"), { state: "unknown" }));
-        const error = await lookUp(dir, urn("new")).then(
-            () => "",
-            (e: Error) => e.message,
-        );
+        const error = await failureMessage(lookUp(dir, urn("new")));
         const [, from, target] = /orders move ([0-9a-f]{16}) (urn64:[A-Za-z0-9_-]+) --dir/.exec(error)!;
         const run = async (...args: string[]) => {
             const out: string[] = [];
@@ -302,7 +303,6 @@ describe("what the journal never guesses", () => {
         const empty = journalLocationFrom("", "config `edis:journalUrl`");
         expect(empty).toEqual({ kind: "unusable", problem: expect.stringContaining("config `edis:journalUrl` is set but empty") });
         expect(journalLocationFrom(" ", "k")).toMatchObject({ kind: "unusable" });
-        const { journalUrlSetting } = require("../provider/config") as typeof import("../provider/config");
         expect(journalUrlSetting(() => undefined, { EDIS_JOURNAL_URL: "" })).toBe("");
     });
 

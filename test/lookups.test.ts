@@ -2,24 +2,17 @@
 import * as pulumi from "@pulumi/pulumi";
 import * as edis from "../sdk";
 import { EdisSimulator } from "../simulator/server";
-import { startSimulator, stackConfigFor } from "./support/sim";
+import { failureMessage as rejection } from "./support/inProcess";
+import { clientFor, startSimulator, stackConfigFor } from "./support/sim";
 
 let sim: EdisSimulator;
 
 beforeEach(async () => {
-    sim = await startSimulator();
+    // Provisioned on the second get/kvmid: counted, never timed.
+    sim = await startSimulator({ provisioningDelayMs: 0, provisioningPolls: 1 });
     pulumi.runtime.setAllConfig(stackConfigFor(sim), ["edis:password"]);
 });
 afterEach(() => sim.stop());
-
-async function rejection(p: Promise<unknown>): Promise<string> {
-    try {
-        await p;
-    } catch (e) {
-        return (e as Error).message;
-    }
-    throw new Error("expected a rejection");
-}
 
 test("getLocations and getLocation by name (case-insensitive, whole or city) or id", async () => {
     const { locations } = await edis.getLocations();
@@ -119,11 +112,9 @@ test("billing cycles, payment methods", async () => {
 });
 
 test("sessions and the id mapping; no session result carries the signature or the expiry text it is bound to", async () => {
-    const client = (await import("./support/sim")).clientFor(sim);
-    const order = await client.addOrder({ billingCycle: "monthly", paymentMethod: "paypal", applyCredit: true, items: [{ pid: 101, os: 1012, hostname: "s.example.com" }] });
+    const order = await clientFor(sim).addOrder({ billingCycle: "monthly", paymentMethod: "paypal", applyCredit: true, items: [{ pid: 101, os: 1012, hostname: "s.example.com" }] });
     const serviceId = order.serviceIds[0];
     expect(await edis.getKvmId({ serviceId })).toEqual({ serviceId, kvmId: undefined });
-    await new Promise((r) => setTimeout(r, 300));
     const { kvmId } = await edis.getKvmId({ serviceId });
     expect(kvmId).toMatch(/^kvm_/);
     expect(await edis.getServiceId({ kvmId: kvmId! })).toEqual({ kvmId, serviceId });

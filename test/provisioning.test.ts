@@ -18,18 +18,20 @@ import { watchEngine } from "../provider/engineLog";
 let sim: EdisSimulator;
 afterEach(() => sim.stop());
 
-async function waitFor(polls: number, limitSeconds: number) {
-    // EDIS answers "not provisioned yet" `polls` times, then names the KVM.
+/** EDIS answers "not provisioned yet" `polls` times, then names the KVM; `cancellation` aborts at the first progress line. */
+async function waitFor(polls: number, limitSeconds: number, cancellation?: AbortController) {
     sim = await startSimulator({ provisioningDelayMs: 0, provisioningPolls: polls, kvmIdNotYet: "error" });
     const config = { ...sim.stackConfig(), "edis:provisioningPollSeconds": "5", "edis:provisioningTimeoutSeconds": String(limitSeconds), "edis:journalUrl": `file://${mkdtempSync(join(tmpdir(), "edis-journal-"))}` };
     const clock = new ManualClock();
     const lines: Array<{ at: number; line: string }> = [];
-    const ctx = createContext(resolveConfig((key) => config[`edis:${key}` as keyof typeof config]), { clock, log: (line) => lines.push({ at: clock.now(), line }) });
+    const log = (line: string) => lines.push({ at: clock.now(), line }) && line.startsWith("waiting for") && cancellation?.abort();
+    const ctx = createContext(resolveConfig((key) => config[`edis:${key}` as keyof typeof config]), { clock, log, cancelled: cancellation?.signal });
     const order = await ctx.client.addOrder({ billingCycle: "monthly", paymentMethod: "credit", applyCredit: true, items: [{ pid: 101, os: 1012, hostname: "slow.example.com" }] });
-    const outs: KvmServerOutputs = { planId: 101, osId: 1012, hostname: "slow.example.com", billingCycle: "monthly", applyCredit: true, serviceId: order.serviceIds[0], invoicePaid: true };
+    const serviceId = order.serviceIds[0];
+    const outs: KvmServerOutputs = { planId: 101, osId: 1012, hostname: "slow.example.com", billingCycle: "monthly", applyCredit: true, serviceId, invoicePaid: true };
     const started = clock.now();
     const result = await resumeServer(ctx, outs).catch((e: Error) => e);
-    return { clock, started, result, progress: lines.filter((l) => l.line.startsWith("waiting for slow.example.com")) };
+    return { ctx, serviceId, clock, started, result, progress: lines.filter((l) => l.line.startsWith("waiting for slow.example.com")) };
 }
 
 test("a long wait says where it is at least every 30 s: elapsed time, the limit, polls and what EDIS last said", async () => {
@@ -57,18 +59,10 @@ test("at the limit the error gives the time, the polls and EDIS's last answer, a
 });
 
 test("a cancelled deployment (Ctrl-C) stops the wait at the next pause, keeping the service id; an order not yet sent is not sent", async () => {
-    sim = await startSimulator({ provisioningDelayMs: 0, provisioningPolls: 1000, kvmIdNotYet: "error" });
-    const config = { ...sim.stackConfig(), "edis:provisioningPollSeconds": "5", "edis:journalUrl": `file://${mkdtempSync(join(tmpdir(), "edis-journal-"))}` };
-    const cancellation = new AbortController();
-    const clock = new ManualClock();
     // The engine's Cancel arrives while the wait says where it is.
-    const log = (line: string) => line.startsWith("waiting for") && cancellation.abort();
-    const ctx = createContext(resolveConfig((key) => config[`edis:${key}` as keyof typeof config]), { clock, log, cancelled: cancellation.signal });
-    const order = await ctx.client.addOrder({ billingCycle: "monthly", paymentMethod: "credit", applyCredit: true, items: [{ pid: 101, os: 1012, hostname: "slow.example.com" }] });
-    const outs: KvmServerOutputs = { planId: 101, osId: 1012, hostname: "slow.example.com", billingCycle: "monthly", applyCredit: true, serviceId: order.serviceIds[0], invoicePaid: true };
-    const result = await resumeServer(ctx, outs).catch((e: Error) => e);
-    expect((result as Error).message).toContain(`the deployment was cancelled while slow.example.com (service ${order.serviceIds[0]}`);
-    expect(result).toMatchObject({ id: String(order.serviceIds[0]) });
+    const { ctx, serviceId, result } = await waitFor(1000, 1200, new AbortController());
+    expect((result as Error).message).toContain(`the deployment was cancelled while slow.example.com (service ${serviceId}`);
+    expect(result).toMatchObject({ id: String(serviceId) });
     expect(sim.calls("get/kvmid")).toHaveLength(1);
 
     const refused = await createServer(ctx, { planId: 101, osId: 1012, hostname: "late.example.com", billingCycle: "monthly", applyCredit: true, paymentMethod: "credit" }).catch((e: Error) => e);

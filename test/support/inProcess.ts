@@ -110,15 +110,7 @@ export class InProcess {
         await this.noted(() => p.delete(held.id, held.outs));
     }
 
-    /** The error an operation fails with; the test fails if it succeeds. */
-    async failure(op: Promise<unknown>): Promise<string> {
-        const outcome = await op.then(
-            () => undefined,
-            (e: Error) => e.message,
-        );
-        if (outcome === undefined) throw new Error("expected the operation to fail");
-        return outcome;
-    }
+    readonly failure = failureMessage;
 
     private async create(p: Provider, inputs: Record<string, unknown>): Promise<Held> {
         try {
@@ -141,6 +133,16 @@ export class InProcess {
             throw e;
         }
     }
+}
+
+/** The message of the error an operation fails with; the test fails if it succeeds. */
+export async function failureMessage(op: Promise<unknown>): Promise<string> {
+    const outcome = await op.then(
+        () => undefined,
+        (e: Error) => e.message,
+    );
+    if (outcome === undefined) throw new Error("expected the operation to fail");
+    return outcome;
 }
 
 /** A simulator, and a provider process on its own journal for each deployment (`next()`), as the engine starts one per command. */
