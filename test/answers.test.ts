@@ -80,7 +80,7 @@ const TABLE: Row[] = [
     [404, JSON.stringify({ status: "error", message: "not found", detail: "database unavailable, try again later" }), "refused", "unknown", false, true],
     // a 404 that names an id in its fields is not a "no"
     [404, JSON.stringify({ status: "error", message: "suspended", serviceid: 1003 }), "refused", "unknown", false, false],
-    // the fifth review's: only a bare refusal (a failure status and words, nothing else) is a "no"; a known failure word only
+    // only a bare refusal (a failure status and words, nothing else) is a "no"; a known failure word only
     [404, JSON.stringify({ status: "error", kvm: { id: 4242 } }), "refused", "unknown", false, false],
     [404, JSON.stringify({ status: "error", id: 4242 }), "refused", "unknown", false, false],
     [404, JSON.stringify({ status: "error", data: { id: 4242 } }), "refused", "unknown", false, false],
@@ -159,7 +159,6 @@ test.each([
     if (how !== "closed") await close();
     expect([e.kind, nothingHappened(e)]).toEqual([kind, nothing]);
 });
-
 
 test("a failure on this side after the write was sent (no EDIS answer at all) is an unknown outcome: recorded, and its error is given the entry", async () => {
     const journal = new OrderJournal(mkdtempSync(join(tmpdir(), "edis-journal-")));

@@ -122,10 +122,7 @@ test("a swap found only by a refresh (the invoice was unpaid at create): the ref
     const e = new InProcess(config);
     const reads = await Promise.all(
         Object.values(held).map((h) =>
-            e.refresh(kvmServerOn(e.core), h).then(
-                () => "",
-                (err: Error) => err.message,
-            ),
+            e.refresh(kvmServerOn(e.core), h).catch((err: Error) => err.message),
         ),
     );
     expect(reads.join("\n")).toMatch(/describes that KVM as/);

@@ -1,5 +1,5 @@
 /**
- * The package's public types as a user's project sees them (issue: a new user's Quick start did not compile):
+ * The package's public types as a user's project sees them:
  * the declaration files of every entry point reach no dependency's types but @pulumi/pulumi's, and a project
  * with the `tsconfig.json` of `pulumi new typescript` (no esModuleInterop, no skipLibCheck) compiles the
  * type-level promises of test/types/promises.ts with TypeScript 5.9 and 6.0, the package installed as npm

@@ -31,10 +31,7 @@ describe("lookups in a unit test", () => {
             const plan = edis.getPlan({ locationId: 1, minRamMb: 2048 });
             // The SDK's own serializer, as a resource registration runs it on every input.
             for (const input of ["planId", "my_plan"]) {
-                const failure = await pulumi.runtime.serializeProperties("KvmServer web", { [input]: plan.then((p) => p.id) }).then(
-                    () => undefined,
-                    (e: Error) => e,
-                );
+                const failure = await pulumi.runtime.serializeProperties("KvmServer web", { [input]: plan.then((p) => p.id) }).catch((e: Error) => e);
                 expect(failure).toBeInstanceOf(Error);
                 expect(failure!.message).toMatch(/^EDIS get\/\w+: the e-mail or password was refused/);
                 expect(failure!.message).toContain("`edis:email` and `edis:password`");
@@ -45,10 +42,7 @@ describe("lookups in a unit test", () => {
             // A lookup's own refusal too.
             pulumi.runtime.setConfig("edis:email", account.config["edis:email"]);
             const none = edis.getPlan({ locationId: 999, minRamMb: 2048 });
-            const refused = await pulumi.runtime.serializeProperties("KvmServer web", { planId: none.then((p) => p.id) }).then(
-                () => undefined,
-                (e: Error) => e,
-            );
+            const refused = await pulumi.runtime.serializeProperties("KvmServer web", { planId: none.then((p) => p.id) }).catch((e: Error) => e);
             expect(refused?.message).toMatch(/^edis\.getPlan: /);
             expect(refused?.message).not.toContain("planId");
         } finally {

@@ -190,10 +190,9 @@ test("six processes that change one entry at the version they read: exactly one 
     const child = `const { FileJournalStore } = require(${JSON.stringify(join(PACKAGE_ROOT, "dist", "provider", "journal", "store.js"))});
         new FileJournalStore(${JSON.stringify(dir)}).replace("e.json", "written by " + process.pid, ${JSON.stringify(version)})
             .then(() => console.log("changed"), (e) => console.log(e.name));`;
-    const runs = await Promise.all(
-        Array.from({ length: 6 }, () => new Promise<string>((resolve) => execFile(process.execPath, ["-e", child], (_e, out) => resolve(out.trim())))),
-    );
-    expect(runs.sort()).toEqual(["JournalConflictError", "JournalConflictError", "JournalConflictError", "JournalConflictError", "JournalConflictError", "changed"]);
+    const run = () => new Promise<string>((resolve) => execFile(process.execPath, ["-e", child], (_e, out) => resolve(out.trim())));
+    const runs = await Promise.all(Array.from({ length: 6 }, run));
+    expect(runs.sort()).toEqual([...Array(5).fill("JournalConflictError"), "changed"]);
     expect(readdirSync(dir).sort()).toEqual(["e.json.1", "e.json.2"]);
 });
 
@@ -211,7 +210,7 @@ describe("what the journal never guesses", () => {
         await expect(journal.related(urn("new-stack"))).rejects.toThrow("SlowDown");
         await expect(journal.ofKind("extra")).rejects.toThrow("SlowDown");
         await expect(journal.entriesOf(urn("old-stack"))).rejects.toThrow("SlowDown");
-        // Half of an older version's write is passed over, as before.
+        // A half-written entry is passed over.
         writeFileSync(join(dir, "0123456789abcdef0123456789abcdef01234567.order.json"), "{ half");
         expect((await new OrderJournal(inner).list()).map((e) => e.key).sort()).toEqual([urn("old-stack"), urn("prod", "web2")]);
     });
@@ -296,7 +295,8 @@ describe("what the journal never guesses", () => {
             expect(resolveConfig((k) => creds[k], { EDIS_JOURNAL_DIR: value }).problems).toEqual([expect.stringContaining("EDIS_JOURNAL_DIR is not read")]);
         }
         const cli = spawnSync(process.execPath, [join(PACKAGE_ROOT, "dist", "provider", "cli.js"), "orders", "list"], { encoding: "utf8", env: { ...process.env, EDIS_JOURNAL_DIR: "/shared/j" } });
-        expect([cli.status, cli.stdout + cli.stderr]).toEqual([2, expect.stringContaining("EDIS_JOURNAL_DIR is not read")]);
+        expect(cli.stdout + cli.stderr).toContain("EDIS_JOURNAL_DIR is not read");
+        expect(cli.status).toBe(2);
     });
 
     test("settings that would lose the journal are refused: empty values", () => {
