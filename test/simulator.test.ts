@@ -94,11 +94,12 @@ describe("the simulated account", () => {
 describe("the command line", () => {
     let child: ChildProcess | undefined;
     const dir = mkdtempSync(join(tmpdir(), "edis-sim-cli-"));
+    const cli = join(__dirname, "..", "dist", "simulator", "cli.js");
     afterEach(() => child?.kill());
     afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
     function start(args: string[]): Promise<string> {
-        child = spawn(process.execPath, [join(__dirname, "..", "dist", "simulator", "cli.js"), ...args], { stdio: ["ignore", "pipe", "inherit"] });
+        child = spawn(process.execPath, [cli, ...args], { stdio: ["ignore", "pipe", "inherit"] });
         return new Promise((resolve, reject) => {
             child!.stdout!.once("data", (c: Buffer) => resolve(/listening on (\S+)/.exec(c.toString())?.[1] ?? c.toString()));
             child!.once("exit", (code) => reject(new Error(`simulator exited ${code}`)));
@@ -126,14 +127,13 @@ describe("the command line", () => {
 
     test("rejects a malformed or unknown option with the usage", async () => {
         await expect(start(["--fail", "nonsense"])).rejects.toThrow("simulator exited 2");
-        const unknown = spawnSync(process.execPath, [join(__dirname, "..", "dist", "simulator", "cli.js"), "--prot", "1"], { encoding: "utf8" });
+        const unknown = spawnSync(process.execPath, [cli, "--prot", "1"], { encoding: "utf8" });
         expect(unknown.status).toBe(2);
         expect(unknown.stderr).toContain("simulator: Unknown option '--prot'");
         expect(unknown.stderr).toContain("usage: pulumi-edis-simulator (in this repository: npm run simulator --)");
     });
 
     test("--version and --help answer without starting a server; the start-up text labels every URL and the account", async () => {
-        const cli = join(__dirname, "..", "dist", "simulator", "cli.js");
         const version = spawnSync(process.execPath, [cli, "--version"], { encoding: "utf8" });
         expect(version.status).toBe(0);
         expect(version.stdout.trim()).toBe(`pulumi-edis-simulator ${require("../package.json").version}`);

@@ -15,12 +15,7 @@ const ACCOUNTS = [
 
 const bytes = (s: string) => [...Buffer.from(s)];
 const utf32 = (s: string, le: boolean) =>
-    [...s].map((c) => {
-        const b = Buffer.alloc(4);
-        if (le) b.writeUInt32LE(c.codePointAt(0)!);
-        else b.writeUInt32BE(c.codePointAt(0)!);
-        return b.toString("latin1");
-    }).join("");
+    [...s].map((c) => Buffer.from(c.codePointAt(0)!.toString(16).padStart(8, "0"), "hex")).map((b) => (le ? b.reverse() : b).toString("latin1")).join("");
 
 /** How a server may echo a secret. */
 const ECHOES: Record<string, (s: string) => string> = {
