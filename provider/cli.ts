@@ -90,7 +90,6 @@ async function runOn(
     values: { kind?: string; batch?: string },
     out: (line: string) => void,
 ): Promise<number> {
-    // Entries by id (journal.entryId) or by key (URN).
     const entries = await journal.list();
     const keyOf = (word: string | undefined): string | undefined => {
         // A mistyped URN64 word decodes to something else, which the move refuses.

@@ -14,6 +14,8 @@ export const fromPulumi = (id: string) => require(require.resolve(id, { paths: [
 
 /** The resource a call is about: its log lines show under it. */
 const underResource = new AsyncLocalStorage<string>();
+/** One line at a time, so the engine shows them in the order they were said ("ordered" before "waiting"). */
+let lastLine = Promise.resolve();
 
 export function inResource<T>(urn: string | undefined, run: () => Promise<T>): () => Promise<T> {
     return () => (urn ? underResource.run(urn, run) : run());
@@ -24,15 +26,13 @@ export function connectEngineLog(core: Core, address: string): void {
     const engrpc = fromPulumi("@pulumi/pulumi/proto/engine_grpc_pb");
     const engproto = fromPulumi("@pulumi/pulumi/proto/engine_pb");
     const engine = new engrpc.EngineClient(address, grpc.credentials.createInsecure());
-    // One line at a time, so the engine shows them in the order they were said ("ordered" before "waiting").
-    let previous = Promise.resolve();
     core.setLogSink((line) => {
         const req = new engproto.LogRequest();
         req.setSeverity(/^pulumi-edis: warning: /.test(line) ? engproto.LogSeverity.WARNING : engproto.LogSeverity.INFO);
         req.setMessage(line.replace(/^pulumi-edis: warning: /, "pulumi-edis: "));
         const urn = underResource.getStore();
         if (urn) req.setUrn(urn);
-        const sent = previous.then(
+        lastLine = lastLine.then(
             () =>
                 new Promise<void>((resolve) => {
                     // A slow engine holds an answer back 2 s at most; one that refuses gets the line on stderr instead.
@@ -45,13 +45,9 @@ export function connectEngineLog(core: Core, address: string): void {
                     });
                 }),
         );
-        previous = sent;
-        linesInFlight.add(sent);
-        void sent.then(() => linesInFlight.delete(sent));
     });
+    watchEngine(core, address);
 }
-
-const linesInFlight = new Set<Promise<void>>();
 
 /**
  * When the engine's address stops answering (the engine was killed, or left its plugins behind after a CI system's
@@ -78,5 +74,5 @@ export function watchEngine(core: Pick<Core, "cancel">, address: string, everyMs
 
 /** Calls answer only after this: a Log arriving after its step ends is never shown. */
 export function linesDelivered(): Promise<void> {
-    return Promise.all([...linesInFlight]).then(() => undefined);
+    return lastLine;
 }

@@ -5,14 +5,13 @@ import { vncAccessOn } from "./management/vncAccess";
 import { reverseDnsOn } from "./management/reverseDns";
 import { trafficAlertOn } from "./management/trafficAlert";
 import { processCore } from "./runtime";
-import { connectEngineLog, inResource, linesDelivered, watchEngine } from "./engineLog";
+import { connectEngineLog, inResource, linesDelivered } from "./engineLog";
 import { RESOURCE_KEY } from "./journal";
 import type { CheckFailure } from "./fields";
 
 // In Pulumi's dynamic-provider host (`node .../cmd/dynamic-provider/index.js <engine address>`), lines go to the engine.
 if (/[\\/]cmd[\\/]dynamic-provider[\\/]index\.js$/.test(process.argv[1] ?? "") && /^[\w.-]+:[1-9]\d*$/.test(process.argv[2] ?? "")) {
     connectEngineLog(processCore, process.argv[2]);
-    watchEngine(processCore, process.argv[2]);
 }
 
 /**
@@ -39,7 +38,6 @@ function dynamicDoor<T extends object>(impl: T): T {
     return Object.fromEntries(Object.entries(impl).map(([name, fn]) => [name, typeof fn === "function" ? call(fn as Method) : fn])) as T;
 }
 
-// The dynamic door: the host caches one provider per resource type; all four share the process's core.
 export const kvmServer = dynamicDoor(kvmServerOn(processCore));
 export const vncAccess = dynamicDoor(vncAccessOn(processCore));
 export const reverseDns = dynamicDoor(reverseDnsOn(processCore));

@@ -5,9 +5,7 @@ export function packageVersion(): string {
         try {
             const { name, version } = require(manifest) as { name?: string; version?: string };
             if (name === "pulumi-edis" && version) return version;
-        } catch {
-            // not this level
-        }
+        } catch {}
     }
     return "unknown";
 }

@@ -83,8 +83,8 @@ export class EdisClient {
         this.password = options.password;
         addSecret(options.password);
         addSecret(options.email, { wholeOnly: true });
-        this.baseUrl = trimSlash(options.baseUrl ?? DEFAULT_BASE_URL);
-        this.authUrl = trimSlash(options.authUrl ?? DEFAULT_AUTH_URL);
+        this.baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, "");
+        this.authUrl = (options.authUrl ?? DEFAULT_AUTH_URL).replace(/\/+$/, "");
         this.settings = {
             timeoutMs: options.timeoutMs ?? 30_000,
             retryPolicy: { ...DEFAULT_RETRY_POLICY, ...options.retry },
@@ -190,10 +190,6 @@ function withNamedIds(e: unknown, what: string): unknown {
         mentioned: ids.mentioned,
         detail: `${e.detail ? `${e.detail}; ` : ""}the answer names ${named.replace(/^order\b/, what)}, so EDIS may have made something that is billed`,
     });
-}
-
-function trimSlash(url: string): string {
-    return url.replace(/\/+$/, "");
 }
 
 /** One KVM's entry in a listing: undefined when the listing lacks it; an error when its entry could not be read. */

@@ -31,7 +31,5 @@ export function keepRawAnswer(endpoint: string, status: number | undefined, answ
         } finally {
             closeSync(fd);
         }
-    } catch {
-        // The file cannot be written: the operation goes on as without it.
-    }
+    } catch {}
 }

@@ -100,7 +100,6 @@ export async function postJson(req: PostRequest): Promise<Record<string, unknown
         status,
         serverMessage,
         detail,
-        // Read before the text is withheld.
         saferReadings: kind === "refused" ? saferReadingsOf(text) : {},
         answerBytes: Buffer.byteLength(text),
         retryAfterSeconds: ok2xx ? undefined : parseRetryAfter(retryAfter),

@@ -115,10 +115,9 @@ export function kvmServerOn(core: Core) {
             holders.see(holdingOf(resourceKeyOf(news) ?? resourceKeyOf(olds), id, olds), true);
             await settleJournal(olds);
             const { replaces, changed, deleteBeforeReplace } = await withoutNoExtraAddons(() => core.ctx().catalogue, olds, diffKvmServer(olds, news), news);
-            // The host passes no list of changed properties to the engine, so say here why the plan shows an update.
+            // The host passes no list of changed properties to the engine, so say here why the plan shows an update or a replacement.
             const name = `${String(olds.hostname)} (service ${id})`;
             for (const [status, why] of Object.entries(STATUS_NOTES)) if (changed.includes(status)) logOnce(`${name} ${why}`);
-            // Likewise for a replacement: the plan cannot say why it replaces, so the log does.
             if (replaces.length) {
                 noteReplacement(news[RESOURCE_KEY] ?? olds[RESOURCE_KEY], Number(id), olds.kvmId, news);
                 logOnce(`${name} is replaced because ${replaces.join(", ")} changed: a new server is ordered, then this one is cancelled`);

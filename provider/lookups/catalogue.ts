@@ -80,12 +80,11 @@ export interface GetPlansResult {
 }
 
 async function plansAt(account: LookupAccount, lookup: string, locationId: number): Promise<Plan[]> {
-    const catalogue = account.catalogue;
-    const locations = await catalogue.locations();
+    const locations = await account.catalogue.locations();
     if (!locations.some((l) => l.id === locationId)) {
         throw new LookupError(lookup, `no location with id ${locationId}; available: ${locations.map((l) => `${l.id} (${l.name})`).join(", ")}`);
     }
-    return catalogue.products(locationId);
+    return account.catalogue.products(locationId);
 }
 
 function cycleOf(lookup: string, value: string | undefined): BillingCycle {
@@ -159,14 +158,12 @@ export async function getPlan(account: LookupAccount, args: GetPlanArgs): Promis
         }
         return named;
     }
-    const scored = plans.map((p) => {
-        const missing = shortfalls(p, args, cycle, nameRegex);
-        return { p, missing, distance: missing.reduce((sum, m) => sum + m.gap, 0) };
-    });
+    const scored = plans.map((p) => ({ p, missing: shortfalls(p, args, cycle, nameRegex) }));
+    const distance = (s: (typeof scored)[number]) => s.missing.reduce((sum, m) => sum + m.gap, 0);
     const fitting = scored.filter((s) => s.missing.length === 0).map((s) => s.p).sort(byPrice(cycle));
     if (fitting.length) return fitting[0];
     const nearest = scored
-        .sort((a, b) => a.distance - b.distance || byPrice(cycle)(a.p, b.p))
+        .sort((a, b) => distance(a) - distance(b) || byPrice(cycle)(a.p, b.p))
         .slice(0, 3)
         .map((s) => `${describePlan(s.p, cycle)}: ${s.missing.map((m) => m.text).join(", ")}`);
     throw new LookupError("getPlan", `no plan at location ${args.locationId} satisfies the filters; nearest: ${nearest.join("; ")}`);

@@ -33,7 +33,6 @@ function idOf(props: Record<string, unknown>): string {
     return `${String(props.kvmId)}/${String(props.ipAddress)}`;
 }
 
-/** ReverseDns on one core. */
 export function reverseDnsOn(core: Core) {
     const { ctx } = core;
     return {
@@ -42,8 +41,8 @@ export function reverseDnsOn(core: Core) {
         async diff(_id: string, olds: Record<string, unknown>, news: Record<string, unknown>) {
             const replaces = ["kvmId", "ipAddress"].filter((k) => olds[k] !== news[k]);
             // The same address moving to another KVM: delete first, or the old record's delete would remove the new one.
-            const sameAddress = olds.ipAddress === news.ipAddress;
-            return { changes: replaces.length > 0 || olds.dnsPtr !== news.dnsPtr, replaces, deleteBeforeReplace: replaces.length > 0 && sameAddress };
+            const deleteBeforeReplace = replaces.length > 0 && olds.ipAddress === news.ipAddress;
+            return { changes: replaces.length > 0 || olds.dnsPtr !== news.dnsPtr, replaces, deleteBeforeReplace };
         },
 
         async create(inputs: Record<string, unknown>) {

@@ -59,7 +59,6 @@ function outputs(inputs: Record<string, unknown>, hookId: number): Record<string
     return compact({ ...withoutSecrets(inputs, SECRETS), hookId, callbackPasswordDigest: password ? digestSecret(password) : undefined });
 }
 
-/** TrafficAlert on one core. */
 export function trafficAlertOn(core: Core) {
     const { ctx, settleJournal } = core;
     return {

@@ -18,7 +18,6 @@ function outputs(inputs: Record<string, unknown>, status: VncStatus): Record<str
     return compact({ ...withoutSecrets(inputs, SECRETS), ...status, passwordDigest: digestSecret(String(inputs.password)) });
 }
 
-/** VncAccess on one core. */
 export function vncAccessOn(core: Core) {
     const { ctx } = core;
     return {

@@ -3,7 +3,7 @@
 import { packageVersion } from "../version";
 import { Core } from "../runtime";
 import { serve } from "./server";
-import { connectEngineLog, watchEngine } from "../engineLog";
+import { connectEngineLog } from "../engineLog";
 
 const USAGE =
     "usage: pulumi-resource-edis <engine address>\n" +
@@ -20,22 +20,14 @@ function main(args: string[]): void {
     for (let i = 0; i < args.length; i++) {
         const a = args[i];
         if (ENGINE_FLAGS.test(a)) continue;
-        if (a === "--tracing") {
-            i++;
-            continue;
-        }
-        if (a.startsWith("-")) {
+        if (a === "--tracing") i++;
+        else if (a.startsWith("-")) {
             process.stderr.write(`Unknown option '${a}'\n${USAGE}\n`);
             process.exit(2);
-        }
-        positional.push(a);
+        } else positional.push(a);
     }
-    // One provider process, one core.
     const core = new Core();
-    if (positional[0]) {
-        connectEngineLog(core, positional[0]);
-        watchEngine(core, positional[0]);
-    }
+    if (positional[0]) connectEngineLog(core, positional[0]);
     serve(core).then(
         (port) => process.stdout.write(`${port}\n`),
         (e) => {

@@ -10,7 +10,6 @@ import type { Props } from "./properties";
 import { schemaText } from "./schema";
 
 export interface ResourceImpl {
-    configure(req: { config: { get(key: string): string | undefined } }): Promise<void>;
     check(olds: Props, news: Props): Promise<{ inputs?: Props; failures?: Array<{ property: string; reason: string }> }>;
     diff(id: string, olds: Props, news: Props): Promise<{ changes?: boolean; replaces?: string[]; deleteBeforeReplace?: boolean; changed?: string[] }>;
     create(inputs: Props): Promise<{ id: string; outs: Props }>;

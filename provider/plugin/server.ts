@@ -71,14 +71,10 @@ function failure(e: unknown, secrets: ReadonlySet<string>) {
 
 function handle<T>(cb: Callback, run: () => Promise<T>, secrets: ReadonlySet<string> = new Set()): void {
     run().then(
-        async (resp) => {
-            await linesDelivered();
-            cb(null, resp);
-        },
-        async (e) => {
+        (resp) => linesDelivered().then(() => cb(null, resp)),
+        (e) => {
             const f = failure(e, secrets);
-            await linesDelivered();
-            cb(f, null, f.metadata);
+            return linesDelivered().then(() => cb(f, null, f.metadata));
         },
     );
 }
@@ -108,7 +104,6 @@ function checkFailure(f: CheckFailure): unknown {
 /** The service on one core. grpc-js calls handlers without `this`, so they reach the core through this closure. */
 export function providerService(core: Core) {
     const resources = resourcesOn(core);
-    const resourceOf = (urn: string) => doorOf(resources, urn);
     /**
      * A call about one resource: its door, under its URN (log lines show under it). `secrets`: the names its outputs
      * keep secret, also in a failure's (a server created but not initialised): those given, and the door's own.
@@ -117,7 +112,7 @@ export function providerService(core: Core) {
         const secrets = new Set(given);
         const urn = call.request.getUrn();
         const step = async () => {
-            const door = resourceOf(urn);
+            const door = doorOf(resources, urn);
             for (const name of door.secretOutputs) secrets.add(name);
             return run(call.request, door, secrets);
         };
@@ -166,9 +161,7 @@ export function providerService(core: Core) {
 
         configure(call: Call, cb: Callback) {
             handle(cb, async () => {
-                const req = configFromRequest(call.request);
-                // One configuration shared by every resource type.
-                core.configure(req);
+                core.configure(configFromRequest(call.request));
                 const resp = new provproto.ConfigureResponse();
                 resp.setAcceptsecrets(true);
                 resp.setSupportspreview(false);
@@ -279,7 +272,6 @@ export function providerService(core: Core) {
             });
         }
 
-        // The engine's cancellation (Ctrl-C, a CI system's cancel): the provisioning wait stops; ordered servers stay in state.
         cancel(_call: Call, cb: Callback) {
             core.cancel();
             cb(null, new emptyproto.Empty());
