@@ -28,7 +28,8 @@ export function connectEngineLog(core: Core, address: string): void {
     const engine = new engrpc.EngineClient(address, grpc.credentials.createInsecure());
     core.setLogSink((line) => {
         const req = new engproto.LogRequest();
-        req.setSeverity(/^pulumi-edis: warning: /.test(line) ? engproto.LogSeverity.WARNING : engproto.LogSeverity.INFO);
+        const warning = /^pulumi-edis: warning: /.test(line);
+        req.setSeverity(warning ? engproto.LogSeverity.WARNING : engproto.LogSeverity.INFO);
         req.setMessage(line.replace(/^pulumi-edis: warning: /, "pulumi-edis: "));
         const urn = underResource.getStore();
         if (urn) req.setUrn(urn);

@@ -12,7 +12,7 @@ import { ProviderConfig, clientFromConfig, resolveConfig } from "./config";
 import { OrderJournal, journalStoreAt, settle } from "./journal";
 import { Context } from "./context";
 import { PowerReadings } from "./kvm/power";
-import { Clock, systemClock } from "./clock";
+import { systemClock } from "./clock";
 import { Flights } from "./flights";
 import { packageVersion } from "./version";
 import { OrderBatcher } from "./kvm/orderBatch";
@@ -97,7 +97,7 @@ export const processCore = new Core();
 
 export function createContext(
     cfg: ProviderConfig,
-    options: { clock?: Clock; log: (line: string) => void; replacing?: Context["replacing"]; cancelled?: AbortSignal; journal?: OrderJournal },
+    options: Pick<Context, "log"> & Partial<Pick<Context, "clock" | "replacing" | "cancelled" | "journal">>,
 ): Context {
     const { log, clock = systemClock, cancelled = new AbortController().signal } = options;
     const client = clientFromConfig(cfg, { userAgent: `pulumi-edis/${packageVersion()}`, log, clock, cancelled });

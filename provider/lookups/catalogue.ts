@@ -106,7 +106,7 @@ function regexOf(lookup: string, pattern: string | undefined): RegExp | undefine
  * What keeps a plan from satisfying the filters (empty when it does), each with how far off it is as a
  * fraction of the limit, so that "nearest" means nearest: 4 GB short of 8 GB is nearer than 7 GB short.
  */
-function shortfalls(plan: Plan, f: PlanFilters, cycle: BillingCycle, nameRegex?: RegExp): Array<{ text: string; gap: number }> {
+function shortfalls(plan: Plan, f: PlanFilters, cycle: BillingCycle, nameRegex?: RegExp) {
     const out: Array<{ text: string; gap: number }> = [];
     const short = (text: string, gap: number) => out.push({ text, gap });
     const atLeast = (label: string, value: number | undefined, min: number | undefined) => {
@@ -160,8 +160,8 @@ export async function getPlan(account: LookupAccount, args: GetPlanArgs): Promis
     }
     const scored = plans.map((p) => ({ p, missing: shortfalls(p, args, cycle, nameRegex) }));
     const distance = (s: (typeof scored)[number]) => s.missing.reduce((sum, m) => sum + m.gap, 0);
-    const fitting = scored.filter((s) => s.missing.length === 0).map((s) => s.p).sort(byPrice(cycle));
-    if (fitting.length) return fitting[0];
+    const fitting = scored.filter((s) => s.missing.length === 0).map((s) => s.p);
+    if (fitting.length) return fitting.sort(byPrice(cycle))[0];
     const nearest = scored
         .sort((a, b) => distance(a) - distance(b) || byPrice(cycle)(a.p, b.p))
         .slice(0, 3)
@@ -263,8 +263,8 @@ export async function getAddon(account: LookupAccount, args: GetAddonArgs): Prom
         const what = matches.length ? `matches ${matches.length} add-ons (${matches.map((a) => `"${a.name}"`).join(", ")}); make it match one` : "matches nothing";
         throw new LookupError("getAddon", `/${regex.source}/i in group ${group} of plan ${plan.id} ${what}; available: ${all.map((a) => `${a.id} "${a.name}"`).join(", ") || "none"}`);
     }
-    const [addon] = matches;
-    return { id: addon.id, name: addon.name, group, monthlyPrice: addon.prices.monthly, currency: addon.currency ?? plan.currency, prices: addon.prices };
+    const [{ id, name, prices, currency }] = matches;
+    return { id, name, group, monthlyPrice: prices.monthly, currency: currency ?? plan.currency, prices };
 }
 
 /** The result of getBillingCycles. */

@@ -32,7 +32,8 @@ export function vncAccessOn(core: Core) {
 
         async create(inputs: Record<string, unknown>) {
             const kvmId = String(inputs.kvmId);
-            return { id: kvmId, outs: outputs(inputs, await ctx().management.enableVnc(kvmId, String(inputs.password))) };
+            const status = await ctx().management.enableVnc(kvmId, String(inputs.password));
+            return { id: kvmId, outs: outputs(inputs, status) };
         },
 
         async update(_id: string, _olds: Record<string, unknown>, news: Record<string, unknown>) {

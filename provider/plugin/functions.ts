@@ -18,5 +18,6 @@ export const FUNCTION_TOKENS = Object.keys(BY_TOKEN);
 
 /** The functions on one core's configuration. */
 export function functionsOn(core: Core): Record<string, (args: Props) => Promise<unknown>> {
-    return Object.fromEntries(Object.entries(BY_TOKEN).map(([token, fn]) => [token, (args: Props) => fn(lookupAccountFor(core.currentConfig()), args)]));
+    const onCore = (fn: Fn) => (args: Props) => fn(lookupAccountFor(core.currentConfig()), args);
+    return Object.fromEntries(Object.entries(BY_TOKEN).map(([token, fn]) => [token, onCore(fn)]));
 }

@@ -7,10 +7,11 @@ import type { Core } from "../runtime";
 import { RESOURCE_KEY } from "../journal";
 import { hostname as hostnameRule } from "../kvm/inputs";
 import type { Props } from "./properties";
+import type { CheckFailure } from "../fields";
 import { schemaText } from "./schema";
 
 export interface ResourceImpl {
-    check(olds: Props, news: Props): Promise<{ inputs?: Props; failures?: Array<{ property: string; reason: string }> }>;
+    check(olds: Props, news: Props): Promise<{ inputs?: Props; failures?: CheckFailure[] }>;
     diff(id: string, olds: Props, news: Props): Promise<{ changes?: boolean; replaces?: string[]; deleteBeforeReplace?: boolean; changed?: string[] }>;
     create(inputs: Props): Promise<{ id: string; outs: Props }>;
     read(id: string, props: Props): Promise<{ id?: string; props?: Props }>;
@@ -34,13 +35,13 @@ export const inputsForState = (props: Props) => without(props, [RESOURCE_KEY, "_
 export const outputsForState = (props: Props) => without(props, ["__provider"]);
 
 function inputNamesOf(token: string): string[] {
-    const schema = JSON.parse(schemaText()) as { resources: Record<string, { inputProperties?: Record<string, unknown> }> };
-    return Object.keys(schema.resources[token]?.inputProperties ?? {});
+    const { resources } = JSON.parse(schemaText()) as { resources: Record<string, { inputProperties?: object }> };
+    return Object.keys(resources[token]?.inputProperties ?? {});
 }
 
-function door(type: string, impl: unknown, importedInputs = notImportable(type), secretOutputs: string[] = []): [string, ResourceDoor] {
+function door(type: string, impl: unknown, importedInputs = notImportable(type), secretOutputs: string[] = []) {
     const token = `edis:index:${type}`;
-    return [token, { impl: impl as ResourceImpl, inputNames: inputNamesOf(token), importedInputs, secretOutputs }];
+    return [token, { impl: impl as ResourceImpl, inputNames: inputNamesOf(token), importedInputs, secretOutputs }] as const;
 }
 
 function notImportable(type: string): (outs: Props) => Props {

@@ -6,7 +6,7 @@ let text: string | undefined;
 
 export function schemaText(): string {
     // dist/provider/plugin -> the package root; provider/plugin (ts-jest) -> the same root.
-    const roots = [path.join(__dirname, "..", "..", ".."), path.join(__dirname, "..", "..")];
-    text ??= fs.readFileSync(roots.map((r) => path.join(r, "schema.json")).find((f) => fs.existsSync(f)) ?? path.join(roots[0], "schema.json"), "utf8");
+    const files = ["../../..", "../.."].map((up) => path.join(__dirname, up, "schema.json"));
+    text ??= fs.readFileSync(files.find((f) => fs.existsSync(f)) ?? files[0], "utf8");
     return text;
 }

@@ -24,13 +24,14 @@ const statusproto = fromPulumi("@pulumi/pulumi/proto/status_pb");
 const structproto = fromPulumi("google-protobuf/google/protobuf/struct_pb");
 const emptyproto = fromPulumi("google-protobuf/google/protobuf/empty_pb");
 const anyproto = fromPulumi("google-protobuf/google/protobuf/any_pb");
-const { DiffChanges } = provproto.DiffResponse;
+const { DIFF_SOME, DIFF_NONE, DIFF_UNKNOWN } = provproto.DiffResponse.DiffChanges;
 
 /** Secrets in the provider's state whatever the stack config says. */
 const CREDENTIALS = ["email", "password"] as const;
 
 type Call = { request: any };
 type Callback = (err: unknown, resp?: unknown, metadata?: unknown) => void;
+type Step = (req: any, door: ResourceDoor, secrets: Set<string>) => Promise<unknown>;
 
 function struct(props: Props) {
     return structproto.Struct.fromJavaScript(props);
@@ -108,7 +109,7 @@ export function providerService(core: Core) {
      * A call about one resource: its door, under its URN (log lines show under it). `secrets`: the names its outputs
      * keep secret, also in a failure's (a server created but not initialised): those given, and the door's own.
      */
-    const onResource = (call: Call, cb: Callback, given: ReadonlySet<string>, run: (req: any, door: ResourceDoor, secrets: Set<string>) => Promise<unknown>) => {
+    const onResource = (call: Call, cb: Callback, given: ReadonlySet<string>, run: Step) => {
         const secrets = new Set(given);
         const urn = call.request.getUrn();
         const step = async () => {
@@ -153,7 +154,7 @@ export function providerService(core: Core) {
                 const keys = [...new Set([...Object.keys(olds), ...Object.keys(news)])].filter((k) => k !== "version" && JSON.stringify(olds[k]) !== JSON.stringify(news[k]));
                 const resp = new provproto.DiffResponse();
                 // A changed setting never replaces the servers a provider manages.
-                resp.setChanges(keys.length ? DiffChanges.DIFF_SOME : DiffChanges.DIFF_NONE);
+                resp.setChanges(keys.length ? DIFF_SOME : DIFF_NONE);
                 resp.setDiffsList(keys);
                 return resp;
             });
@@ -203,7 +204,7 @@ export function providerService(core: Core) {
                 const news = withKey(fromStruct(req.getNews()).props, req.getUrn());
                 const result = await door.impl.diff(req.getId(), olds, news);
                 const resp = new provproto.DiffResponse();
-                resp.setChanges(result.changes === true ? DiffChanges.DIFF_SOME : result.changes === false ? DiffChanges.DIFF_NONE : DiffChanges.DIFF_UNKNOWN);
+                resp.setChanges(result.changes === true ? DIFF_SOME : result.changes === false ? DIFF_NONE : DIFF_UNKNOWN);
                 resp.setReplacesList(result.replaces ?? []);
                 resp.setDeletebeforereplace(!!result.deleteBeforeReplace);
                 const detail = detailedDiff(door, olds, news, result);
@@ -306,7 +307,8 @@ function unimplemented(name: string) {
 
 export function serve(core: Core): Promise<number> {
     const server = new grpc.Server({ "grpc.max_receive_message_length": 400 * 1024 * 1024 });
-    server.addService(provrpc.ResourceProviderService, providerService(core) as unknown as grpcTypes.UntypedServiceImplementation);
+    const service = providerService(core) as unknown as grpcTypes.UntypedServiceImplementation;
+    server.addService(provrpc.ResourceProviderService, service);
     return new Promise((resolve, reject) =>
         server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, port) => (err ? reject(err) : resolve(port))),
     );
