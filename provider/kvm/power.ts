@@ -115,7 +115,8 @@ export class PowerReadings {
             return await once();
         } catch (e) {
             const answered = isEdisApiError(e) && mayRetry(e) && e.status !== undefined;
-            if (!answered || this.skips(host) || this.cancelled?.aborted || this.windowEnd! - this.clock.now() < POWER_READ_RETRY_MS + 1_000) throw e;
+            const windowLeft = this.windowEnd! - this.clock.now();
+            if (!answered || this.skips(host) || this.cancelled?.aborted || windowLeft < POWER_READ_RETRY_MS + 1_000) throw e;
             await pause(this.clock, POWER_READ_RETRY_MS, this.cancelled);
             if (this.cancelled?.aborted) throw e;
             return once();

@@ -43,8 +43,8 @@ export async function getLocation(account: LookupAccount, args: GetLocationArgs)
             (wanted === undefined || l.name.toLowerCase() === wanted || l.name.split(",")[0].trim().toLowerCase() === wanted),
     );
     if (!found) {
-        const asked = [args.name !== undefined ? `name "${args.name}"` : "", args.id !== undefined ? `id ${args.id}` : ""].filter(Boolean).join(" and ");
-        throw new LookupError("getLocation", `no location with ${asked}; available: ${locations.map((l) => `"${l.name}" (id ${l.id})`).join(", ")}`);
+        const asked = [args.name !== undefined ? `name "${args.name}"` : "", args.id !== undefined ? `id ${args.id}` : ""];
+        throw new LookupError("getLocation", `no location with ${asked.filter(Boolean).join(" and ")}; available: ${locations.map((l) => `"${l.name}" (id ${l.id})`).join(", ")}`);
     }
     return found;
 }
