@@ -103,7 +103,10 @@ function targets(rows: Row[], providerBytes: number, parallelism: number) {
         }
         if (r.phase === "refresh, powerState managed") target(`${label}: 1 get/auth + 1 get/power per server`, `${r.calls} calls`, r.calls <= r.n + 1);
         if (r.phase.startsWith("refresh, powerState managed, hosts never answer")) {
-            target(`${label}: within ${SILENT_HOSTS_TIMEOUT_SECONDS} s + 2 s`, seconds(r.wallMs), r.wallMs <= (SILENT_HOSTS_TIMEOUT_SECONDS + 2) * 1000);
+            // Hosts that never answer cost one request limit over a refresh of the same fleet (the CLI's own time).
+            const plain = rows.find((p) => p.n === r.n && p.batched === r.batched && p.phase === "refresh")?.wallMs ?? 0;
+            const limit = plain + (SILENT_HOSTS_TIMEOUT_SECONDS + 2) * 1000;
+            target(`${label}: within a plain refresh + ${SILENT_HOSTS_TIMEOUT_SECONDS} s + 2 s`, `${seconds(r.wallMs)} (plain ${seconds(plain)})`, r.wallMs <= limit);
         }
     }
     target("__provider ≤ 1,024 bytes per resource", `${providerBytes} bytes`, providerBytes > 0 && providerBytes <= 1024);
