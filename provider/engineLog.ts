@@ -39,11 +39,18 @@ export function connectEngineLog(core: Core, address: string): void {
                     // A slow engine holds an answer back 2 s at most; one that refuses gets the line on stderr instead.
                     const timer = setTimeout(resolve, 2000);
                     timer.unref();
-                    engine.log(req, (err: unknown) => {
+                    const refused = () => {
                         clearTimeout(timer);
-                        if (err && !process.stderr.destroyed) process.stderr.write(`${line}\n`);
+                        if (!process.stderr.destroyed) process.stderr.write(`${line}\n`);
                         resolve();
-                    });
+                    };
+                    // A channel that throws (shut down) is refused too: the chain never rejects, so no answer (a create's
+                    // service id among them) waits on a line forever or fails because of one.
+                    try {
+                        engine.log(req, (err: unknown) => (err ? refused() : (clearTimeout(timer), resolve())));
+                    } catch {
+                        refused();
+                    }
                 }),
         );
     });

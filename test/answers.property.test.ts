@@ -46,7 +46,7 @@ afterAll(async () => {
 });
 
 const client = (email = "ops@example.com", password = "correct-horse-9") =>
-    new EdisClient({ email, password, baseUrl: peer.url, authUrl: peer.url, retry: { maxAttempts: 1 }, timeoutMs: 5000 });
+    new EdisClient({ email, password, baseUrl: peer.url, authUrl: peer.url, retry: { maxAttempts: 1 }, timeoutMs: 30_000 });
 
 // ---- the grammar of answers ------------------------------------------------------------------------------
 

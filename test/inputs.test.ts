@@ -99,7 +99,7 @@ describe("diff", () => {
     /** What a diff plans: "no change", or the inputs it replaces the server on ([] for a change in place). */
     const planned = (olds: Record<string, unknown>, news: Record<string, unknown>) => {
         const { changes, replaces } = diffKvmServer(olds, news);
-        return changes || replaces.length ? replaces : "no change";
+        return changes ? replaces : replaces.length ? "replaces without a change" : "no change";
     };
 
     test("the table names every input of the resource, and only those", () => {

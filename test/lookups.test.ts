@@ -124,6 +124,8 @@ test("sessions and the id mapping; no session result carries the signature or th
     const sameSession = ({ validUntil: _until, ...session }: typeof sessions[0]) => session;
     const one = await edis.getKvmSession({ kvmId: kvmId! });
     expect(sameSession(one)).toEqual(sameSession(sessions[0]));
+    // Its expiry is kept, and a later session does not end sooner.
+    expect(one.validUntil).toBeGreaterThanOrEqual(sessions[0].validUntil!);
     const signature = [...sim.account.issuedSignatures][0];
     expect(signature).toBeDefined();
     for (const result of [sessions[0], one]) {
