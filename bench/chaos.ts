@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { EdisSimulator, InjectedFault } from "../simulator/server";
-import { CliResult, CliStack, credentialForms } from "../test/cli/pulumi";
+import { CliResult, CliStack, credentialIn } from "../test/cli/pulumi";
 import { runNamedCommand } from "../test/support/journalCommand";
 import { S3Server, startS3Server } from "../test/support/s3Server";
 import { PACKAGE_ROOT, stackConfigFor } from "../test/support/workspace";
@@ -276,10 +276,8 @@ export async function chaosRun(seed: number, index: number, batch = false, runne
 
         // Invariant 4: no credential anywhere the user or the state can see (every runner's backend files and output).
         const text = [...stacks.flatMap((s) => [s.backendText(), ...s.log])].join("\n");
-        for (const [name, secret] of [["password", password], ["e-mail", email]]) {
-            if (credentialForms(secret).some((form) => text.toLowerCase().includes(form.toLowerCase()))) report.violations.push(`a credential (${name}) appears in state, errors or the log`);
-        }
-        for (const signature of sim.account.issuedSignatures) if (text.includes(signature)) report.violations.push("a session signature appears in state, errors or the log");
+        const found = credentialIn(text, [password, email, ...sim.account.issuedSignatures]);
+        if (found) report.violations.push(`a credential (${found === password ? "the password" : found === email ? "the e-mail" : "a session signature"}) appears in state, errors or the log`);
     } catch (e) {
         report.violations.push(`the run itself failed: ${(e as Error).stack ?? e}`);
     } finally {

@@ -15,6 +15,7 @@ import { randomBytes } from "node:crypto";
 import { appendFileSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve, sep } from "node:path";
+import { ECHOES } from "../support/echoes";
 import { PACKAGE_ROOT, Project, createProject, transpileProgram, withoutCi } from "../support/workspace";
 
 let cachedBin: string | undefined;
@@ -384,8 +385,8 @@ function killIn(workDir: string, which: (command: string) => boolean): number {
     return killed;
 }
 
-/** The forms in which a credential can be echoed: as it is, URL- and form-encoded, JSON-escaped, base64, and through htmlentities(). */
-export function credentialForms(secret: string): string[] {
-    const html = secret.replace(/&/g, "&amp;").replace(/ö/g, "&ouml;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-    return [secret, encodeURIComponent(secret), new URLSearchParams({ p: secret }).toString().slice(2), JSON.stringify(secret).slice(1, -1), Buffer.from(secret).toString("base64"), html];
+/** The first of `secrets` that `text` holds, as it is or in any form of the echo corpus (test/support/echoes.ts), any case. */
+export function credentialIn(text: string, secrets: string[]): string | undefined {
+    const lower = text.toLowerCase();
+    return secrets.find((secret) => [secret, ...Object.values(ECHOES).map((echo) => echo(secret))].some((form) => lower.includes(form.toLowerCase())));
 }

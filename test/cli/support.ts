@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFil
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PACKAGE_ROOT } from "../support/workspace";
-import { CliResult, CliStack, credentialForms, ok, pulumiBinDir } from "./pulumi";
+import { CliResult, CliStack, credentialIn, ok, pulumiBinDir } from "./pulumi";
 
 export { ok };
 
@@ -148,12 +148,10 @@ export function failed(r: CliResult): CliResult {
 export async function expectNoCredentials(f: CliFixture): Promise<void> {
     const { email, password } = f.sim.account.state;
     const secrets = [password, email, ...f.sim.account.issuedSignatures];
-    const forms = secrets.flatMap(credentialForms);
     const texts = { export: await f.stack.exportText(), backend: f.stack.backendText(), output: f.stack.log.join("\n") };
     for (const [where, text] of Object.entries(texts)) {
-        for (const form of forms) {
-            if (text.toLowerCase().includes(form.toLowerCase())) throw new Error(`a credential (${form.slice(0, 3)}...) is in the ${where}`);
-        }
+        const found = credentialIn(text, secrets);
+        if (found) throw new Error(`a credential (${found.slice(0, 3)}...) is in the ${where}`);
     }
 }
 
