@@ -3,7 +3,7 @@
  * handed to the client; they are never inputs, outputs or closure captures.
  */
 import { CANCELLATION_TYPES, CancellationType } from "./client/model";
-import { DEFAULT_AUTH_URL, DEFAULT_BASE_URL, EdisClient, EdisClientOptions } from "./client/client";
+import { DEFAULT_AUTH_URL, DEFAULT_BASE_URL, EdisClient, EdisClientOptions, trimSlash } from "./client/client";
 import { DEFAULT_MANAGEMENT_URL } from "./client/management";
 import { JournalLocation, journalLocationFrom, retiredJournalDir } from "./journal/location";
 import { CheckFailure, nearest } from "./fields";
@@ -124,13 +124,13 @@ export function resolveConfig(
     };
     const allowInsecureHttp = read("allowInsecureHttp") === "true";
     // Session signatures travel in the Management API's request bodies, so the https rule applies to its template too.
-    const url = (name: SettingName, fallback: string): string => {
+    // `template`: a URL with a {host} placeholder, checked with a host in its place.
+    const url = (name: SettingName, fallback: string, template = false): string => {
         const raw = read(name);
         if (raw === undefined) return fallback;
-        const template = name === "managementUrl";
         const problem = endpointUrlProblem(template ? raw.replace("{host}", "api.example.com") : raw, allowInsecureHttp);
-        if (!problem) return raw.replace(/\/+$/, "");
-        problems.push(`${describeSetting(name)} ${problem}${template ? ` (it may contain {host}, as in "${DEFAULT_MANAGEMENT_URL}")` : ""}`);
+        if (!problem) return trimSlash(raw);
+        problems.push(`${describeSetting(name)} ${problem}${template ? ` (it may contain {host}, as in "${fallback}")` : ""}`);
         return fallback;
     };
     const batchOrders = read("batchOrders");
@@ -150,7 +150,7 @@ export function resolveConfig(
         password: read("password"),
         baseUrl: url("baseUrl", DEFAULT_BASE_URL),
         authUrl: url("authUrl", DEFAULT_AUTH_URL),
-        managementUrl: url("managementUrl", DEFAULT_MANAGEMENT_URL),
+        managementUrl: url("managementUrl", DEFAULT_MANAGEMENT_URL, true),
         paymentMethod: read("paymentMethod"),
         cancellationType: (CANCELLATION_TYPES as readonly string[]).includes(cancellation ?? "")
             ? (cancellation as CancellationType)

@@ -21,7 +21,11 @@ export function inResource<T>(urn: string | undefined, run: () => Promise<T>): (
     return () => (urn ? underResource.run(urn, run) : run());
 }
 
-export function connectEngineLog(core: Core, address: string): void {
+/**
+ * Ties the core to the engine at `address`: its log lines go to the engine (under the resource a call is about), and
+ * when the engine stops answering the core is cancelled (watchEngine), so no paid write starts after it.
+ */
+export function connectEngine(core: Core, address: string): void {
     const grpc: typeof grpcTypes = fromPulumi("@grpc/grpc-js");
     const engrpc = fromPulumi("@pulumi/pulumi/proto/engine_grpc_pb");
     const engproto = fromPulumi("@pulumi/pulumi/proto/engine_pb");

@@ -5,13 +5,13 @@ import { vncAccessOn } from "./management/vncAccess";
 import { reverseDnsOn } from "./management/reverseDns";
 import { trafficAlertOn } from "./management/trafficAlert";
 import { processCore } from "./runtime";
-import { connectEngineLog, inResource, linesDelivered } from "./engineLog";
+import { connectEngine, inResource, linesDelivered } from "./engineLog";
 import { RESOURCE_KEY } from "./journal";
 import type { CheckFailure } from "./fields";
 
 // In Pulumi's dynamic-provider host (`node .../cmd/dynamic-provider/index.js <engine address>`), lines go to the engine.
 if (/[\\/]cmd[\\/]dynamic-provider[\\/]index\.js$/.test(process.argv[1] ?? "") && /^[\w.-]+:[1-9]\d*$/.test(process.argv[2] ?? "")) {
-    connectEngineLog(processCore, process.argv[2]);
+    connectEngine(processCore, process.argv[2]);
 }
 
 /**

@@ -59,30 +59,34 @@ export async function sendOnce<E extends WriteEntry, R>(w: PaidWrite<E, R>): Pro
     const entries = w.claimed ?? (w.entry ? [w.entry] : []);
     const warn = (what: string) => (e: unknown) => w.log(`warning: the order journal could not ${what}: ${(e as Error).message}`);
     const record = (entry: E) => w.journal.write(entry).catch(warn(`record the ${entry.kind} of ${entry.hostname}`));
-    const recordEach = (entryOf: (sending: E, index: number) => E) => Promise.all(entries.map((sending, i) => record(entryOf(sending, i))));
+    /** Records each claimed entry as `entryOf` says; gives the entries recorded. */
+    const recordEach = async (entryOf: (sending: E, index: number) => E) => {
+        const written = entries.map(entryOf);
+        await Promise.all(written.map(record));
+        return written;
+    };
     // Nothing was made: the entry goes. One that cannot be removed stays "sending" and blocks the write until the user says.
     const clearEach = () => Promise.all(entries.map((s) => w.journal.clear(s.key, s.kind).catch(warn(`remove the entry of ${s.hostname}`))));
     let result: R;
     try {
         result = await w.send();
     } catch (e) {
-        if (isEdisApiError(e)) {
-            if (e.endpoint !== w.endpoint || nothingHappened(e)) {
-                await clearEach();
-                throw e;
-            }
-            const named = entries.map((sending, i) => w.madeDespite(sending, e, i));
-            if (named.some(Boolean) || (!entries.length && (e.serviceIds?.length || e.orderId !== undefined))) {
-                await recordEach((sending, i) => named[i] ?? { ...sending, state: "unknown", problem: e.message });
-                return { named: e };
-            }
+        if (isEdisApiError(e) && (e.endpoint !== w.endpoint || nothingHappened(e))) {
+            await clearEach();
+            throw e;
+        }
+        const named = isEdisApiError(e) ? entries.map((sending, i) => w.madeDespite(sending, e, i)) : [];
+        if (isEdisApiError(e) && (named.some(Boolean) || (!entries.length && (e.serviceIds?.length || e.orderId !== undefined)))) {
+            await recordEach((sending, i) => named[i] ?? { ...sending, state: "unknown", problem: e.message });
+            return { named: e };
         }
         // EDIS's words (withheld if they hold a credential), or a failure of this side after the write was sent.
         const problem = isEdisApiError(e)
             ? `${e.message}. EDIS's answer does not show that nothing was made (only a request that never left this machine shows that)`
-            : (e as Error).message;
-        const unknown = entries.map((sending) => ({ ...sending, state: "unknown", problem }) as E);
-        await Promise.all(unknown.map(record));
+            : e instanceof Error
+              ? e.message
+              : String(e);
+        const unknown = await recordEach((sending) => ({ ...sending, state: "unknown", problem }) as E);
         throw w.unknown(problem, unknown[0]);
     }
     await recordEach((sending, i) => w.made(sending, result, i));

@@ -16,6 +16,10 @@ import { AddressInfo } from "node:net";
 import { mayRetry, nothingHappened, refusedInEdisForm } from "../provider/client/answers";
 import { EdisApiError, EdisErrorKind } from "../provider/client/errors";
 import { postJson } from "../provider/client/transport";
+import { request } from "../provider/client/request";
+import { DEFAULT_RETRY_POLICY } from "../provider/client/retry";
+import { idsInAnswer } from "../provider/client/namedIds";
+import { systemClock } from "../provider/clock";
 import { OrderEntry, OrderJournal } from "../provider/journal";
 import { WriteOutcomeUnknownError, sendOnce } from "../provider/paidWrite";
 import { mkdtempSync } from "node:fs";
@@ -180,4 +184,20 @@ test("a failure on this side after the write was sent (no EDIS answer at all) is
     await expect(sent).rejects.toBeInstanceOf(WriteOutcomeUnknownError);
     expect(given).toMatchObject({ key, state: "unknown" });
     expect(await journal.read(key, "order")).toMatchObject({ state: "unknown", problem: expect.stringContaining("serviceids") });
+});
+
+test("an answer whose reading throws is an answer of an unexpected shape: its text is kept, so the ids it names are read", async () => {
+    peer.replies = { "add/order": { status: 200, text: json("success", undefined, { orderid: 5001, serviceids: "1003" }) } };
+    const throwing = {
+        safeParse(): never {
+            throw new TypeError("Cannot read properties of undefined (reading 'x')");
+        },
+    };
+    const settings = { timeoutMs: 5000, retryPolicy: DEFAULT_RETRY_POLICY, log: () => undefined, userAgent: "test", clock: systemClock };
+    const call = { endpoint: "add/order", url: `${peer.url}/kvm/v2/add/order`, encoding: "form" as const, fields: {}, retry: "never" as const, schema: throwing };
+    const e = (await request(settings, call).catch((x: unknown) => x)) as EdisApiError;
+    expect(e).toBeInstanceOf(EdisApiError);
+    expect(e.kind).toBe("unexpected_answer");
+    expect(e.message).toContain("Cannot read properties of undefined");
+    expect(idsInAnswer(e.rawAnswer).fields).toMatchObject({ orderIds: [5001], serviceIds: [1003] });
 });

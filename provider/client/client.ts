@@ -53,8 +53,8 @@ interface Endpoint {
     encoding: "form" | "json";
     /** "safe": repeating it cannot spend money or change anything twice. */
     retry: "safe" | "never";
-    /** A paid write: a failed answer names every id it holds, each of which may be billed (as this kind of order). */
-    paid?: "order" | "upgrade order";
+    /** An order: a failed answer is read for every id it names, each of which may be billed as this kind of order. */
+    idsBilledAs?: "order" | "upgrade order";
 }
 
 export const ENDPOINTS = {
@@ -62,11 +62,11 @@ export const ENDPOINTS = {
     products: { path: "get/products", host: "order", encoding: "form", retry: "safe" },
     billingCycles: { path: "get/billingcycles", host: "order", encoding: "form", retry: "safe" },
     paymentMethods: { path: "get/paymentmethods", host: "order", encoding: "form", retry: "safe" },
-    order: { path: "add/order", host: "order", encoding: "form", retry: "never", paid: "order" },
+    order: { path: "add/order", host: "order", encoding: "form", retry: "never", idsBilledAs: "order" },
     kvmId: { path: "get/kvmid", host: "order", encoding: "form", retry: "safe" },
     serviceId: { path: "get/serviceid", host: "order", encoding: "form", retry: "safe" },
     cancel: { path: "cancel/product", host: "order", encoding: "form", retry: "safe" },
-    upgrade: { path: "add/upgrade", host: "order", encoding: "json", retry: "never", paid: "upgrade order" },
+    upgrade: { path: "add/upgrade", host: "order", encoding: "json", retry: "never", idsBilledAs: "upgrade order" },
     auth: { path: "get/auth", host: "auth", encoding: "form", retry: "safe" },
 } as const satisfies Record<string, Endpoint>;
 
@@ -83,8 +83,8 @@ export class EdisClient {
         this.password = options.password;
         addSecret(options.password);
         addSecret(options.email, { wholeOnly: true });
-        this.baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, "");
-        this.authUrl = (options.authUrl ?? DEFAULT_AUTH_URL).replace(/\/+$/, "");
+        this.baseUrl = trimSlash(options.baseUrl ?? DEFAULT_BASE_URL);
+        this.authUrl = trimSlash(options.authUrl ?? DEFAULT_AUTH_URL);
         this.settings = {
             timeoutMs: options.timeoutMs ?? 30_000,
             retryPolicy: { ...DEFAULT_RETRY_POLICY, ...options.retry },
@@ -173,7 +173,7 @@ export class EdisClient {
             schema,
             about,
         }).catch((e) => {
-            throw endpoint.paid ? withNamedIds(e, endpoint.paid) : e;
+            throw endpoint.idsBilledAs ? withNamedIds(e, endpoint.idsBilledAs) : e;
         });
     }
 }
@@ -190,6 +190,11 @@ function withNamedIds(e: unknown, what: string): unknown {
         mentioned: ids.mentioned,
         detail: `${e.detail ? `${e.detail}; ` : ""}the answer names ${named.replace(/^order\b/, what)}, so EDIS may have made something that is billed`,
     });
+}
+
+/** An endpoint URL as every client and the config keep it: without a trailing slash. */
+export function trimSlash(url: string): string {
+    return url.replace(/\/+$/, "");
 }
 
 /** One KVM's entry in a listing: undefined when the listing lacks it; an error when its entry could not be read. */

@@ -4,7 +4,7 @@
  * sent only in request bodies. A refused session is renewed once; refused again, it is kind "session" (API Access off).
  */
 import { z } from "zod";
-import { ENDPOINTS, EdisClient, listedSession } from "./client";
+import { ENDPOINTS, EdisClient, listedSession, trimSlash } from "./client";
 import { refusesSession } from "./answers";
 import { addSecret, withhold } from "./withhold";
 import { EdisApiError, isEdisApiError } from "./errors";
@@ -72,7 +72,7 @@ export class ManagementClient {
         private readonly edis: EdisClient,
         options: ManagementClientOptions = {},
     ) {
-        this.urlTemplate = (options.urlTemplate ?? DEFAULT_MANAGEMENT_URL).replace(/\/+$/, "");
+        this.urlTemplate = trimSlash(options.urlTemplate ?? DEFAULT_MANAGEMENT_URL);
         this.now = options.now ?? Date.now;
     }
 

@@ -40,10 +40,8 @@ export async function request<T>(settings: RequestSettings, call: EndpointCall<T
     for (let attempt = 1; ; attempt++) {
         try {
             const body = await postJson({ ...call, timeoutMs: call.timeoutMs ?? settings.timeoutMs, userAgent: settings.userAgent });
-            const parsed = call.schema.safeParse(body);
-            const problem = parsed.success
-                ? call.about && aboutAnother(body, call.about)
-                : `the answer did not have the expected shape: ${withhold(describeIssues(parsed.error as z.ZodError))}`;
+            const parsed = read(call.schema, body);
+            const problem = parsed.success ? call.about && aboutAnother(body, call.about) : `the answer did not have the expected shape: ${withhold(parsed.issues)}`;
             if (!parsed.success || problem) {
                 // For the paid writes, which read any id in any answer.
                 const rawAnswer = JSON.stringify(body);
@@ -65,6 +63,16 @@ export async function request<T>(settings: RequestSettings, call: EndpointCall<T
 }
 
 /** A success that names another service or KVM than the one asked about says nothing true about ours. */
+/** The answer through its schema; a schema that throws (a transform's bug) reads it as an answer of an unexpected shape, whose ids are still read. */
+function read<T>(schema: WireSchema<T>, body: unknown): { success: true; data: T } | { success: false; issues: string } {
+    try {
+        const parsed = schema.safeParse(body);
+        return parsed.success ? parsed : { success: false, issues: describeIssues(parsed.error as z.ZodError) };
+    } catch (e) {
+        return { success: false, issues: (e as Error).message };
+    }
+}
+
 function aboutAnother(body: unknown, about: { serviceId?: number; kvmId?: string }): string | undefined {
     const { fields, kvms } = idsInAnswer(JSON.stringify(body));
     const services = about.serviceId === undefined ? [] : fields.serviceIds.filter((id) => id !== about.serviceId);

@@ -126,7 +126,8 @@ function ownValue<V>(table: Record<string, V>, key: string): V | undefined {
 }
 
 const wireAddonGroups = keyedBy(wireAddonGroup).transform((raw): AddonGroups => {
-    const groups: AddonGroups = { os: [], ram: [], vcpu: [], ip: [], diskBoost: [], other: {} };
+    // `other` has no prototype: a group named "__proto__" is a group, not the object's prototype.
+    const groups: AddonGroups = { os: [], ram: [], vcpu: [], ip: [], diskBoost: [], other: Object.create(null) };
     for (const [wireName, addons] of Object.entries(raw)) {
         const known = ownValue(GROUP_ALIASES, groupKey(wireName));
         if (known) groups[known].push(...addons);

@@ -14,8 +14,13 @@ const RULES: Record<string, FieldRule> = {
 };
 const SECRETS = ["password"] as const;
 
+/** What state keeps of a status, named: a field the status gains later does not reach state unseen. */
+function shown({ enabled, host, port, novncPort }: VncStatus) {
+    return { enabled, host, port, novncPort };
+}
+
 function outputs(inputs: Record<string, unknown>, status: VncStatus): Record<string, unknown> {
-    return compact({ ...withoutSecrets(inputs, SECRETS), ...status, passwordDigest: digestSecret(String(inputs.password)) });
+    return compact({ ...withoutSecrets(inputs, SECRETS), ...shown(status), passwordDigest: digestSecret(String(inputs.password)) });
 }
 
 export function vncAccessOn(core: Core) {
@@ -43,7 +48,7 @@ export function vncAccessOn(core: Core) {
         async read(id: string, props: Record<string, unknown>) {
             const kvmId = String(props.kvmId ?? id);
             try {
-                return { id, props: compact({ ...props, kvmId, ...(await ctx().management.getVnc(kvmId)) }) };
+                return { id, props: compact({ ...props, kvmId, ...shown(await ctx().management.getVnc(kvmId)) }) };
             } catch (e) {
                 if (serverGone(e)) return { id: "", props: {} };
                 // A refresh that throws stops the whole command, so no answer now keeps state; a meaningful answer throws.

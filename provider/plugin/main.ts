@@ -3,7 +3,7 @@
 import { packageVersion } from "../version";
 import { Core } from "../runtime";
 import { serve } from "./server";
-import { connectEngineLog } from "../engineLog";
+import { connectEngine } from "../engineLog";
 
 const USAGE =
     "usage: pulumi-resource-edis <engine address>\n" +
@@ -27,7 +27,7 @@ function main(args: string[]): void {
         } else positional.push(a);
     }
     const core = new Core();
-    if (positional[0]) connectEngineLog(core, positional[0]);
+    if (positional[0]) connectEngine(core, positional[0]);
     serve(core).then(
         (port) => process.stdout.write(`${port}\n`),
         (e) => {

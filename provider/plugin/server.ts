@@ -40,7 +40,7 @@ function struct(props: Props) {
 function doorOf(resources: Record<string, ResourceDoor>, urn: string): ResourceDoor {
     // urn:pulumi:<stack>::<project>::<parent types$>type::name
     const type = urn.split("::")[2]?.split("$").pop() ?? "";
-    const door = resources[type];
+    const door = Object.hasOwn(resources, type) ? resources[type] : undefined;
     if (!door) throw new Error(`the edis provider has no resource type "${type}"; it has ${Object.keys(resources).join(", ")}`);
     return door;
 }
