@@ -343,10 +343,10 @@ test("no normal form of a credential survives: errors, log lines and the journal
                 const printed = [e.message, JSON.stringify(e), e.stack ?? ""].join("\n");
                 expect(printed).toContain("[withheld: ");
                 expect(printed).not.toContain(echo);
-                // The journal's `problem`: what the paid write records of the error.
-                const journal = new OrderJournal(dir);
-                await journal.write({ kind: "order", state: "unknown", key: "k", hostname: "h", sentAt: "now", inputs: {}, problem: e.message });
-                const files = readdirSync(dir).map((f) => readFileSync(join(dir, f), "utf8")).join("\n");
+                // The journal's `problem`: what the paid write records of the error (a directory per run, so that each run reads only its own write).
+                const own = mkdtempSync(join(dir, "run-"));
+                await new OrderJournal(own).write({ kind: "order", state: "unknown", key: "k", hostname: "h", sentAt: "now", inputs: {}, problem: e.message });
+                const files = readdirSync(own).map((f) => readFileSync(join(own, f), "utf8")).join("\n");
                 expect(files).not.toContain(echo);
             }
         }),
