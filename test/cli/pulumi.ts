@@ -12,7 +12,7 @@
  */
 import { ChildProcess, execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { appendFileSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve, sep } from "node:path";
 import { ECHOES } from "../support/echoes";
@@ -99,6 +99,10 @@ export interface CliStackOptions {
     checkoutOf?: CliStack;
 }
 
+/** The passphrase of this process's stacks, and by project the files `pulumi stack init` wrote for its first one. */
+const PASSPHRASE = randomBytes(16).toString("hex");
+const STACK_TEMPLATES = new Map<string, string>();
+
 /** A stack of one project on a fresh file:// backend. */
 export class CliStack {
     readonly project: Project;
@@ -123,16 +127,36 @@ export class CliStack {
         mkdirSync(this.backendDir, { recursive: true });
         mkdirSync(this.home, { recursive: true });
         this.env = { ...options.env };
-        this.passphrase = options.checkoutOf?.passphrase ?? randomBytes(16).toString("hex");
+        this.passphrase = options.checkoutOf?.passphrase ?? PASSPHRASE;
     }
 
     static async create(options: CliStackOptions): Promise<CliStack> {
         const stack = new CliStack(mkdtempSync(join(tmpdir(), "edis-cli-")), options);
         const other = options.checkoutOf;
         if (other) copyFileSync(join(other.project.dir, `Pulumi.${other.stack}.yaml`), join(stack.project.dir, `Pulumi.${stack.stack}.yaml`));
-        else ok(await stack.run(["stack", "init"]));
+        else await stack.init();
         await stack.setConfig(options.config ?? {}, options.secretKeys ?? []);
         return stack;
+    }
+
+    /**
+     * `pulumi stack init`, run once a project per process on a file:// backend: a later stack of the project starts from a
+     * copy of the files it wrote (the backend's and Pulumi.dev.yaml, under this process's one passphrase), half a second less.
+     */
+    private async init(): Promise<void> {
+        const template = this.env.PULUMI_BACKEND_URL ? undefined : STACK_TEMPLATES.get(this.project.name);
+        if (template) {
+            cpSync(join(template, "backend"), this.backendDir, { recursive: true });
+            copyFileSync(join(template, "Pulumi.dev.yaml"), join(this.project.dir, "Pulumi.dev.yaml"));
+            return;
+        }
+        ok(await this.run(["stack", "init"]));
+        if (this.env.PULUMI_BACKEND_URL) return;
+        const copy = mkdtempSync(join(tmpdir(), "edis-stack-template-"));
+        process.once("exit", () => rmSync(copy, { recursive: true, force: true }));
+        cpSync(this.backendDir, join(copy, "backend"), { recursive: true });
+        copyFileSync(join(this.project.dir, "Pulumi.dev.yaml"), join(copy, "Pulumi.dev.yaml"));
+        STACK_TEMPLATES.set(this.project.name, copy);
     }
 
     /** The environment of every command: offline, this stack's home and backend, the pinned CLI first on the PATH. */
