@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-/** `npx pulumi-edis orders list|forget|confirm|move`: resolves paid writes whose outcome is unknown (journal/index.ts). */
+/** `pulumi-edis orders list|forget|confirm|move` (the package's bin): resolves paid writes whose outcome is unknown (journal/index.ts). */
 import { parseArgs } from "node:util";
 import { DEFAULT_JOURNAL_DIR, JournalEntry, OrderEntry, OrderJournal, URN64, entryId, journalStoreAt, sameResourceElsewhere } from "./journal";
 import { resolve } from "node:path";

@@ -73,3 +73,13 @@ test("CONTRIBUTING.md lists every admin route of the simulator with its method, 
     // money.cli.test.ts asserts these words from the real CLI.
     expect(docText("docs/_index.md")).toContain('"code must be a string, not undefined"');
 });
+
+test("the documentation runs this package's bins only through an npx that cannot fetch them from the registry (--no-install)", () => {
+    const fetching = DOC_FILES.flatMap((file) =>
+        docText(file)
+            .split("\n")
+            .filter((line) => /npx (?!--no-install )pulumi-(edis|resource-edis)/.test(line.replace(/never `npx pulumi-edis`/, "")))
+            .map((line) => `${file}: ${line}`),
+    );
+    expect(fetching).toEqual([]);
+});
