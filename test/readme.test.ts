@@ -5,7 +5,7 @@
  * the real CLI in test/cli/examples.cli.test.ts.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DOC_FILES, docBlocks, docText } from "./support/docs";
 
@@ -74,12 +74,14 @@ test("CONTRIBUTING.md lists every admin route of the simulator with its method, 
     expect(docText("docs/_index.md")).toContain('"code must be a string, not undefined"');
 });
 
-test("the documentation runs this package's bins only through an npx that cannot fetch them from the registry (--no-install)", () => {
-    const fetching = DOC_FILES.flatMap((file) =>
-        docText(file)
-            .split("\n")
-            .filter((line) => /npx (?!--no-install )pulumi-(edis|resource-edis)/.test(line.replace(/never `npx pulumi-edis`/, "")))
-            .map((line) => `${file}: ${line}`),
+test("the documentation runs this package's bins only through a launcher that cannot fetch them from a registry (--no-install)", () => {
+    const examples = readdirSync(join(ROOT, "examples"), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => join("examples", e.name, "README.md"));
+    const files = [...DOC_FILES, "CHANGELOG.md", ...examples.filter((f) => existsSync(join(ROOT, f)))];
+    const launcher = /\b(?:npx|npm exec|npm x|pnpm dlx|yarn dlx|bunx)((?: -[^\s`]+(?: [^\s`-][^\s`]*)?)*) pulumi-(?:edis|resource-edis)/g;
+    const fetching = files.flatMap((file) =>
+        [...docText(file).replace(/\s+/g, " ").matchAll(launcher)]
+            .filter((m) => !/\s--no(-install)?\b/.test(m[1]) && !/never `$/.test(docText(file).replace(/\s+/g, " ").slice(0, m.index).slice(-7)))
+            .map((m) => `${file}: ${m[0]}`),
     );
     expect(fetching).toEqual([]);
 });

@@ -35,6 +35,8 @@ describe.each(DOORS)("through $name", (door) => {
         const doubled = failed(await f.stack.up());
         expect(doubled.output).toContain(`${door.urn("twin")} and ${door.urn("web")} both hold service ${serviceId}, ${kvmId}`);
         expect(Object.keys(await f.stack.resources())).toEqual(["web"]);
+        await door.declare(f.stack, { web });
+        ok(await f.stack.preview(["--expect-no-changes"]));
 
         await door.declare(f.stack, { twin });
         for (let run = 0; run < 2; run++) {

@@ -99,9 +99,17 @@ export interface CliStackOptions {
     checkoutOf?: CliStack;
 }
 
-/** The passphrase of this process's stacks, and by project the files `pulumi stack init` wrote for its first one. */
+/**
+ * The passphrase of the stacks of this module's instance (one per jest test file, or per process), and by project the
+ * files `pulumi stack init` wrote for the first stack, removed when the test file (or the process) ends.
+ */
 const PASSPHRASE = randomBytes(16).toString("hex");
 const STACK_TEMPLATES = new Map<string, string>();
+const templateCopies: string[] = [];
+const removeTemplates = () => templateCopies.splice(0).forEach((dir) => rmSync(dir, { recursive: true, force: true }));
+const jestAfterAll = (globalThis as { afterAll?: (fn: () => void) => void }).afterAll;
+if (jestAfterAll) jestAfterAll(removeTemplates);
+else process.once("exit", removeTemplates);
 
 /** A stack of one project on a fresh file:// backend. */
 export class CliStack {
@@ -140,22 +148,26 @@ export class CliStack {
     }
 
     /**
-     * `pulumi stack init`, run once a project per process on a file:// backend: a later stack of the project starts from a
-     * copy of the files it wrote (the backend's and Pulumi.dev.yaml, under this process's one passphrase), half a second less.
+     * `pulumi stack init`, run once a project per test file on a file:// backend: a later stack of the project starts from a
+     * copy of the files it wrote (the backend's and Pulumi.dev.yaml, under the one passphrase), half a second less. A copied
+     * stack is selected in no PULUMI_HOME: every command names it (`run`). A project dir with a stack file already, or
+     * another backend, gets the CLI's own `stack init`.
      */
     private async init(): Promise<void> {
-        const template = this.env.PULUMI_BACKEND_URL ? undefined : STACK_TEMPLATES.get(this.project.name);
+        const stackFile = join(this.project.dir, `Pulumi.${this.stack}.yaml`);
+        const copyable = !this.env.PULUMI_BACKEND_URL && !existsSync(stackFile);
+        const template = copyable ? STACK_TEMPLATES.get(this.project.name) : undefined;
         if (template) {
             cpSync(join(template, "backend"), this.backendDir, { recursive: true });
-            copyFileSync(join(template, "Pulumi.dev.yaml"), join(this.project.dir, "Pulumi.dev.yaml"));
+            copyFileSync(join(template, "stack.yaml"), stackFile);
             return;
         }
         ok(await this.run(["stack", "init"]));
-        if (this.env.PULUMI_BACKEND_URL) return;
+        if (!copyable) return;
         const copy = mkdtempSync(join(tmpdir(), "edis-stack-template-"));
-        process.once("exit", () => rmSync(copy, { recursive: true, force: true }));
+        templateCopies.push(copy);
         cpSync(this.backendDir, join(copy, "backend"), { recursive: true });
-        copyFileSync(join(this.project.dir, "Pulumi.dev.yaml"), join(copy, "Pulumi.dev.yaml"));
+        copyFileSync(stackFile, join(copy, "stack.yaml"));
         STACK_TEMPLATES.set(this.project.name, copy);
     }
 
