@@ -218,7 +218,7 @@ export async function chaosRun(seed: number, index: number, batch = false, runne
                     const batchId = /orders forget --batch ([0-9a-f]+)/.exec(error)?.[1];
                     if (batchId && forgottenBatches.has(batchId)) continue;
                     if (batchId) forgottenBatches.add(batchId);
-                    runNamedCommand(error, "forget", undefined, runners.s3?.env);
+                    await runNamedCommand(error, "forget", undefined, runners.s3?.env);
                     report.forgotten++;
                     continue;
                 }
@@ -237,7 +237,7 @@ export async function chaosRun(seed: number, index: number, batch = false, runne
                 if (!error) continue;
                 // The user looks in the KVM portal and removes a hook the lost call may have made, then says so.
                 for (const s of sim.account.state.services) s.hooks = s.hooks?.filter((h) => h.url !== url);
-                runNamedCommand(error, "forget", undefined, runners.s3?.env);
+                await runNamedCommand(error, "forget", undefined, runners.s3?.env);
                 report.forgotten++;
             }
         }

@@ -243,7 +243,7 @@ describe("TrafficAlert", () => {
 
         // The user removes the hook in the portal, then runs the command the error names.
         web().hooks = [];
-        expect(runNamedCommand(lost, "forget")).toContain("forgot: ");
+        expect(await runNamedCommand(lost, "forget")).toContain("forgot: ");
         await upAlert(undefined);
         expect(web().hooks).toHaveLength(1);
         expect(sim.calls("hooks/set")).toHaveLength(2);

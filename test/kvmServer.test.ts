@@ -89,7 +89,7 @@ describe("what a change does", () => {
         expect(blocked).toContain(`an earlier change of web1.example.com (service ${held.id}) to plan 102, monthly`);
         expect(sim.calls("add/upgrade")).toHaveLength(1);
 
-        runNamedCommand(blocked, "forget");
+        await runNamedCommand(blocked, "forget");
         const sent = await up(held, { ...web1, planId: 102 });
         expect([sim.calls("add/upgrade").length, sim.account.state.upgrades.length, sent.held.outs.planId]).toEqual([2, 1, 102]);
     });
@@ -101,7 +101,7 @@ describe("what a change does", () => {
         const blocked = await upFails(held, { ...web1, planId: 102 });
         expect(sim.calls("add/upgrade")).toHaveLength(1);
 
-        expect(runNamedCommand(blocked, "confirm")).toContain("confirmed: urn:pulumi:test::p::edis:test::web  upgrade  done");
+        expect(await runNamedCommand(blocked, "confirm")).toContain("confirmed: urn:pulumi:test::p::edis:test::web  upgrade  done");
         const recorded = await up(held, { ...web1, planId: 102 });
         expect(recorded.e.log).toContain("not sent again");
         expect([sim.calls("add/upgrade").length, sim.account.state.upgrades.length, recorded.held.outs.planId]).toEqual([1, 1, 102]);
@@ -251,7 +251,7 @@ describe("any answer that names a service is an order", () => {
         const again = await upFails(held, { ...web1, planId: 102 });
         expect(again).toContain("may or may not have been made");
         expect(writes()).toEqual(["add/order", "add/upgrade"]);
-        runNamedCommand(again, "confirm");
+        await runNamedCommand(again, "confirm");
         expect((await up(held, { ...web1, planId: 102 })).held.outs.planId).toBe(102);
         expect(writes()).toEqual(["add/order", "add/upgrade"]);
     });
@@ -263,7 +263,7 @@ describe("any answer that names a service is an order", () => {
         expect(held.initError).toContain("service 9999 belongs to no resource and may be billed");
         const nextUp = await up(held);
         expect(nextUp.e.log).toContain("also named service(s) 9999");
-        runNamedCommand(held.initError!, "forget");
+        await runNamedCommand(held.initError!, "forget");
         expect((await up(nextUp.held)).e.log).not.toContain("9999");
         expect(writes()).toEqual(["add/order"]);
     });

@@ -64,7 +64,7 @@ test("a lost answer of the batched order blocks every member; the one command th
     expect(lost.output).toMatch(/orders forget --batch [0-9a-f]{16}/);
     expect(failed(await stack.up()).output).toContain("may or may not have been made");
     expect(paidWrites(sim)).toEqual(["add/order"]);
-    const forgot = runNamedCommand(lost.output, "forget", stack.project.dir);
+    const forgot = await runNamedCommand(lost.output, "forget", stack.project.dir);
     expect(forgot.match(/^forgot: /gm)).toHaveLength(3);
     ok(await stack.up());
     expect(paidWrites(sim)).toEqual(["add/order", "add/order"]);

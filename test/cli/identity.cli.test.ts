@@ -64,7 +64,7 @@ test("case 2: killed after add/order answered, then the stack renamed: the next 
     const blocked = failed(await stack.up());
     expect(blocked.output).toContain(`the order journal holds an unfinished order for urn:pulumi:dev::edis-servers::${TYPE}::web (service 1003)`);
     expect(paidWrites(sim)).toEqual(["add/order"]);
-    expect(runNamedCommand(blocked.output, "move")).toContain("moved:");
+    expect(await runNamedCommand(blocked.output, "move")).toContain("moved:");
 
     const resumed = ok(await stack.up());
     expect(resumed.output).toContain("it is in the order journal, so it is waited for, not ordered again");

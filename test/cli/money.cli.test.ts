@@ -67,7 +67,7 @@ test("a lost add/order answer, no server at EDIS: the printed forget command, ru
     const lost = failed(await stack.up());
     expect(lost.output).toContain("may or may not have been made");
     expect(sim.account.state.orders).toEqual([]);
-    runNamedCommand(lost.output, "forget", stack.project.dir);
+    await runNamedCommand(lost.output, "forget", stack.project.dir);
     ok(await stack.up());
     expect(sim.account.state.orders).toHaveLength(1);
     ok(await stack.destroy());

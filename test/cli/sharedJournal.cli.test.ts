@@ -193,7 +193,7 @@ test("a journal that cannot be reached or read stops the order before money: pre
     await journalAt(url).claim({ kind: "order", state: "sending", key: "urn:pulumi:dev::edis-servers::pulumi-nodejs:dynamic/edis:KvmServer::web", hostname: web.hostname, sentAt: new Date().toISOString(), inputs: web });
     const blocked = failed(await (await runner(sim, url)).up());
     expect(blocked.output).toContain("may or may not have been made");
-    expect(runNamedCommand(blocked.output, "forget", undefined, s3.env)).toContain("forgot: urn:pulumi:dev::edis-servers::pulumi-nodejs:dynamic/edis:KvmServer::web  order  sending");
+    expect(await runNamedCommand(blocked.output, "forget", undefined, s3.env)).toContain("forgot: urn:pulumi:dev::edis-servers::pulumi-nodejs:dynamic/edis:KvmServer::web  order  sending");
     expect(await journalAt(url).list()).toEqual([]);
     expect(paidWrites(sim)).toEqual([]);
 });
