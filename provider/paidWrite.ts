@@ -67,27 +67,25 @@ export async function sendOnce<E extends WriteEntry, R>(w: PaidWrite<E, R>): Pro
     };
     // Nothing was made: the entry goes. One that cannot be removed stays "sending" and blocks the write until the user says.
     const clearEach = () => Promise.all(entries.map((s) => w.journal.clear(s.key, s.kind).catch(warn(`remove the entry of ${s.hostname}`))));
+    /** The outcome is unknown: each entry says so, and the error to throw names the first. */
+    const unknownBecause = async (problem: string) => w.unknown(problem, (await recordEach((sending) => ({ ...sending, state: "unknown", problem }) as E))[0]);
     let result: R;
     try {
         result = await w.send();
     } catch (e) {
-        if (isEdisApiError(e) && (e.endpoint !== w.endpoint || nothingHappened(e))) {
+        // A failure of this side after the write was sent: nothing says what EDIS did.
+        if (!isEdisApiError(e)) throw await unknownBecause(e instanceof Error ? e.message : String(e));
+        if (e.endpoint !== w.endpoint || nothingHappened(e)) {
             await clearEach();
             throw e;
         }
-        const named = isEdisApiError(e) ? entries.map((sending, i) => w.madeDespite(sending, e, i)) : [];
-        if (isEdisApiError(e) && (named.some(Boolean) || (!entries.length && (e.serviceIds?.length || e.orderId !== undefined)))) {
+        const named = entries.map((sending, i) => w.madeDespite(sending, e, i));
+        if (named.some(Boolean) || (!entries.length && (e.serviceIds?.length || e.orderId !== undefined))) {
             await recordEach((sending, i) => named[i] ?? { ...sending, state: "unknown", problem: e.message });
             return { named: e };
         }
-        // EDIS's words (withheld if they hold a credential), or a failure of this side after the write was sent.
-        const problem = isEdisApiError(e)
-            ? `${e.message}. EDIS's answer does not show that nothing was made (only a request that never left this machine shows that)`
-            : e instanceof Error
-              ? e.message
-              : String(e);
-        const unknown = await recordEach((sending) => ({ ...sending, state: "unknown", problem }) as E);
-        throw w.unknown(problem, unknown[0]);
+        // EDIS's words, withheld if they hold a credential.
+        throw await unknownBecause(`${e.message}. EDIS's answer does not show that nothing was made (only a request that never left this machine shows that)`);
     }
     await recordEach((sending, i) => w.made(sending, result, i));
     return { answered: result };

@@ -62,7 +62,6 @@ export async function request<T>(settings: RequestSettings, call: EndpointCall<T
     }
 }
 
-/** A success that names another service or KVM than the one asked about says nothing true about ours. */
 /** The answer through its schema; a schema that throws (a transform's bug) reads it as an answer of an unexpected shape, whose ids are still read. */
 function read<T>(schema: WireSchema<T>, body: unknown): { success: true; data: T } | { success: false; issues: string } {
     try {
@@ -73,6 +72,7 @@ function read<T>(schema: WireSchema<T>, body: unknown): { success: true; data: T
     }
 }
 
+/** A success that names another service or KVM than the one asked about says nothing true about ours. */
 function aboutAnother(body: unknown, about: { serviceId?: number; kvmId?: string }): string | undefined {
     const { fields, kvms } = idsInAnswer(JSON.stringify(body));
     const services = about.serviceId === undefined ? [] : fields.serviceIds.filter((id) => id !== about.serviceId);
