@@ -88,6 +88,8 @@ test("members whose create fails after the order (unpaid invoice) are held with 
     expect(await up(fleet)).toEqual([]);
     expect(orders()).toHaveLength(1);
     expect(Object.values(held).every((h) => typeof h.outs.kvmId === "string")).toBe(true);
+    // A create finished by a later update gets its list price then.
+    expect(Object.values(held).map((h) => (h.outs.listPrice as { billingCycle?: string } | undefined)?.billingCycle)).toEqual(["monthly", "monthly", "monthly"]);
 });
 
 test("service ids EDIS answers in another order than the items: each member that got another's server fails naming both, and is held", async () => {

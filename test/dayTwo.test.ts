@@ -220,15 +220,6 @@ describe("TrafficAlert", () => {
         expect(sim.calls("hooks/del")).toHaveLength(3);
     });
 
-    test("a hook that cannot be deleted fails the delete (examples.cli shows the engine then cancels nothing); the next delete removes it", async () => {
-        await ordered();
-        const { held } = await upAlert(undefined);
-        sim.inject({ endpoint: "hooks/del", status: 400, message: "hook is locked", times: 1 });
-        expect(await e.failure(e.destroy(alert(), held))).toContain("hook is locked");
-        await e.destroy(alert(), held);
-        expect(web().hooks).toEqual([]);
-    });
-
     test("a lost hooks/set answer: an error that says a hook may exist, no second hooks/set until the user forgets it", async () => {
         await ordered();
         sim.inject({ endpoint: "hooks/set", drop: "after" });

@@ -7,7 +7,7 @@
 import { kvmServerOn } from "../provider/kvm/provider";
 import { EdisSimulator } from "../simulator/server";
 import { Held, InProcess, simulatorAndCore, upServer, upServerFails } from "./support/inProcess";
-import { clientFor, orderProvisioned, runNamedCommand } from "./support/sim";
+import { runNamedCommand } from "./support/sim";
 
 const web1 = { planId: 101, osId: 1012, hostname: "web1.example.com" };
 const WRITES = ["add/order", "add/upgrade", "cancel/product"];
@@ -116,29 +116,6 @@ test("an unpaid server that is destroyed instead is cancelled", async () => {
     expect(sim.calls("cancel/product")).toHaveLength(1);
 });
 
-test("a create finished by a later update (an unpaid invoice, then paid) gets its list price then", async () => {
-    sim.behaviour.unpaidInvoices = true;
-    const { held } = await up(undefined);
-    expect(held.initError).toContain("is unpaid");
-    expect(held.outs.listPrice).toBeUndefined();
-    sim.behaviour.unpaidInvoices = false;
-    sim.account.payInvoice(sim.account.state.invoices[0].invoiceId);
-    const resumed = await up(held);
-    expect(resumed.held.outs).toMatchObject({ kvmId: expect.any(String), listPrice: { amount: 4.5, billingCycle: "monthly", currency: "EUR", monthly: 4.5 } });
-    expect(sim.calls("add/order")).toHaveLength(1);
-});
-
-test("an adopted server has no list price; a plan change on it is priced and refused past edis:maxAddedMonthlySpend, before add/upgrade", async () => {
-    const { kvmId } = await orderProvisioned(clientFor(sim), web1.hostname);
-    const { held } = await up(undefined, { ...web1, billingCycle: "monthly", adoptKvmId: kvmId });
-    expect(held.outs.listPrice).toBeUndefined();
-    const limited = new InProcess({ ...config, "edis:maxAddedMonthlySpend": "1 EUR" });
-    expect(await limited.failure(limited.up(kvmServerOn(limited.core), held, { ...web1, planId: 102, billingCycle: "monthly", adoptKvmId: kvmId }))).toContain(
-        "web1.example.com (3.50 EUR/month) would bring what this deployment adds to 3.50 EUR/month, past config `edis:maxAddedMonthlySpend` (or EDIS_MAX_ADDED_MONTHLY_SPEND) (1.00 EUR): its plan is not changed",
-    );
-    expect(sim.calls("add/upgrade")).toEqual([]);
-});
-
 test("a plan from another location, a foreign OS and add-ons, a group the plan lacks: one error each listing all, no order", async () => {
     expect(await upFails(undefined, { ...web1, planId: 301, locationId: 1 })).toContain("planId 301 belongs to London, United Kingdom (locationId 3), not to Frankfurt, Germany (locationId 1)");
     const text = await upFails(undefined, { planId: 301, osId: 1122, hostname: "b.example.com", billingCycle: "annually", additionalRamId: 2201, diskBoostId: 2301 });
@@ -146,22 +123,6 @@ test("a plan from another location, a foreign OS and add-ons, a group the plan l
     expect(text).toContain("additionalRamId 2201 is not a RAM add-on of plan 301 (KVM S); allowed: 2000 (no additional RAM), 2001 (+1024 MB RAM), 2002");
     expect(text).toContain("diskBoostId 2301 is not a disk boost add-on of plan 301 (KVM S); allowed: none");
     expect(sim.calls("add/order")).toEqual([]);
-});
-
-test("missing credentials: check (all a preview asks) passes; the create names both the config key and the variable; the variable is enough", async () => {
-    const { "edis:password": password, ...withoutPassword } = config;
-    const e = new InProcess(withoutPassword);
-    const provider = kvmServerOn(e.core);
-    const checked = await provider.check({}, web1);
-    expect(checked.failures ?? []).toEqual([]);
-    expect(await e.failure(provider.create(checked.inputs))).toContain("config `edis:password` (or EDIS_PASSWORD)");
-    process.env.EDIS_PASSWORD = password;
-    try {
-        const withVariable = new InProcess(withoutPassword);
-        expect((await withVariable.up(kvmServerOn(withVariable.core), undefined, web1)).held.outs.kvmId).toEqual(expect.any(String));
-    } finally {
-        delete process.env.EDIS_PASSWORD;
-    }
 });
 
 test("an unknown adoptKvmId is a clear error", async () => {
@@ -207,27 +168,6 @@ describe("faults", () => {
 });
 
 describe("what an answer means (one classifier)", () => {
-    test("an empty listing and 'temporarily unavailable (backend not found)' from both lookups is not 'gone': the server stays (notListed), nothing is ordered again", async () => {
-        const { held } = await up(undefined);
-        const later = { status: "error", message: "Service temporarily unavailable (backend not found), please try again later" };
-        sim.inject({ endpoint: "get/auth", times: 20, json: { status: "success", data: [] } });
-        sim.inject({ endpoint: "get/kvmid", times: 20, json: later });
-        sim.inject({ endpoint: "get/serviceid", times: 20, json: later });
-        const e = next();
-        const read = (await e.refresh(kvmServerOn(e.core), held))!;
-        expect(read.id).toBe(held.id);
-        expect(read.outs).toMatchObject({ notListed: true });
-        expect(e.log).toContain("is kept in the stack's state and shown as a change");
-        expect(e.log).toContain("temporarily unavailable");
-        // The plan shows an update, which looks again and keeps the server while it is still not listed.
-        const looked = await up(read);
-        expect(looked.step).toBe("update");
-        expect(looked.held.id).toBe(held.id);
-        sim.clearFaults();
-        expect((await up(looked.held)).held.outs.notListed).toBeUndefined();
-        expect(writes()).toEqual(["add/order"]);
-    });
-
     test("a server with no KVM yet (unpaid) is not taken as gone on one '404 KVM not found': read and delete both keep it", async () => {
         sim.behaviour.unpaidInvoices = true;
         const { held } = await up(undefined);

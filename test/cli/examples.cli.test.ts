@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PACKAGE_ROOT } from "../support/workspace";
 import { pulumiBinDir } from "./pulumi";
-import { SERVERS, cliStacksPerTest, declare, expectNoCredentials, failed, ok, paidWrites } from "./support";
+import { cliStacksPerTest, expectNoCredentials, failed, ok, paidWrites } from "./support";
 
 const EXAMPLES = join(PACKAGE_ROOT, "examples");
 const KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAINrWGRolS8WmRbi62V96xA7WjSOMTE/l86PC+sXZS5SN you@laptop";
@@ -166,17 +166,6 @@ test("credentials set in plain text stop the program before anything is ordered,
     }
     expect(paidWrites(sim)).toEqual([]);
     expect(await stack.exportText()).not.toContain(email);
-});
-
-test("the retired edis:journalDir stops preview and up before anything is ordered, naming the key and what to set instead", async () => {
-    const f = await open(SERVERS, { config: { "edis:journalDir": "/shared/journal" } });
-    await declare(f.stack, { web: { planId: 101, osId: 1012, hostname: "web1.example.com" } });
-    for (const r of [await f.stack.preview(), await f.stack.up()]) {
-        failed(r);
-        expect(r.output).toContain("config `edis:journalDir` is not read");
-        expect(r.output).toContain("file://<dir> in edis:journalUrl");
-    }
-    expect(paidWrites(f.sim)).toEqual([]);
 });
 
 test("npm run demo takes the Pulumi CLI path when pulumi is on the PATH, and its record ends with one order and one cancellation", () => {

@@ -101,7 +101,8 @@ test("an unpaid create finished by the next up without a second order, a no-chan
     expect(Object.values(settled.steps).flat().filter((op) => op !== "same")).toEqual([]);
     // b dropped: planned as a delete, then cancelled; destroy cancels a.
     await r.declare({ a: { ...a, planId: 201, replaceOnPlanChange: true } });
-    expect((await r.run("preview")).steps.b).toEqual(["delete"]);
+    // Preview plans the delete (and --expect-no-changes counts it); only up cancels.
+    expect(await r.run("preview", ["--expect-no-changes"])).toMatchObject({ ok: false, steps: { b: ["delete"] }, paid: replaced.paid });
     expect(await r.run("up")).toMatchObject({ ok: true, steps: { b: ["delete"] }, paid: [...replaced.paid, "cancel/product"] });
     expect(await r.run("destroy")).toMatchObject({ ok: true, steps: { a: ["delete"] }, state: {} });
     // Four orders (a, b, the upgrade, the replacement), three cancels (the old a, b, a).

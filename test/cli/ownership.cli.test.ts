@@ -11,6 +11,7 @@
  */
 import { copyFileSync } from "node:fs";
 import { join } from "node:path";
+import { until } from "../support/sim";
 import { CliFixture, DOORS, Door, cliStacksPerTest, failed, ok, openDoor, paidWrites } from "./support";
 
 const open = cliStacksPerTest();
@@ -73,6 +74,9 @@ describe.each(DOORS)("through $name", (door) => {
         expect(ok(await f.stack.preview([], { env: { CI: "true" } })).output).toContain(warning);
         const blocked = failed(await f.stack.up());
         expect(blocked.output).toContain("may or may not have been made");
+        // Where to look: an unpaid order has no server yet, so the account's servers cannot show that nothing was ordered.
+        expect(blocked.output).toContain(`Look in the EDIS client area's Orders and Invoices for an order of "web1.example.com"`);
+        expect(blocked.output).not.toContain("edis.getKvmSessions() and look");
         expect(blocked.output).not.toContain(warning);
         const url = new URL(f.sim.url);
         for (const spelling of [`http://localhost:${url.port}`, `${f.sim.url}/`]) {
@@ -80,7 +84,13 @@ describe.each(DOORS)("through $name", (door) => {
             expect([spelling, failed(await f.stack.up()).output]).toEqual([spelling, expect.stringContaining("may or may not have been made")]);
         }
         expect(paidWrites(f.sim)).toEqual(["add/order"]);
-        expect(f.sim.account.state.services).toHaveLength(1);
+        // As the error says: once provisioned, the program adopts the server, which settles the block.
+        await until(() => (f.sim.account.advance(), !!f.sim.account.state.services[0]?.kvmId), "EDIS provisions the order");
+        const { serviceId, kvmId } = f.sim.account.state.services[0];
+        await door.declare(f.stack, { web: { ...web, adoptKvmId: kvmId } });
+        ok(await f.stack.up());
+        expect((await f.stack.resources()).web.id).toBe(String(serviceId));
+        expect(paidWrites(f.sim)).toEqual(["add/order"]);
     });
 
     test("dev and prod of one directory each order their own server; an entry of dev the engine may not have saved names dev first", async () => {
@@ -139,6 +149,17 @@ describe.each(DOORS)("through $name", (door) => {
         expect(refused.output).toContain(`pulumi state delete '${door.urn("web")}'`);
         expect(Object.keys(await f.stack.resources()).sort()).toEqual(["web", "web2"]);
         expect(f.sim.account.state.cancellations).toEqual([]);
+        // A cancel refused in words that sound done while EDIS still lists the server: the server stays, the way out is named.
+        f.sim.inject({ endpoint: "cancel/product", json: { status: "error", message: "Service has been cancelled effective 2031-01-31" } });
+        const stays = failed(await f.stack.up());
+        expect(stays.output).toContain("Service has been cancelled effective 2031-01-31");
+        expect(stays.output).toContain("is still in the account's listing");
+        expect(stays.output).toContain(`pulumi state delete '${door.urn("web")}'`);
+        expect(Object.keys(await f.stack.resources()).sort()).toEqual(["web", "web2"]);
+        // Once EDIS cancels it, the delete finishes.
+        ok(await f.stack.up());
+        expect(cancelled(f)).toEqual([serviceId]);
+        expect(Object.keys(await f.stack.resources())).toEqual(["web2"]);
     });
 
     test("a mistyped edis: key fails the preview with the key it resembles; edis:maxNewServers refuses a new server and a replacement in preview and up; each order's list price shows in preview and up and is in state, an upgrade's preview shows what it adds, and edis:maxAddedMonthlySpend refuses the order past it; one location whose catalogue cannot be read: a plan elsewhere is ordered; a plan not found is 'cannot tell', naming that location", async () => {
