@@ -9,6 +9,7 @@ import { SessionDirectory } from "./sessions";
 import type { PowerReadings } from "./kvm/power";
 import type { OrderBatcher } from "./kvm/orderBatch";
 import { Flights } from "./flights";
+import type { EngineProvider } from "./runtime";
 
 export interface Context {
     config: ProviderConfig;
@@ -28,6 +29,8 @@ export interface Context {
     cancelled: AbortSignal;
     /** Already free of secrets. */
     log: (line: string) => void;
+    /** The engine's provider resource, when the door is told it (the plugin): order entries record it. */
+    provider?: EngineProvider;
 }
 
 /**

@@ -21,6 +21,14 @@ import { Holders } from "./kvm/holders";
 
 export interface ConfigureRequest {
     config: { get(key: string): string | undefined };
+    /** The engine's provider resource this process serves (the plugin door; the engine says so in Configure). */
+    provider?: EngineProvider;
+}
+
+/** A provider resource: its id survives `pulumi stack rename`, and another stack's provider has another. */
+export interface EngineProvider {
+    urn: string;
+    id: string;
 }
 
 /** The CLI that read stderr was killed: lines would only pile up in memory. */
@@ -33,6 +41,7 @@ export class Core {
     private orderJournal: OrderJournal | undefined;
     private sink: ((line: string) => void) | undefined;
     private readonly said = new Set<string>();
+    private provider: EngineProvider | undefined;
     /** Diff runs without credentials (no context), so what it notes lives here, across configurations. */
     readonly replacing: Context["replacing"] = new Map();
     readonly holders = new Holders();
@@ -64,7 +73,8 @@ export class Core {
     /** Nothing is validated here: the first operation that needs a setting reports it. */
     configure = (req: ConfigureRequest): void => {
         const next = resolveConfig((key) => req.config.get(`edis:${key}`));
-        if (this.config && JSON.stringify(this.config) === JSON.stringify(next)) return;
+        if (this.config && JSON.stringify(this.config) === JSON.stringify(next) && this.provider?.id === req.provider?.id) return;
+        this.provider = req.provider;
         this.config = next;
         this.context = undefined;
         this.orderJournal = undefined;
@@ -76,7 +86,7 @@ export class Core {
     journal = (): OrderJournal => (this.orderJournal ??= new OrderJournal(journalStoreAt(this.currentConfig().journal)));
 
     ctx = (): Context =>
-        (this.context ??= createContext(this.currentConfig(), { log: this.log, replacing: this.replacing, cancelled: this.cancellation.signal, journal: this.journal() }));
+        (this.context ??= createContext(this.currentConfig(), { log: this.log, replacing: this.replacing, cancelled: this.cancellation.signal, journal: this.journal(), provider: this.provider }));
 
     noteReplacement = (key: unknown, serviceId: number, kvmId: unknown, order: Record<string, unknown>): void => {
         if (typeof key === "string") this.replacing.set(key, { serviceId, kvmId: typeof kvmId === "string" ? kvmId : undefined, order });
@@ -97,7 +107,7 @@ export const processCore = new Core();
 
 export function createContext(
     cfg: ProviderConfig,
-    options: Pick<Context, "log"> & Partial<Pick<Context, "clock" | "replacing" | "cancelled" | "journal">>,
+    options: Pick<Context, "log"> & Partial<Pick<Context, "clock" | "replacing" | "cancelled" | "journal" | "provider">>,
 ): Context {
     const { log, clock = systemClock, cancelled = new AbortController().signal } = options;
     const client = clientFromConfig(cfg, { userAgent: `pulumi-edis/${packageVersion()}`, log, clock, cancelled });
@@ -118,5 +128,6 @@ export function createContext(
         clock,
         cancelled,
         log,
+        provider: options.provider,
     };
 }

@@ -279,6 +279,16 @@ describe("what the journal never guesses", () => {
             const other = lookUp(dir, urn("prod"));
             await expect(other).rejects.toThrow(/If that stack still exists, run `pulumi preview` or `pulumi up` there first.*If this stack was renamed from that one, run `node '[^']+' orders move/);
         }
+        // Told the provider resource (the plugin): a returned create under another provider of the same name is another
+        // stack's and stops nothing; under the same provider (a renamed stack keeps its id), or another name, it stops the write.
+        const provider = (stack: string, id: string, name = "default_1_0_0") => ({ urn: `urn:pulumi:${stack}::servers::pulumi:providers:edis::${name}`, id });
+        const asProd = (id: string, name?: string) => entryFor(new OrderJournal(dir), { key: urn("prod"), aliases: [], aliasesKnown: false, provider: provider("prod", id, name) }, "order", () => undefined);
+        await new OrderJournal(dir).write(order(urn("dev"), { state: "created", serviceId: 5, provider: provider("dev", "p1") }));
+        expect(await asProd("p2")).toBeUndefined();
+        await expect(asProd("p1")).rejects.toThrow(/holds an unfinished order for urn:pulumi:dev::/);
+        await expect(asProd("p2", "default_2_0_0")).rejects.toThrow(/holds an unfinished order for urn:pulumi:dev::/);
+        await new OrderJournal(dir).write(order(urn("dev"), { state: "ordered", serviceId: 5, provider: provider("dev", "p1") }));
+        await expect(asProd("p2")).rejects.toThrow(/holds an unfinished order for urn:pulumi:dev::/);
 
         // An entry of the same resource under another stack (its name starts with the resource's digest) that is half written.
         const resource = readdirSync(dir).find((f) => f.includes(".order.json"))!.split(".")[0];

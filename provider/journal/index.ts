@@ -34,6 +34,8 @@ interface EntryBase {
     problem?: string;
     /** Which deployment wrote the entry last (WRITER). */
     writer?: string;
+    /** The engine's provider resource that wrote it, when the door is told (the plugin): see savedByAnotherStack. */
+    provider?: { urn: string; id: string };
 }
 
 export interface OrderEntry extends EntryBase {
@@ -374,6 +376,8 @@ export interface Identity {
     aliases: string[];
     /** Whether the door was told the aliases (the engine never tells the plugin). */
     aliasesKnown: boolean;
+    /** The engine's provider resource serving it, when the door is told (the plugin). */
+    provider?: { urn: string; id: string };
 }
 
 /** The identity of a resource from its inputs or stored outputs; undefined without a key (a `get`, or no SDK). */
@@ -418,6 +422,17 @@ function unresolved(entry: JournalEntry): boolean {
     return entry.kind !== "adoption" && entry.state !== "done" && entry.state !== "unclaimed";
 }
 
+/**
+ * A create that returned under a provider resource of the same name as ours but another id: another stack's, which
+ * may be settled only by its own next operation (no program code of the provider's runs in a YAML, Python or Go
+ * program). A stack renamed keeps its provider's id (this provider's DiffConfig never replaces it), so a renamed
+ * stack's entry, whose engine may have died before its checkpoint, still stops the write; so does one of unknown provider.
+ */
+function savedByAnotherStack(entry: JournalEntry, id: Identity): boolean {
+    const [theirs, ours] = [entry.provider, id.provider];
+    return entry.state === "created" && !!theirs && !!ours && theirs.id !== ours.id && sameResourceElsewhere(ours.urn, theirs.urn);
+}
+
 /** This resource's entry of `kind`: its own or an alias's (taken over); one of it elsewhere, or of the same intent, stops the write. */
 export async function entryFor<K extends JournalKind>(
     journal: OrderJournal,
@@ -434,7 +449,9 @@ export async function entryFor<K extends JournalKind>(
         log(`the order journal's entries of ${alias} now belong to ${id.key} (its alias)`);
         return journal.read(id.key, kind);
     }
-    const elsewhere = (await journal.related(id.key)).find((e) => e.kind === kind && unresolved(e) && sameResourceElsewhere(id.key, e.key));
+    const elsewhere = (await journal.related(id.key)).find(
+        (e) => e.kind === kind && unresolved(e) && sameResourceElsewhere(id.key, e.key) && !savedByAnotherStack(e, id),
+    );
     if (elsewhere) {
         // Nothing is written to the entry found: it may be another deployment's, still sending.
         const service = "serviceId" in elsewhere && elsewhere.serviceId !== undefined ? ` (service ${elsewhere.serviceId})` : "";

@@ -47,7 +47,7 @@ async function orderOrResume(ctx: Context, inputs: KvmServerInputs, id?: Identit
         }
         return { ...adopted, outs: compact({ ...adopted.outs, [RESOURCE_KEY]: key }) };
     }
-    const journaled = id ? await entryFor(ctx.journal, id, "order", ctx.log, (e) => sameHostname(e.hostname, inputs.hostname)) : undefined;
+    const journaled = id ? await entryFor(ctx.journal, { ...id, provider: ctx.provider }, "order", ctx.log, (e) => sameHostname(e.hostname, inputs.hostname)) : undefined;
     if (journaled?.state === "ordered") return resumeJournaledOrder(ctx, journaled, inputs);
     if (journaled?.state === "created") {
         const resumed = await resumeHandedOver(ctx, journaled, inputs);
@@ -69,6 +69,7 @@ async function orderOrResume(ctx: Context, inputs: KvmServerInputs, id?: Identit
               inputs: { ...inputs },
               replacing: replacement && { serviceId: replacement.serviceId, kvmId: replacement.kvmId },
               locationId: location.id,
+              provider: ctx.provider,
           }
         : undefined;
     const terms = { billingCycle: inputs.billingCycle, paymentMethod, applyCredit: inputs.applyCredit };

@@ -6,7 +6,7 @@
 import type * as grpcTypes from "@grpc/grpc-js";
 import { withheldError, withhold } from "../client/withhold";
 import { unknownSettings } from "../config";
-import type { CheckFailure } from "../fields";
+import { CheckFailure, UNKNOWN } from "../fields";
 import { RESOURCE_KEY } from "../journal";
 import { ConfigureRequest, Core } from "../runtime";
 import { fromPulumi, inResource, linesDelivered } from "../engineLog";
@@ -92,7 +92,10 @@ export function configFromRequest(req: any): ConfigureRequest {
         if (k === "version" || v === undefined || v === null) continue;
         values.set(`edis:${k}`, typeof v === "string" ? v : JSON.stringify(v));
     }
-    return { config: { get: (key: string) => values.get(key) } };
+    // Sent by engines since March 2025; in a preview of a new provider the id is unknown (no create is sent then).
+    const [urn, id] = [req.getUrn?.(), req.getId?.()];
+    const provider = urn && id && id !== UNKNOWN ? { urn, id } : undefined;
+    return { config: { get: (key: string) => values.get(key) }, provider };
 }
 
 function checkFailure(f: CheckFailure): unknown {
