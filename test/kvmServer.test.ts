@@ -94,6 +94,17 @@ describe("what a change does", () => {
         expect([sim.calls("add/upgrade").length, sim.account.state.upgrades.length, sent.held.outs.planId]).toEqual([2, 1, 102]);
     });
 
+    test("an unknown plan change of another server the resource held (a replacement's old half) blocks a plan change, naming that server, until resolved", async () => {
+        const e = next();
+        const other = { kind: "upgrade" as const, state: "unknown" as const, key: held.inputs.__resourceKey as string, hostname: web1.hostname, sentAt: "then", serviceId: 4242, kvmId: "kvm_4242_1", fromPlanId: 101, toPlanId: 102, billingCycle: "monthly" as const };
+        await e.core.journal().write(other);
+        const blocked = await e.failure(e.up(kvmServerOn(e.core), held, { ...web1, planId: 102 }));
+        expect(blocked).toContain("an earlier change of service 4242 (kvm_4242_1), a server this resource held before web1.example.com (service 1003), to plan 102");
+        expect(sim.calls("add/upgrade")).toEqual([]);
+        await runNamedCommand(blocked, "forget");
+        expect((await up(held, { ...web1, planId: 102 })).held.outs.planId).toBe(102);
+    });
+
     test("an upgrade made but its answer lost: blocked; 'confirm' (it was made) records it without sending it again", async () => {
         sim.inject({ endpoint: "add/upgrade", drop: "after" });
         expect(await upFails(held, { ...web1, planId: 102 })).toContain("may or may not have been made");

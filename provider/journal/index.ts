@@ -318,9 +318,9 @@ function sha256(text: string, hexChars: number): string {
     return createHash("sha256").update(text).digest("hex").slice(0, hexChars);
 }
 
-/** The resource a key names whatever its stack; a key filed aside (`<urn>#service-<id>`) names its resource too. */
+/** The resource a key names whatever its stack. */
 function resourceDigest(key: string): string {
-    const p = urnParts(key.replace(/#service-\d+$/, ""));
+    const p = urnParts(key);
     return sha256(p ? `${p.project}::${p.typePath}::${p.name}` : key, 16);
 }
 

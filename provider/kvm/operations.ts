@@ -186,10 +186,13 @@ export async function upgradeServer(ctx: Context, olds: KvmServerOutputs, news: 
         }
         await ctx.journal.clear(journaled.key, "upgrade"); // a change made earlier, which state has; this one is another
     } else if (journaled) {
-        // A change of another server this resource held (a replacement's old half): not this server's, kept apart.
+        // A change of another server this resource held (a replacement's old half): settled by the user, never dropped.
         if (journaled.state !== "done") {
-            await ctx.journal.write({ ...journaled, key: `${journaled.key}#service-${journaled.serviceId}` });
-            ctx.log(`note: an unfinished plan change of service ${journaled.serviceId} is kept in the order journal as ${journaled.key}#service-${journaled.serviceId}`);
+            throw new WriteOutcomeUnknownError(
+                `an earlier change of service ${journaled.serviceId} (${journaled.kvmId}), a server this resource held before ${name}, to plan ${journaled.toPlanId}, ${journaled.billingCycle} (sent ${journaled.sentAt})`,
+                journaled.problem ?? "the deployment that sent it stopped before its answer was recorded",
+                resolution(journaled.key),
+            );
         }
         await ctx.journal.clear(journaled.key, "upgrade");
     }
