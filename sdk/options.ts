@@ -28,19 +28,11 @@ export function requireSecretCredentials(resource: string): void {
     }
 }
 
-/**
- * Whether a config key is a secret: the SDK's own answer (`isConfigSecret`, internal but present in every
- * @pulumi/pulumi the peer range allows), else the list the language host passes the program.
- */
+/** Whether a config key is a secret (`isConfigSecret`: internal, but in every @pulumi/pulumi the peer range allows). */
 function isSecretConfig(key: string): boolean {
     const runtime = pulumi.runtime as unknown as { isConfigSecret?: (key: string) => boolean };
-    if (typeof runtime.isConfigSecret === "function") return runtime.isConfigSecret(key);
-    try {
-        const keys = JSON.parse(process.env.PULUMI_CONFIG_SECRET_KEYS ?? "[]") as unknown;
-        return Array.isArray(keys) && keys.includes(key);
-    } catch {
-        return false;
-    }
+    // Without it, a credential counts as plain text: the program stops rather than store it readable.
+    return runtime.isConfigSecret?.(key) ?? false;
 }
 
 /**
@@ -61,20 +53,10 @@ export function registration(resource: string, opts: pulumi.CustomResourceOption
     return { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...secret] };
 }
 
-/**
- * True when the program runs under `pulumi.runtime.setMocks` (a unit test), not against an engine. Told by the
- * monitor's class name as well as by identity, so that a second copy of @pulumi/pulumi cannot hide it.
- */
+/** True when the program runs under `pulumi.runtime.setMocks` (a unit test), not against an engine (one @pulumi/pulumi: oneSdk.ts). */
 function underMocks(): boolean {
     const monitor = pulumi.runtime.getMonitor() as object | undefined;
-    if (!monitor) return false;
-    if (monitor.constructor?.name === "MockMonitor") return true;
-    try {
-        const { MockMonitor } = require("@pulumi/pulumi/runtime/mocks") as { MockMonitor?: new (...args: never[]) => unknown };
-        return MockMonitor !== undefined && monitor instanceof MockMonitor;
-    } catch {
-        return false;
-    }
+    return monitor?.constructor?.name === "MockMonitor";
 }
 
 /**
