@@ -69,8 +69,12 @@ function hexRun(text: string): boolean {
     return new RegExp(`(?:[0-9a-f][\\s:.,_-]?){${length},}`, "i").test(text);
 }
 
+/** Six or more characters spelled out one by one ("e-H-g-i-Y-y", "1 1 1 3 9 9"): a spelling of something, never words. */
+const SPELLED_OUT = /(?:(?<![\p{L}\p{N}])[\p{L}\p{N}][^\p{L}\p{N}]{1,3}){5,}[\p{L}\p{N}](?![\p{L}\p{N}])/u;
+
 export function plainWords(text: string): boolean {
-    if (text.length > WORDS_MAX || /\p{C}/u.test(text) || hexRun(text)) return false;
+    // Judged in compatibility form: full-width digits are digits.
+    if (text.length > WORDS_MAX || /\p{C}/u.test(text) || hexRun(text.normalize("NFKC")) || SPELLED_OUT.test(text)) return false;
     return text.split(" ").every((token) => token === "" || (PLAIN_WORD.test(token) && naturalCase(token)));
 }
 
