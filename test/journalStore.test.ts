@@ -3,6 +3,8 @@
  * (MinIO, test/support/s3Server.ts) on 127.0.0.1. Each store keeps the same promises: a claim is created only if
  * absent, a later write replaces only the version it saw, and a failure names the store.
  */
+import { configFromRequest } from "../provider/plugin/server";
+import { UNKNOWN } from "../provider/fields";
 import { execFile, execFileSync, spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -282,13 +284,26 @@ describe("what the journal never guesses", () => {
         // Told the provider resource (the plugin): a returned create under another provider of the same name is another
         // stack's and stops nothing; under the same provider (a renamed stack keeps its id), or another name, it stops the write.
         const provider = (stack: string, id: string, name = "default_1_0_0") => ({ urn: `urn:pulumi:${stack}::servers::pulumi:providers:edis::${name}`, id });
-        const asProd = (id: string, name?: string) => entryFor(new OrderJournal(dir), { key: urn("prod"), aliases: [], aliasesKnown: false, provider: provider("prod", id, name) }, "order", () => undefined);
+        const said: string[] = [];
+        const asProd = (id: string, name?: string) => entryFor(new OrderJournal(dir), { key: urn("prod"), aliases: [], aliasesKnown: false, provider: provider("prod", id, name) }, "order", (l) => said.push(l));
         await new OrderJournal(dir).write(order(urn("dev"), { state: "created", serviceId: 5, provider: provider("dev", "p1") }));
         expect(await asProd("p2")).toBeUndefined();
+        // Passed over, never silently: a provider made anew between a dead engine and a rename would look the same.
+        expect(said).toEqual([expect.stringMatching(/^warning: the order journal records service 5 \(web1.example.com\) created at .* for urn:pulumi:dev::.*orders forget [0-9a-f]{16} --kind order/)]);
         await expect(asProd("p1")).rejects.toThrow(/holds an unfinished order for urn:pulumi:dev::/);
         await expect(asProd("p2", "default_2_0_0")).rejects.toThrow(/holds an unfinished order for urn:pulumi:dev::/);
         await new OrderJournal(dir).write(order(urn("dev"), { state: "ordered", serviceId: 5, provider: provider("dev", "p1") }));
         await expect(asProd("p2")).rejects.toThrow(/holds an unfinished order for urn:pulumi:dev::/);
+        // The plugin records the provider the engine names, unless checkpoints are skipped (it may be in none) or its id is unknown.
+        const configure = (id: string) => configFromRequest({ getVariablesMap: () => new Map(), getArgs: () => undefined, getUrn: () => provider("dev", id).urn, getId: () => id }).provider;
+        expect(configure("p1")).toEqual(provider("dev", "p1"));
+        expect(configure(UNKNOWN)).toBeUndefined();
+        process.env.PULUMI_SKIP_CHECKPOINTS = "true";
+        try {
+            expect(configure("p1")).toBeUndefined();
+        } finally {
+            delete process.env.PULUMI_SKIP_CHECKPOINTS;
+        }
 
         // An entry of the same resource under another stack (its name starts with the resource's digest) that is half written.
         const resource = readdirSync(dir).find((f) => f.includes(".order.json"))!.split(".")[0];

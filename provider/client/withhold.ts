@@ -66,7 +66,7 @@ const PLAIN_WORD = /^[("'[#]*(?:[\p{L}\p{M}]+(?:['’._-][\p{L}\p{M}\p{N}]+)*|\p
 /** A run that could be hex or a byte list of a secret. */
 function hexRun(text: string): boolean {
     const length = Math.max(8, Math.min(16, 2 * shortest));
-    return new RegExp(`(?:[0-9a-f][\\s:.,_-]?){${length},}`, "i").test(text);
+    return new RegExp(`(?:[0-9a-f][\\s:.,;_-]{0,3}){${length},}`, "i").test(text);
 }
 
 /** Six or more characters spelled out one by one ("e-H-g-i-Y-y", "1 1 1 3 9 9"): a spelling of something, never words. */

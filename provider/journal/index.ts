@@ -427,6 +427,8 @@ function unresolved(entry: JournalEntry): boolean {
  * may be settled only by its own next operation (no program code of the provider's runs in a YAML, Python or Go
  * program). A stack renamed keeps its provider's id (this provider's DiffConfig never replaces it), so a renamed
  * stack's entry, whose engine may have died before its checkpoint, still stops the write; so does one of unknown provider.
+ * Only a provider deleted and made anew between such a death and the rename (a destroy, `--replace` of the provider) is
+ * beyond this: each entry passed over is named in a warning.
  */
 function savedByAnotherStack(entry: JournalEntry, id: Identity): boolean {
     const [theirs, ours] = [entry.provider, id.provider];
@@ -449,9 +451,16 @@ export async function entryFor<K extends JournalKind>(
         log(`the order journal's entries of ${alias} now belong to ${id.key} (its alias)`);
         return journal.read(id.key, kind);
     }
-    const elsewhere = (await journal.related(id.key)).find(
-        (e) => e.kind === kind && unresolved(e) && sameResourceElsewhere(id.key, e.key) && !savedByAnotherStack(e, id),
-    );
+    const others = (await journal.related(id.key)).filter((e) => e.kind === kind && unresolved(e) && sameResourceElsewhere(id.key, e.key));
+    for (const e of others.filter((e) => savedByAnotherStack(e, id))) {
+        const service = "serviceId" in e ? `service ${e.serviceId} (${e.hostname})` : e.hostname;
+        log(
+            `warning: the order journal records ${service} created at ${e.sentAt} for ${e.key}, a stack with another provider, ` +
+                `whose next \`pulumi up\` or \`pulumi preview\` settles it. If that stack no longer holds it, it is billed outside ` +
+                `any state: adopt it with adoptKvmId, or cancel it in the EDIS client area, then run \`${resolveCommand("forget", e.key, journal, kind)}\`.`,
+        );
+    }
+    const elsewhere = others.find((e) => !savedByAnotherStack(e, id));
     if (elsewhere) {
         // Nothing is written to the entry found: it may be another deployment's, still sending.
         const service = "serviceId" in elsewhere && elsewhere.serviceId !== undefined ? ` (service ${elsewhere.serviceId})` : "";

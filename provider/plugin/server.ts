@@ -92,9 +92,11 @@ export function configFromRequest(req: any): ConfigureRequest {
         if (k === "version" || v === undefined || v === null) continue;
         values.set(`edis:${k}`, typeof v === "string" ? v : JSON.stringify(v));
     }
-    // Sent by engines since March 2025; in a preview of a new provider the id is unknown (no create is sent then).
+    // Sent by engines since March 2025; in a preview of a new provider the id is unknown (no create is sent then). With
+    // PULUMI_SKIP_CHECKPOINTS the provider may be in no checkpoint when a create returns: then it is not recorded.
     const [urn, id] = [req.getUrn?.(), req.getId?.()];
-    const provider = urn && id && id !== UNKNOWN ? { urn, id } : undefined;
+    const checkpointed = !/^(1|true)$/i.test(process.env.PULUMI_SKIP_CHECKPOINTS ?? "");
+    const provider = urn && id && id !== UNKNOWN && checkpointed ? { urn, id } : undefined;
     return { config: { get: (key: string) => values.get(key) }, provider };
 }
 

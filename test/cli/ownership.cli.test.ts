@@ -106,7 +106,9 @@ describe.each(DOORS)("through $name", (door) => {
         expect(paidWrites(f.sim)).toEqual(["add/order", "add/order"]);
         f.stack.stack = dev;
         if (door.name.includes("plugin")) {
-            // No program code of the provider's runs in a YAML program: dev's entry stays until dev's next operation.
+            // No program code of the provider's runs in a YAML program: dev's entry stays until dev's next operation, and
+            // prod names it as it passes it over.
+            expect(prod.output).toContain(`for ${door.urn("web", dev)}, a stack with another provider`);
             // What an engine that died before its checkpoint leaves, then `pulumi stack rename`: the entry stops the
             // renamed stack (it keeps its provider's id), naming dev; prod's entry (another provider) does not.
             ok(await f.stack.run(["state", "delete", door.urn("web", dev), "--yes"]));
