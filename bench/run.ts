@@ -1,7 +1,9 @@
 /**
- * `npm run bench [--sizes 1,50,200,1000] [--latency-ms 50] [--parallelism 16] [--no-batch]`: fleets of N servers through
- * the real `pulumi` CLI against the simulator; prints wall time and API calls per command, with and without
- * `edis:batchOrders`, writes them under bench/results/, and exits non-zero when a call-count target (`targets`) is missed.
+ * `npm run bench [--sizes 1,50,200,1000] [--latency-ms 50] [--parallelism 16] [--no-batch] [--journal s3]`: fleets of N
+ * servers through the real `pulumi` CLI against the simulator; prints wall time and API calls per command, with and
+ * without `edis:batchOrders`, writes them under bench/results/, and exits non-zero when a call-count target (`targets`) is
+ * missed. `--journal s3` keeps the order journal in S3 (MinIO on 127.0.0.1) and counts its requests per command
+ * (`npm run bench:journal`): the counts carry over to a real store, the times do not.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -9,6 +11,7 @@ import { parseArgs } from "node:util";
 import { EdisSimulator } from "../simulator/server";
 import { CliResult, CliStack } from "../test/cli/pulumi";
 import { PACKAGE_ROOT } from "../test/support/workspace";
+import { S3Server, startS3Server } from "../test/support/s3Server";
 
 const PROGRAM = join(PACKAGE_ROOT, "test", "programs", "servers");
 const REFRESH_TARGET = { n: 200, maxCalls: 3 };
@@ -27,9 +30,12 @@ function fleet(n: number, extra: Record<string, unknown> = {}): Record<string, R
     );
 }
 
-async function measure(sim: EdisSimulator, n: number, batched: boolean, phase: string, run: () => Promise<CliResult>) {
+async function measure(sim: EdisSimulator, s3: S3Server | undefined, n: number, batched: boolean, phase: string, run: () => Promise<CliResult>) {
     sim.clearLog();
+    const before = await s3?.requestCounts();
     const result = await run();
+    const after = await s3?.requestCounts();
+    const s3Requests = after && Object.fromEntries(Object.keys(after).map((api) => [api, after[api] - (before?.[api] ?? 0)]).filter(([, d]) => d !== 0));
     const byEndpoint = sim.callCounts();
     if (result.code !== 0) console.error(`  ${phase} N=${n} failed:\n${result.output.slice(-2000)}`);
     return {
@@ -41,10 +47,11 @@ async function measure(sim: EdisSimulator, n: number, batched: boolean, phase: s
         calls: Object.values(byEndpoint).reduce((a, b) => a + b, 0),
         byEndpoint,
         peakConcurrentRequests: sim.peakConcurrency,
+        s3Requests,
     };
 }
 
-async function benchSize(n: number, latencyMs: number, parallelism: number, batched: boolean): Promise<{ rows: Row[]; providerBytes: number }> {
+async function benchSize(n: number, latencyMs: number, parallelism: number, batched: boolean, s3?: S3Server): Promise<{ rows: Row[]; providerBytes: number }> {
     const sim = await EdisSimulator.start({ latencyMs, provisioningDelayMs: 0 });
     const stack = await CliStack.create({
         programDir: PROGRAM,
@@ -55,11 +62,13 @@ async function benchSize(n: number, latencyMs: number, parallelism: number, batc
             "edis:batchOrders": String(batched),
             "edis:maxNewServers": String(n),
             "edis-servers:servers": JSON.stringify(fleet(n)),
+            ...(s3 ? { "edis:journalUrl": s3.journalUrl(await s3.bucket()) } : {}),
         },
         secretKeys: ["edis:email", "edis:password"],
+        env: s3?.env,
     });
     sim.account.state.credit = 100_000_000;
-    const at = (phase: string, run: () => Promise<CliResult>) => measure(sim, n, batched, phase, run);
+    const at = (phase: string, run: () => Promise<CliResult>) => measure(sim, s3, n, batched, phase, run);
     const flags = [`--parallel=${parallelism}`];
     try {
         const rows = [await at("create", () => stack.up(flags)), await at("preview", () => stack.preview(flags)), await at("refresh", () => stack.refresh(flags))];
@@ -114,7 +123,7 @@ function targets(rows: Row[], providerBytes: number, parallelism: number) {
 }
 
 function table(rows: Row[]): string {
-    const header = ["N", "orders", "phase", "wall s", "API calls", "by endpoint", "peak concurrent requests"];
+    const header = ["N", "orders", "phase", "wall s", "API calls", "by endpoint", "peak concurrent requests", "S3 requests"];
     const body = rows.map((r) => [
         String(r.n),
         r.batched ? "batched" : "one each",
@@ -123,6 +132,7 @@ function table(rows: Row[]): string {
         String(r.calls),
         Object.entries(r.byEndpoint).map(([e, c]) => `${e} ${c}`).join(", ") || "-",
         String(r.peakConcurrentRequests),
+        r.s3Requests ? JSON.stringify(r.s3Requests) : "-",
     ]);
     const widths = header.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
     const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i])).join(" | ");
@@ -136,6 +146,7 @@ async function main(): Promise<void> {
             "latency-ms": { type: "string", default: "50" },
             parallelism: { type: "string", default: "16" },
             "no-batch": { type: "boolean", default: false },
+            journal: { type: "string", default: "directory" },
         },
     });
     const sizes = values.sizes!.split(",").map(Number);
@@ -146,12 +157,17 @@ async function main(): Promise<void> {
 
     const rows: Row[] = [];
     let providerBytes = 0;
-    for (const batched of modes) {
-        for (const n of sizes) {
-            const result = await benchSize(n, latencyMs, parallelism, batched);
-            rows.push(...result.rows);
-            providerBytes = result.providerBytes || providerBytes;
+    const s3 = values.journal === "s3" ? await startS3Server() : undefined;
+    try {
+        for (const batched of modes) {
+            for (const n of sizes) {
+                const result = await benchSize(n, latencyMs, parallelism, batched, s3);
+                rows.push(...result.rows);
+                providerBytes = result.providerBytes || providerBytes;
+            }
         }
+    } finally {
+        await s3?.stop();
     }
     console.log(table(rows));
     console.log(`__provider: ${providerBytes} bytes per resource in state`);
