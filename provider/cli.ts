@@ -112,7 +112,7 @@ async function runOn(
     if (verb === "move") {
         if (!sameResourceElsewhere(to, key)) {
             out(
-                `${to} is not ${key} under another stack (the same project, parents, type and name): nothing was moved. Copy the ` +
+                `${to} is not ${key} under another stack or project (the same parents, type and name): nothing was moved. Copy the ` +
                     `command the error printed whole, or give the resource's URN (\`pulumi stack --show-urns\`).`,
             );
             return 2;

@@ -294,6 +294,9 @@ describe("what the journal never guesses", () => {
         await expect(asProd("p2", "default_2_0_0")).rejects.toThrow(/holds an unfinished order for urn:pulumi:dev::/);
         await new OrderJournal(dir).write(order(urn("dev"), { state: "ordered", serviceId: 5, provider: provider("dev", "p1") }));
         await expect(asProd("p2")).rejects.toThrow(/holds an unfinished order for urn:pulumi:dev::/);
+        // A stack moved to another project (`pulumi stack rename org/<project>/<stack>`) finds its unsaved order too.
+        await new OrderJournal(dir).write(order(urn("x", "db1").replace("::servers::", "::servers-old::"), { state: "unknown", serviceId: 6 }));
+        await expect(lookUp(dir, urn("x", "db1"))).rejects.toThrow(/holds an unfinished order for urn:pulumi:x::servers-old::.*in another stack or project/);
         // The plugin records the provider the engine names, unless checkpoints are skipped (it may be in none) or its id is unknown.
         const configure = (id: string) => configFromRequest({ getVariablesMap: () => new Map(), getArgs: () => undefined, getUrn: () => provider("dev", id).urn, getId: () => id }).provider;
         expect(configure("p1")).toEqual(provider("dev", "p1"));

@@ -318,10 +318,10 @@ function sha256(text: string, hexChars: number): string {
     return createHash("sha256").update(text).digest("hex").slice(0, hexChars);
 }
 
-/** The resource a key names whatever its stack. */
+/** The resource a key names whatever its stack and project (`pulumi stack rename` may move a stack to another project). */
 function resourceDigest(key: string): string {
     const p = urnParts(key);
-    return sha256(p ? `${p.project}::${p.typePath}::${p.name}` : key, 16);
+    return sha256(p ? `${p.typePath}::${p.name}` : key, 16);
 }
 
 function tombstone(): string {
@@ -394,12 +394,12 @@ function urnParts(key: string): { stack: string; project: string; typePath: stri
     return m ? { stack: m[1], project: m[2], typePath: m[3], name: m[4] } : undefined;
 }
 
-/** Whether `other` may be this resource under another stack: `orders move` hands entries only so, never to a mistyped target. */
+/** Whether `other` may be this resource under another stack or project: `orders move` hands entries only so, never to a mistyped target. */
 export function sameResourceElsewhere(key: string, other: string): boolean {
     const me = urnParts(key);
     const them = urnParts(other);
     if (!me || !them || other === key) return false;
-    return them.project === me.project && them.typePath === me.typePath && them.name === me.name && them.stack !== me.stack;
+    return them.typePath === me.typePath && them.name === me.name;
 }
 
 /** Unfinished writes of other resources of this stack, project and type: a renamed resource's, when aliases are unknown. */
@@ -466,7 +466,7 @@ export async function entryFor<K extends JournalKind>(
         const service = "serviceId" in elsewhere && elsewhere.serviceId !== undefined ? ` (service ${elsewhere.serviceId})` : "";
         throw new JournalClaimError(
             `the order journal holds an unfinished ${elsewhere.kind} for ${elsewhere.key}${service}, sent ${elsewhere.sentAt}: the same ` +
-                `resource name in another stack, or in this stack before it was renamed. Nothing was sent, so that it cannot be paid twice. ` +
+                `resource name in another stack or project, or in this stack before \`pulumi stack rename\`. Nothing was sent, so that it cannot be paid twice. ` +
                 `If that stack still exists, run \`pulumi preview\` or \`pulumi up\` there first: it clears the entry, or finishes the write. If this stack was ` +
                 `renamed from that one, run \`${moveCommand(elsewhere.key, id.key, journal)}\` and then \`pulumi up\`: what was sent is ` +
                 `resumed, not sent again.`,

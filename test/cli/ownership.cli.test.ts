@@ -9,7 +9,7 @@
  *   an answer about another   a cancel "success" that names another service cancels nothing here
  *   one odd item, one effect  a listing entry or a location's catalogue that cannot be read affects only what holds it
  */
-import { copyFileSync } from "node:fs";
+import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runNamedCommand } from "../support/journalCommand";
 import { until } from "../support/sim";
@@ -94,7 +94,7 @@ describe.each(DOORS)("through $name", (door) => {
         expect(paidWrites(f.sim)).toEqual(["add/order"]);
     });
 
-    test("dev and prod of one directory each order their own server; an entry the engine may not have saved, of this stack before a rename, still stops the write", async () => {
+    test("dev and prod of one directory each order their own server; an entry the engine may not have saved, of this stack before a rename (into another project too), still stops the write", async () => {
         const f = await stackFor(door, { web });
         const dev = f.stack.stack;
         f.stack.stack = "prod";
@@ -112,7 +112,10 @@ describe.each(DOORS)("through $name", (door) => {
             // What an engine that died before its checkpoint leaves, then `pulumi stack rename`: the entry stops the
             // renamed stack (it keeps its provider's id), naming dev; prod's entry (another provider) does not.
             ok(await f.stack.run(["state", "delete", door.urn("web", dev), "--yes"]));
-            await f.stack.renameStack("staging");
+            // `pulumi stack rename` may move the stack to another project too, whose name the program then takes.
+            await f.stack.renameStack("organization/edis-yaml-renamed/staging");
+            const program = join(f.stack.project.dir, "Pulumi.yaml");
+            writeFileSync(program, JSON.stringify({ ...JSON.parse(readFileSync(program, "utf8")), name: "edis-yaml-renamed" }, null, 2));
             const blocked = failed(await f.stack.up());
             expect(blocked.output).toContain(`holds an unfinished order for ${door.urn("web", dev)}`);
             expect(paidWrites(f.sim)).toEqual(["add/order", "add/order"]);
