@@ -294,9 +294,16 @@ describe("what the journal never guesses", () => {
         await expect(asProd("p2", "default_2_0_0")).rejects.toThrow(/holds an unfinished order for urn:pulumi:dev::/);
         await new OrderJournal(dir).write(order(urn("dev"), { state: "ordered", serviceId: 5, provider: provider("dev", "p1") }));
         await expect(asProd("p2")).rejects.toThrow(/holds an unfinished order for urn:pulumi:dev::/);
-        // A stack moved to another project (`pulumi stack rename org/<project>/<stack>`) finds its unsaved order too.
-        await new OrderJournal(dir).write(order(urn("x", "db1").replace("::servers::", "::servers-old::"), { state: "unknown", serviceId: 6 }));
-        await expect(lookUp(dir, urn("x", "db1"))).rejects.toThrow(/holds an unfinished order for urn:pulumi:x::servers-old::.*in another stack or project/);
+        // A stack moved to another project (`pulumi stack rename org/<project>/<stack>`) keeps its provider: it finds its unsaved
+        // order; another project sharing the journal (another provider, or none told) is not stopped by its same-named resource.
+        const moved = urn("x", "db1").replace("::servers::", "::servers-old::");
+        await new OrderJournal(dir).write(order(moved, { state: "unknown", serviceId: 6, provider: provider("x", "p9") }));
+        const asMoved = (p?: ReturnType<typeof provider>) => entryFor(new OrderJournal(dir), { key: urn("x", "db1"), aliases: [], aliasesKnown: true, provider: p }, "order", (l) => said.push(l));
+        await expect(asMoved(provider("x", "p9"))).rejects.toThrow(/holds an unfinished order for urn:pulumi:x::servers-old::.*in another stack or project/);
+        said.length = 0;
+        expect(await asMoved(provider("x", "p8"))).toBeUndefined();
+        expect(await asMoved(undefined)).toBeUndefined();
+        expect(said).toEqual([]);
         // The plugin records the provider the engine names, unless checkpoints are skipped (it may be in none) or its id is unknown.
         const configure = (id: string) => configFromRequest({ getVariablesMap: () => new Map(), getArgs: () => undefined, getUrn: () => provider("dev", id).urn, getId: () => id }).provider;
         expect(configure("p1")).toEqual(provider("dev", "p1"));

@@ -435,6 +435,15 @@ function savedByAnotherStack(entry: JournalEntry, id: Identity): boolean {
     return entry.state === "created" && !!theirs && !!ours && theirs.id !== ours.id && sameResourceElsewhere(ours.urn, theirs.urn);
 }
 
+/**
+ * Another project's entry is this resource's only under the same provider resource: a stack moved to another project
+ * by `pulumi stack rename` keeps its provider's id, while projects that share one journal have same-named resources.
+ */
+function sameLineage(entry: JournalEntry, id: Identity): boolean {
+    if (urnParts(entry.key)?.project === urnParts(id.key)?.project) return true;
+    return !!entry.provider && !!id.provider && entry.provider.id === id.provider.id;
+}
+
 /** This resource's entry of `kind`: its own or an alias's (taken over); one of it elsewhere, or of the same intent, stops the write. */
 export async function entryFor<K extends JournalKind>(
     journal: OrderJournal,
@@ -451,7 +460,7 @@ export async function entryFor<K extends JournalKind>(
         log(`the order journal's entries of ${alias} now belong to ${id.key} (its alias)`);
         return journal.read(id.key, kind);
     }
-    const others = (await journal.related(id.key)).filter((e) => e.kind === kind && unresolved(e) && sameResourceElsewhere(id.key, e.key));
+    const others = (await journal.related(id.key)).filter((e) => e.kind === kind && unresolved(e) && sameResourceElsewhere(id.key, e.key) && sameLineage(e, id));
     for (const e of others.filter((e) => savedByAnotherStack(e, id))) {
         const service = "serviceId" in e ? `service ${e.serviceId} (${e.hostname})` : e.hostname;
         log(
