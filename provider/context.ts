@@ -4,12 +4,11 @@ import { Clock } from "./clock";
 import { EdisClient } from "./client/client";
 import { ManagementClient } from "./client/management";
 import { ProviderConfig } from "./config";
-import { OrderJournal } from "./journal";
+import { EngineProvider, OrderJournal } from "./journal";
 import { SessionDirectory } from "./sessions";
 import type { PowerReadings } from "./kvm/power";
 import type { OrderBatcher } from "./kvm/orderBatch";
 import { Flights } from "./flights";
-import type { EngineProvider } from "./runtime";
 
 export interface Context {
     config: ProviderConfig;

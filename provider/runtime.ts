@@ -9,7 +9,7 @@ import { Catalogue } from "./catalogue";
 import { withhold } from "./client/withhold";
 import { ManagementClient } from "./client/management";
 import { ProviderConfig, clientFromConfig, resolveConfig } from "./config";
-import { OrderJournal, journalStoreAt, settle } from "./journal";
+import { EngineProvider, OrderJournal, journalStoreAt, settle } from "./journal";
 import { Context } from "./context";
 import { PowerReadings } from "./kvm/power";
 import { systemClock } from "./clock";
@@ -23,12 +23,6 @@ export interface ConfigureRequest {
     config: { get(key: string): string | undefined };
     /** The engine's provider resource this process serves (the plugin door; the engine says so in Configure). */
     provider?: EngineProvider;
-}
-
-/** A provider resource: its id survives `pulumi stack rename`, and another stack's provider has another. */
-export interface EngineProvider {
-    urn: string;
-    id: string;
 }
 
 /** The CLI that read stderr was killed: lines would only pile up in memory. */

@@ -35,7 +35,13 @@ interface EntryBase {
     /** Which deployment wrote the entry last (WRITER). */
     writer?: string;
     /** The engine's provider resource that wrote it, when the door is told (the plugin): see savedByAnotherStack. */
-    provider?: { urn: string; id: string };
+    provider?: EngineProvider;
+}
+
+/** A provider resource as the engine names it in Configure: its id survives `pulumi stack rename`; another stack's provider has another. */
+export interface EngineProvider {
+    urn: string;
+    id: string;
 }
 
 export interface OrderEntry extends EntryBase {
@@ -377,7 +383,7 @@ export interface Identity {
     /** Whether the door was told the aliases (the engine never tells the plugin). */
     aliasesKnown: boolean;
     /** The engine's provider resource serving it, when the door is told (the plugin). */
-    provider?: { urn: string; id: string };
+    provider?: EngineProvider;
 }
 
 /** The identity of a resource from its inputs or stored outputs; undefined without a key (a `get`, or no SDK). */
@@ -435,6 +441,11 @@ function savedByAnotherStack(entry: JournalEntry, id: Identity): boolean {
     return entry.state === "created" && !!theirs && !!ours && theirs.id !== ours.id && sameResourceElsewhere(ours.urn, theirs.urn);
 }
 
+/** "service <id>" of an entry that names one. */
+function serviceOf(entry: JournalEntry): string | undefined {
+    return "serviceId" in entry && entry.serviceId !== undefined ? `service ${entry.serviceId}` : undefined;
+}
+
 /**
  * Another project's entry is this resource's only under the same provider resource: a stack moved to another project
  * by `pulumi stack rename` keeps its provider's id, while projects that share one journal have same-named resources.
@@ -462,9 +473,8 @@ export async function entryFor<K extends JournalKind>(
     }
     const others = (await journal.related(id.key)).filter((e) => e.kind === kind && unresolved(e) && sameResourceElsewhere(id.key, e.key) && sameLineage(e, id));
     for (const e of others.filter((e) => savedByAnotherStack(e, id))) {
-        const service = "serviceId" in e ? `service ${e.serviceId} (${e.hostname})` : e.hostname;
         log(
-            `warning: the order journal records ${service} created at ${e.sentAt} for ${e.key}, a stack with another provider, ` +
+            `warning: the order journal records ${serviceOf(e) ?? "an order"} (${e.hostname}) created at ${e.sentAt} for ${e.key}, a stack with another provider, ` +
                 `whose next \`pulumi up\` or \`pulumi preview\` settles it. If that stack no longer holds it, it is billed outside ` +
                 `any state: adopt it with adoptKvmId, or cancel it in the EDIS client area, then run \`${resolveCommand("forget", e.key, journal, kind)}\`.`,
         );
@@ -472,9 +482,9 @@ export async function entryFor<K extends JournalKind>(
     const elsewhere = others.find((e) => !savedByAnotherStack(e, id));
     if (elsewhere) {
         // Nothing is written to the entry found: it may be another deployment's, still sending.
-        const service = "serviceId" in elsewhere && elsewhere.serviceId !== undefined ? ` (service ${elsewhere.serviceId})` : "";
+        const service = serviceOf(elsewhere);
         throw new JournalClaimError(
-            `the order journal holds an unfinished ${elsewhere.kind} for ${elsewhere.key}${service}, sent ${elsewhere.sentAt}: the same ` +
+            `the order journal holds an unfinished ${elsewhere.kind} for ${elsewhere.key}${service ? ` (${service})` : ""}, sent ${elsewhere.sentAt}: the same ` +
                 `resource name in another stack or project, or in this stack before \`pulumi stack rename\`. Nothing was sent, so that it cannot be paid twice. ` +
                 `If that stack still exists, run \`pulumi preview\` or \`pulumi up\` there first: it clears the entry, or finishes the write. If this stack was ` +
                 `renamed from that one, run \`${moveCommand(elsewhere.key, id.key, journal)}\` and then \`pulumi up\`: what was sent is ` +
@@ -486,9 +496,8 @@ export async function entryFor<K extends JournalKind>(
         (e) => e.writer !== WRITER && sameIntent(e as Extract<JournalEntry, { kind: K }>),
     );
     if (renamed) {
-        const service = "serviceId" in renamed && renamed.serviceId !== undefined ? `, service ${renamed.serviceId}` : "";
         throw new JournalClaimError(
-            `the order journal holds an unfinished ${renamed.kind} for ${renamed.key} (${renamed.hostname}${service}), sent ${renamed.sentAt}: ` +
+            `the order journal holds an unfinished ${renamed.kind} for ${renamed.key} (${[renamed.hostname, serviceOf(renamed)].filter(Boolean).join(", ")}), sent ${renamed.sentAt}: ` +
                 `the same intent in this stack, perhaps this resource before a rename. Nothing was sent, so that it cannot be paid twice. ` +
                 `If this resource was renamed, run \`pulumi up\` once under the old name (it records what was sent without sending it ` +
                 `again), then rename it with the alias. If it is another resource, run \`pulumi up\` with that one first.`,
