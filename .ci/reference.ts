@@ -4,8 +4,8 @@
  */
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
+import { PACKAGE_ROOT as ROOT } from "../provider/version";
 
-const ROOT = [path.join(__dirname, ".."), path.join(__dirname, "..", "..")].find((d) => existsSync(path.join(d, "schema.json")))!;
 export const REFERENCE_DIR = path.join(ROOT, "docs", "reference");
 
 interface Spec {

@@ -3,7 +3,7 @@
  * comments, so each property has one description. `node dist/.ci/schema.js [--write]` prints it or writes the file
  * (`npm run schema`); test/pluginSchema.test.ts checks that the committed one is fresh.
  */
-import { existsSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import * as path from "node:path";
 import ts from "typescript";
 import { BILLING_CYCLES, CANCELLATION_TYPES, POWER_STATES } from "../provider/client/model";
@@ -11,10 +11,8 @@ import { SETTINGS } from "../provider/config";
 import { OPTIONAL_WHEN_ADOPTED } from "../provider/kvm/inputs";
 import * as catalogueLookups from "../provider/lookups/catalogue";
 import { FUNCTION_TOKENS } from "../provider/plugin/functions";
-import { packageVersion } from "../provider/version";
+import { PACKAGE_ROOT as ROOT, packageVersion } from "../provider/version";
 
-/** The package root: this file runs from .ci/ (under jest) or dist/.ci/ (built). */
-const ROOT = [path.join(__dirname, ".."), path.join(__dirname, "..", "..")].find((d) => existsSync(path.join(d, "sdk", "index.ts")))!;
 const PKG = "edis";
 
 type Spec = Record<string, unknown>;

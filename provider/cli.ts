@@ -3,7 +3,7 @@
 import { parseArgs } from "node:util";
 import { DEFAULT_JOURNAL_DIR, JournalEntry, OrderEntry, OrderJournal, URN64, entryId, journalStoreAt, sameResourceElsewhere } from "./journal";
 import { resolve } from "node:path";
-import { JournalLocation, journalLocationFrom, retiredJournalDir } from "./journal/location";
+import { JournalLocation, journalLocationFrom } from "./journal/location";
 import { packageVersion } from "./version";
 
 const USAGE = `usage: pulumi-edis orders list [--batch ID] [STORE]
@@ -172,8 +172,6 @@ if (require.main === module) void runOrdersCli(process.argv.slice(2)).then((code
 
 function storeOption(url: string | undefined, dir: string | undefined): JournalLocation {
     if (url !== undefined && dir !== undefined) return { kind: "unusable", problem: "--journal and --dir are both given: give one (--journal file://<dir> is the same as --dir <dir>)" };
-    const retired = url === undefined && dir === undefined ? retiredJournalDir(undefined, process.env.EDIS_JOURNAL_DIR) : undefined;
-    if (retired) return { kind: "unusable", problem: retired };
     if (dir === undefined) return journalLocationFrom(url ?? process.env.EDIS_JOURNAL_URL, url !== undefined ? "--journal" : "EDIS_JOURNAL_URL");
     return dir.trim() === "" ? { kind: "unusable", problem: "--dir is empty: name the journal's directory" } : { kind: "file", dir: resolve(dir) };
 }

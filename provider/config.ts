@@ -5,7 +5,7 @@
 import { CANCELLATION_TYPES, CancellationType } from "./client/model";
 import { DEFAULT_AUTH_URL, DEFAULT_BASE_URL, EdisClient, EdisClientOptions, trimSlash } from "./client/client";
 import { DEFAULT_MANAGEMENT_URL } from "./client/management";
-import { JournalLocation, journalLocationFrom, retiredJournalDir } from "./journal/location";
+import { JournalLocation, journalLocationFrom } from "./journal/location";
 import { CheckFailure, nearest } from "./fields";
 
 /** A loop that orders forty servers instead of four stops at the eleventh; a larger fleet raises it knowingly. */
@@ -57,7 +57,6 @@ export function unknownSettings(keys: Iterable<string>): CheckFailure[] {
         .filter((key) => !known.includes(key))
         .map((key) => {
             const near = nearest(key, known);
-            if (key === "journalDir") return { property: key, reason: retiredJournalDir(key, undefined)! };
             return {
                 property: key,
                 reason: `config \`${CONFIG_NAMESPACE}:${key}\` is not a setting of the edis provider${near ? ` (did you mean \`${CONFIG_NAMESPACE}:${near}\`?)` : ""}; its settings are ${known.join(", ")}`,
@@ -69,35 +68,13 @@ export const CONFIG_NAMESPACE = "edis";
 export const DEFAULT_PROVISIONING_TIMEOUT_SECONDS = 1200;
 export const DEFAULT_CANCELLATION_TYPE: CancellationType = "End of Billing Period";
 
-export interface ProviderConfig {
-    email?: string;
-    password?: string;
-    baseUrl: string;
-    authUrl: string;
-    /** `{host}` stands for a server's `api_host` or `api_rdns`. */
-    managementUrl: string;
-    paymentMethod?: string;
-    cancellationType?: CancellationType;
-    provisioningTimeoutSeconds: number;
-    /** First wait between get/kvmid polls; grows by half each poll, to 30 s. */
-    provisioningPollSeconds: number;
-    requestTimeoutSeconds: number;
-    journal: JournalLocation;
-    /** One order (one invoice) for servers created together on the same terms. */
-    batchOrders: boolean;
-    /** The most servers one deployment orders. */
-    maxNewServers: number;
-    /** The most one deployment adds per month at list price, in cents of `currency`. */
-    maxAddedMonthlySpend?: { cents: number; currency: string };
-    /** Unusable settings, reported when an operation needs them, not at configure. */
-    problems: string[];
-}
+export type ProviderConfig = ReturnType<typeof resolveConfig>;
 
 /** An empty config value counts as unset, so that `EDIS_PASSWORD` can still supply it. */
 export function resolveConfig(
     get: (key: string) => string | undefined,
     env: NodeJS.ProcessEnv = process.env,
-): ProviderConfig {
+) {
     const problems: string[] = [];
     const read = (name: SettingName): string | undefined => {
         const s = SETTINGS[name];
@@ -137,12 +114,13 @@ export function resolveConfig(
     if (batchOrders !== undefined && batchOrders !== "true" && batchOrders !== "false") {
         problems.push(`${describeSetting("batchOrders")} must be "true" or "false", got "${batchOrders}"`);
     }
-    // A retired key makes the journal itself unusable, so every use of it says so.
-    const retired = retiredJournalDir(get("journalDir"), env.EDIS_JOURNAL_DIR);
-    const journal: JournalLocation = retired ? { kind: "unusable", problem: retired } : journalLocationFrom(journalUrlSetting(get, env), describeSetting("journalUrl"));
+    // Set but empty (an undefined CI variable) is refused, not taken as the local default a runner loses.
+    const journalUrl = get(SETTINGS.journalUrl.key) || (env[SETTINGS.journalUrl.env] ?? get(SETTINGS.journalUrl.key));
+    const journal: JournalLocation = journalLocationFrom(journalUrl, describeSetting("journalUrl"));
     if (journal.kind === "unusable") problems.push(journal.problem);
     const cancellation = read("cancellationType");
-    if (cancellation !== undefined && !(CANCELLATION_TYPES as readonly string[]).includes(cancellation)) {
+    const cancellationType = CANCELLATION_TYPES.find((t) => t === cancellation);
+    if (cancellation !== undefined && !cancellationType) {
         problems.push(`${describeSetting("cancellationType")} must be "Immediate" or "End of Billing Period", got "${cancellation}"`);
     }
     return {
@@ -152,9 +130,7 @@ export function resolveConfig(
         authUrl: url("authUrl", DEFAULT_AUTH_URL),
         managementUrl: url("managementUrl", DEFAULT_MANAGEMENT_URL, true),
         paymentMethod: read("paymentMethod"),
-        cancellationType: (CANCELLATION_TYPES as readonly string[]).includes(cancellation ?? "")
-            ? (cancellation as CancellationType)
-            : undefined,
+        cancellationType,
         provisioningTimeoutSeconds: number("provisioningTimeoutSeconds", DEFAULT_PROVISIONING_TIMEOUT_SECONDS, 1, 86_400),
         provisioningPollSeconds: number("provisioningPollSeconds", 5, 0.05, 300),
         requestTimeoutSeconds: number("requestTimeoutSeconds", 30, 1, 600),
@@ -167,7 +143,7 @@ export function resolveConfig(
 }
 
 /** "50 EUR" as cents and currency; anything else is a problem, never "no limit". */
-function spendLimit(raw: string | undefined, problems: string[]): ProviderConfig["maxAddedMonthlySpend"] {
+function spendLimit(raw: string | undefined, problems: string[]): { cents: number; currency: string } | undefined {
     if (raw === undefined) return undefined;
     const m = /^\s*(\d+(?:\.\d{1,2})?)\s*([A-Za-z]{3})\s*$/.exec(raw);
     if (!m) {
@@ -175,12 +151,6 @@ function spendLimit(raw: string | undefined, problems: string[]): ProviderConfig
         return undefined;
     }
     return { cents: Math.round(Number(m[1]) * 100), currency: m[2].toUpperCase() };
-}
-
-/** A set but empty value (an undefined CI variable) is refused, not taken as the local default a runner loses. */
-export function journalUrlSetting(get: (key: string) => string | undefined, env: NodeJS.ProcessEnv = process.env): string | undefined {
-    const v = get(SETTINGS.journalUrl.key);
-    return v !== undefined && v !== "" ? v : (env[SETTINGS.journalUrl.env] ?? v);
 }
 
 /** Hides up to the last "@": a password may hold "/", ":" or "@". */

@@ -1,4 +1,5 @@
-/** `pulumi-edis/provider`: what Pulumi's dynamic-provider host loads, and the client and catalogue lookups share. */
+/** `pulumi-edis/provider`: what Pulumi's dynamic-provider host loads (sdk/providerShim.ts). */
+import type * as pulumi from "@pulumi/pulumi";
 import { withheldError, withhold, withoutRepeat } from "./client/withhold";
 import { kvmServerOn } from "./kvm/provider";
 import { vncAccessOn } from "./management/vncAccess";
@@ -38,18 +39,8 @@ function dynamicDoor<T extends object>(impl: T): T {
     return Object.fromEntries(Object.entries(impl).map(([name, fn]) => [name, typeof fn === "function" ? call(fn as Method) : fn])) as T;
 }
 
-export const kvmServer = dynamicDoor(kvmServerOn(processCore));
-export const vncAccess = dynamicDoor(vncAccessOn(processCore));
-export const reverseDns = dynamicDoor(reverseDnsOn(processCore));
-export const trafficAlert = dynamicDoor(trafficAlertOn(processCore));
-export { ManagementClient, MANAGEMENT_ENDPOINTS, DEFAULT_MANAGEMENT_URL } from "./client/management";
-export { EdisClient, ENDPOINTS, DEFAULT_AUTH_URL, DEFAULT_BASE_URL } from "./client/client";
-export type { EdisClientOptions } from "./client/client";
-export { EdisApiError, isEdisApiError } from "./client/errors";
-export type { EdisErrorKind } from "./client/errors";
-export { DEFAULT_RETRY_POLICY } from "./client/retry";
-export type { RetryPolicy } from "./client/retry";
-export * from "./client/model";
-export { Catalogue } from "./catalogue";
-export { SETTINGS, resolveConfig, requireCredentials, describeSetting } from "./config";
-export type { ProviderConfig } from "./config";
+/** The four resource types' implementations, by the names sdk/providerShim.ts requires them under. */
+export const kvmServer: pulumi.dynamic.ResourceProvider = dynamicDoor(kvmServerOn(processCore));
+export const vncAccess: pulumi.dynamic.ResourceProvider = dynamicDoor(vncAccessOn(processCore));
+export const reverseDns: pulumi.dynamic.ResourceProvider = dynamicDoor(reverseDnsOn(processCore));
+export const trafficAlert: pulumi.dynamic.ResourceProvider = dynamicDoor(trafficAlertOn(processCore));

@@ -1,11 +1,12 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+
+/** The package's root: above dist/provider/ when built, above provider/ under ts-jest (and the same for .ci/). */
+export const PACKAGE_ROOT = [join(__dirname, ".."), join(__dirname, "..", "..")].find((d) => existsSync(join(d, "package.json"))) ?? join(__dirname, "..", "..");
+
+let version: string | undefined;
+
 /** This package's version, as its package.json says (the bins' `--version`, the client's User-Agent, the plugin). */
 export function packageVersion(): string {
-    // dist/provider/version.js and, under ts-jest, provider/version.ts: the package root is two or one level up.
-    for (const manifest of ["../../package.json", "../package.json"]) {
-        try {
-            const { name, version } = require(manifest) as { name?: string; version?: string };
-            if (name === "pulumi-edis" && version) return version;
-        } catch {}
-    }
-    return "unknown";
+    return (version ??= (JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")) as { version: string }).version);
 }

@@ -89,7 +89,7 @@ export interface AccountState {
     cancellations: Array<{ serviceId: number; type: string; at: number }>;
     upgrades: Array<{ serviceId: number; fromPid: number; toPid: number; billingCycle: string; at: number }>;
     /** Signs session entries (HMAC of KVM id and valid_until), so any issued signature can be checked. */
-    sessionKey?: string;
+    sessionKey: string;
     /** "API Access" of the KVM portal: account-wide, as the vendor describes it. */
     apiAccess?: boolean;
 }
@@ -412,7 +412,6 @@ export class Account {
 
     /** 50 characters, as the specification shows. */
     sign(kvmId: string, validUntil: number): string {
-        this.state.sessionKey ??= randomBytes(32).toString("hex");
         return createHmac("sha512", this.state.sessionKey).update(`${kvmId}|${validUntil}`).digest("base64url").slice(0, 50);
     }
 

@@ -40,7 +40,7 @@ export interface InjectedFault {
     rewrite?: (answer: Record<string, unknown>) => unknown;
 }
 
-export interface SimulatorOptions {
+export interface SimulatorOptions extends Partial<AccountBehaviour> {
     port?: number;
     email?: string;
     password?: string;
@@ -48,12 +48,6 @@ export interface SimulatorOptions {
     /** A JSON file that keeps the account across restarts. */
     statePath?: string;
     latencyMs?: number;
-    provisioningDelayMs?: number;
-    unpaidInvoices?: boolean;
-    outOfStock?: number[];
-    kvmIdNotYet?: AccountBehaviour["kvmIdNotYet"];
-    provisioningPolls?: number;
-    sessionTtlSeconds?: number;
     faults?: InjectedFault[];
     /** Sees each answer the simulator composes (not injected or dropped) before it is sent. */
     onAnswer?: (answer: SimAnswer) => void;

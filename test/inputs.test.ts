@@ -59,7 +59,6 @@ describe("check", () => {
         ["BATCHORDERS", "(did you mean `edis:batchOrders`?)"],
         ["requestTimeoutSecond", "(did you mean `edis:requestTimeoutSeconds`?)"],
         ["colour", "is not a setting of the edis provider; its settings are email, password, "],
-        ["journalDir", "config `edis:journalDir` is not read: name that directory as file://<dir> in edis:journalUrl"],
     ])("the unknown setting edis:%s is named, with the one it resembles", (key, text) => {
         expect(unknownSettings([key, "batchOrders", "email"])).toEqual([{ property: key, reason: expect.stringContaining(text) }]);
     });

@@ -187,7 +187,6 @@ function withNamedIds(e: unknown, what: string): unknown {
         orderId: ids.fields.orderIds[0],
         serviceIds: ids.fields.serviceIds,
         invoiceId: ids.fields.invoiceIds[0],
-        mentioned: ids.mentioned,
         detail: `${e.detail ? `${e.detail}; ` : ""}the answer names ${named.replace(/^order\b/, what)}, so EDIS may have made something that is billed`,
     });
 }

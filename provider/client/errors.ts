@@ -5,17 +5,6 @@
 import { SaferReadings } from "./answers";
 import { withhold } from "./withhold";
 
-export type EdisErrorKind =
-    | "not_sent" // the request never left this machine
-    | "network" // sent, no answer: anything may have happened
-    | "timeout" // sent, no answer in time
-    | "credentials" // HTTP 401 or 403
-    | "rate_limited" // HTTP 429
-    | "server_error" // HTTP 5xx or 408
-    | "unexpected_answer" // not EDIS's form, or a success whose shape cannot be read
-    | "refused" // EDIS's form with a status other than "success"
-    | "session"; // a Management API host refused a fresh session
-
 export interface EdisApiErrorInit {
     endpoint: string;
     kind: EdisErrorKind;
@@ -33,23 +22,24 @@ export interface EdisApiErrorInit {
     orderId?: number;
     serviceIds?: number[];
     invoiceId?: number;
-    /** Ids the answer's words mention ("order #5001"), for the error to name. */
-    mentioned?: string[];
     /** The answer as received, to read ids from; never printed. */
     rawAnswer?: string;
 }
 
-const KIND_TEXT: Record<EdisErrorKind, string> = {
+/** The answer's class, by form alone: "network" and "timeout" were sent (anything may have happened), "not_sent" never left. */
+const KIND_TEXT = {
     not_sent: "not sent",
     network: "no answer (network error)",
     timeout: "no answer in time",
-    credentials: "the e-mail or password was refused",
+    credentials: "the e-mail or password was refused", // HTTP 401 or 403
     rate_limited: "rate limited",
-    server_error: "server error",
-    unexpected_answer: "unexpected answer",
-    refused: "refused",
-    session: "the management session was refused",
-};
+    server_error: "server error", // HTTP 5xx or 408
+    unexpected_answer: "unexpected answer", // not EDIS's form, or a success whose shape cannot be read
+    refused: "refused", // EDIS's form with a status other than "success"
+    session: "the management session was refused", // by a Management API host, for a fresh session
+} as const;
+
+export type EdisErrorKind = keyof typeof KIND_TEXT;
 
 /** What to do, right after what failed; a second part, when there is one, comes last. */
 const KIND_HINT: Partial<Record<EdisErrorKind, [string, string?]>> = {

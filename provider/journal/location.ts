@@ -151,13 +151,6 @@ export function journalLocationFrom(url: string | undefined, setting: string): J
     return "problem" in parsed ? { kind: "unusable", problem: parsed.problem } : parsed;
 }
 
-/** `journalDir` / EDIS_JOURNAL_DIR is refused, not ignored: ignored, a stack would move to an empty journal and could order twice. */
-export function retiredJournalDir(configured: string | undefined, variable: string | undefined): string | undefined {
-    if (configured === undefined && variable === undefined) return undefined;
-    const which = configured !== undefined ? "config `edis:journalDir`" : "EDIS_JOURNAL_DIR";
-    return `${which} is not read: name that directory as file://<dir> in edis:journalUrl or EDIS_JOURNAL_URL (\`--dir <dir>\` for \`pulumi-edis orders\`)`;
-}
-
 function unusableStore(problem: string): JournalStore {
     const fail = async (): Promise<never> => {
         throw new JournalStoreError(`the order journal cannot be used: ${problem}`);

@@ -83,7 +83,7 @@ export class FileJournalStore implements JournalStore {
             if ((e as NodeJS.ErrnoException).code === "ENOENT") return [];
             throw this.failed("listed", this.location, e);
         }
-        return [...new Set(files.flatMap((f) => (f.startsWith(prefix) ? [VERSIONED.exec(f)?.[1] ?? f] : [])).filter((n) => n.endsWith(".json")))];
+        return [...new Set(files.flatMap((f) => (f.startsWith(prefix) ? (VERSIONED.exec(f)?.slice(1, 2) ?? []) : [])))];
     }
 
     /** Writes `<name>.<version>` only if no process has. */
@@ -115,11 +115,10 @@ export class FileJournalStore implements JournalStore {
         return String(version);
     }
 
-    /** The entry's highest number; 0 for a file of its bare name alone (the layout of releases before this one). */
     private highest(name: string): number | undefined {
         let n = 0;
         while (this.present(this.path(name, n + 1))) n++;
-        return n > 0 || this.present(this.path(name, 0)) ? n : undefined;
+        return n > 0 ? n : undefined;
     }
 
     /** Whether the file is there; a failure other than its absence is an error, never "no entry". */
@@ -134,7 +133,7 @@ export class FileJournalStore implements JournalStore {
     }
 
     private path(name: string, version: number): string {
-        return join(this.location, version === 0 ? name : `${name}.${version}`);
+        return join(this.location, `${name}.${version}`);
     }
 
     private failed(what: string, path: string, e: unknown): JournalStoreError {

@@ -7,17 +7,17 @@ import type { Core } from "../runtime";
 import { RESOURCE_KEY } from "../journal";
 import { hostname as hostnameRule } from "../kvm/inputs";
 import type { Props } from "./properties";
-import type { CheckFailure } from "../fields";
-import { schemaText } from "./schema";
+import type * as pulumi from "@pulumi/pulumi";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { PACKAGE_ROOT } from "../version";
 
-export interface ResourceImpl {
-    check(olds: Props, news: Props): Promise<{ inputs?: Props; failures?: CheckFailure[] }>;
-    diff(id: string, olds: Props, news: Props): Promise<{ changes?: boolean; replaces?: string[]; deleteBeforeReplace?: boolean; changed?: string[] }>;
-    create(inputs: Props): Promise<{ id: string; outs: Props }>;
-    read(id: string, props: Props): Promise<{ id?: string; props?: Props }>;
-    update(id: string, olds: Props, news: Props): Promise<{ outs: Props }>;
-    delete(id: string, props: Props): Promise<void>;
-}
+export type ResourceImpl = Required<Pick<pulumi.dynamic.ResourceProvider, "check" | "diff" | "create" | "read" | "update" | "delete">>;
+
+let schema: string | undefined;
+
+/** The schema the plugin serves: `schema.json` at the package root. */
+export const schemaText = (): string => (schema ??= readFileSync(join(PACKAGE_ROOT, "schema.json"), "utf8"));
 
 export interface ResourceDoor {
     impl: ResourceImpl;

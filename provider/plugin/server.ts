@@ -12,9 +12,8 @@ import { ConfigureRequest, Core } from "../runtime";
 import { fromPulumi, inResource, linesDelivered } from "../engineLog";
 import { packageVersion } from "../version";
 import { Props, fromStruct, toStructValue } from "./properties";
-import { ResourceDoor, inputsForState, outputsForState, resourcesOn } from "./resources";
+import { ResourceDoor, inputsForState, outputsForState, resourcesOn, schemaText } from "./resources";
 import { detailedDiff } from "./detailedDiff";
-import { schemaText } from "./schema";
 
 const grpc: typeof grpcTypes = fromPulumi("@grpc/grpc-js");
 const provproto = fromPulumi("@pulumi/pulumi/proto/provider_pb");
@@ -282,32 +281,7 @@ export function providerService(core: Core) {
             core.cancel();
             cb(null, new emptyproto.Empty());
         }
-
-        getMapping(_call: Call, cb: Callback) {
-            const resp = new provproto.GetMappingResponse();
-            resp.setProvider("");
-            resp.setData("");
-            cb(null, resp);
-        }
-
-        getMappings(_call: Call, cb: Callback) {
-            cb(null, new provproto.GetMappingsResponse());
-        }
-
-        handshake = unimplemented("Handshake");
-        construct = unimplemented("Construct");
-        call = unimplemented("Call");
-        parameterize = unimplemented("Parameterize");
-        attach = unimplemented("Attach");
-        streamInvoke = unimplemented("StreamInvoke");
-        list = unimplemented("List");
     })();
-}
-
-/** A unary method answers through its callback, a streaming one (no callback) with an error event. */
-function unimplemented(name: string) {
-    const error = { code: grpc.status.UNIMPLEMENTED, details: `${name} is not implemented by the edis provider` };
-    return (call: { emit(event: string, e: unknown): void }, cb?: Callback) => (cb ? cb(error) : call.emit("error", error));
 }
 
 export function serve(core: Core): Promise<number> {
