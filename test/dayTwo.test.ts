@@ -9,7 +9,6 @@ import { trafficAlertOn } from "../provider/management/trafficAlert";
 import { vncAccessOn } from "../provider/management/vncAccess";
 import { EdisSimulator } from "../simulator/server";
 import { Held, InProcess, simulatorAndCore } from "./support/inProcess";
-import { runNamedCommand } from "./support/sim";
 
 const SERVER = { planId: 101, osId: 1012, hostname: "web-1.example.com" };
 const VNC_PASSWORD = "Vnc4Test";
@@ -71,26 +70,6 @@ describe("KvmServer.powerState", () => {
         expect(sim.account.state.orders).toHaveLength(1);
     });
 
-    test("unmanaged: power is neither read nor switched, on create, refresh or up; managing it later reads it", async () => {
-        let web1 = await ordered();
-        expect(web1.outs.powerState).toBeUndefined();
-        expect(web1.outs.trafficSuspended).toBeUndefined();
-        sim.account.setPower(web().serviceId, "off");
-        web1 = (await e.refresh(server(), web1))!;
-        expect(web1.outs.powerState).toBeUndefined();
-        expect((await e.up(server(), web1, SERVER)).step).toBe("same");
-        expect(sim.calls("get/power")).toEqual([]);
-
-        // Managing it is an update that reads the state EDIS gives; the next refresh reads it too.
-        const managed = await e.up(server(), web1, { ...SERVER, powerState: "off" });
-        expect(managed.step).toBe("update");
-        expect(managed.held.outs).toMatchObject({ powerState: "off", trafficSuspended: false });
-        expect(managementWrites()).toEqual([]);
-        sim.clearLog();
-        await e.refresh(server(), managed.held);
-        expect(sim.calls("get/power")).toHaveLength(1);
-    });
-
     test("API Access off: the create fails after the order with what to enable, keeping the server; the next up finishes without ordering again", async () => {
         sim.account.state.apiAccess = false;
         const web1 = await ordered({ powerState: "off" });
@@ -104,26 +83,6 @@ describe("KvmServer.powerState", () => {
         expect(sim.calls("add/order")).toHaveLength(1);
     });
 
-    test("a transient get/power failure is asked once more; a lasting one does not fail the refresh, is logged once, and shows a managed server as a change", async () => {
-        const web1 = await ordered({ powerState: "on" });
-        sim.inject({ endpoint: "get/power", status: 503 });
-        sim.clearLog();
-        const retried = (await e.refresh(server(), web1))!;
-        expect((await e.up(server(), retried, { ...SERVER, powerState: "on" })).step).toBe("same");
-        expect(sim.calls("get/power").map((c) => c.httpStatus)).toEqual([503, 200]);
-
-        sim.inject({ endpoint: "get/power", status: 500, times: 100 });
-        nextDeployment();
-        const down = (await e.refresh(server(), web1))!;
-        expect(e.log).toContain(`warning: the power state of web-1.example.com (${web().kvmId}) could not be read: EDIS get/power: server error (HTTP 500)`);
-        // Unclear is not "same": the plan shows the update that would check and switch it.
-        sim.clearFaults();
-        sim.clearLog();
-        const up = await e.up(server(), down, { ...SERVER, powerState: "on" });
-        expect(up.step).toBe("update");
-        expect(managementWrites()).toEqual([]);
-        expect(up.held.outs.powerState).toBe("on");
-    });
 });
 
 describe("VncAccess", () => {
@@ -218,26 +177,6 @@ describe("TrafficAlert", () => {
         await e.destroy(alert(), trigger.held);
         expect(web().hooks).toEqual([]);
         expect(sim.calls("hooks/del")).toHaveLength(3);
-    });
-
-    test("a lost hooks/set answer: an error that says a hook may exist, no second hooks/set until the user forgets it", async () => {
-        await ordered();
-        sim.inject({ endpoint: "hooks/set", drop: "after" });
-        const lost = await e.failure(upAlert(undefined));
-        expect(lost).toContain("may or may not have been made");
-        expect(lost).toContain("a second one would call your URL twice");
-        expect(web().hooks).toHaveLength(1);
-
-        nextDeployment();
-        expect(await e.failure(upAlert(undefined))).toContain("may or may not have been made");
-        expect(sim.calls("hooks/set")).toHaveLength(1);
-
-        // The user removes the hook in the portal, then runs the command the error names.
-        web().hooks = [];
-        expect(await runNamedCommand(lost, "forget")).toContain("forgot: ");
-        await upAlert(undefined);
-        expect(web().hooks).toHaveLength(1);
-        expect(sim.calls("hooks/set")).toHaveLength(2);
     });
 
     test("a hook a deployment made but whose engine died before recording it is taken from the journal, not created twice; other inputs stop before a second hooks/set", async () => {

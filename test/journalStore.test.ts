@@ -209,20 +209,6 @@ describe("what the journal never guesses", () => {
         expect((await new OrderJournal(inner).list()).map((e) => e.key).sort()).toEqual([urn("old-stack"), urn("prod", "web2")]);
     });
 
-    test("another stack's unfinished entry is named, never written to: a deployment still sending it keeps its version", async () => {
-        const dir = tempDir();
-        const sender = new OrderJournal(dir);
-        await sender.claim(order(urn("dev")));
-        const before = await new FileJournalStore(dir).list("");
-        const found = lookUp(dir, urn("prod"));
-        await expect(found).rejects.toThrow(/the order journal holds an unfinished order for urn:pulumi:dev::.*orders move [0-9a-f]{16} urn64:[A-Za-z0-9_-]+ --dir/);
-        // The sender's answer is recorded at the version it claimed.
-        await sender.write(order(urn("dev"), { state: "ordered", serviceId: 5 }));
-        expect(await new FileJournalStore(dir).list("")).toEqual(before);
-        // A name is the resource's digest (whatever its stack: one listing finds a resource's entries), the key's, the kind.
-        expect(before).toEqual([expect.stringMatching(/^[0-9a-f]{16}\.[0-9a-f]{40}\.order\.json$/)]);
-    });
-
     test("no write drops an id the entry it replaces holds: it is refused, and the entry stays as it was", async () => {
         const dir = tempDir();
         const journal = new OrderJournal(dir);
@@ -370,13 +356,7 @@ describe("the journal in S3", () => {
         await expect(store.create("x.json", "another")).rejects.toThrow(JournalConflictError);
     });
 
-    test("a store that cannot be reached, or refuses the credentials, fails naming the store and why, never the secret key", async () => {
-        const closed = s3Store("edis-journal", "j", "s3://edis-journal/j?endpoint=127.0.0.1:9&disableSSL=true&s3ForcePathStyle=true&region=us-east-1");
-        const unreachable = await closed.get("x.json").then(() => undefined, (e: Error) => e);
-        expect(unreachable).toBeInstanceOf(JournalStoreError);
-        expect(unreachable!.message).toContain("the order journal at s3://edis-journal/j?endpoint=127.0.0.1:9");
-        expect(unreachable!.message).toMatch(/could not be read .*ECONNREFUSED/);
-
+    test("a store that refuses the credentials fails naming the store and why, never the secret key", async () => {
         const bucket = await s3.bucket();
         process.env.AWS_SECRET_ACCESS_KEY = "wrong-secret-key-0123456789";
         try {

@@ -65,15 +65,6 @@ test.each([16, 1000])(`a refresh of ${N} servers that do not manage power, at pa
     expect(sim.callCounts()).toEqual({ "get/auth": 1 });
 });
 
-test("a server missing from the listing is confirmed gone by both id lookups, not dropped on a guess", async () => {
-    sim.account.cancelService(sim.account.state.services[0], "Immediate");
-    sim.clearLog();
-    const { read } = await refresh();
-    expect(sim.callCounts()).toEqual({ "get/auth": 1, "get/kvmid": 1, "get/serviceid": 1 });
-    expect(read.filter((r) => r === undefined)).toHaveLength(1);
-    fleet = fleet.filter((_, i) => read[i] !== undefined);
-});
-
 describe("servers that manage powerState", () => {
     beforeAll(async () => {
         sim.clearLog();

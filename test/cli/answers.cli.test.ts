@@ -5,7 +5,8 @@
  *
  *   (an order answered in words that do not say nothing was made, and a cancel refused while EDIS still lists the
  *   server, are ownership.cli.test.ts's; the wordings themselves are rows of answers.test.ts)
- *   3. credentials echoed by an SQL error, escaped as PHP's addslashes and as SQL does: in no output, state or journal
+ *   3. credentials echoed by an SQL error, escaped as PHP's addslashes and as SQL does, and in UTF-16 (a NUL after each
+ *      character, `\u0000` in the JSON): in no output, state or journal
  *   4. an order answered with a PHP notice before the JSON and `"serviceids":{"0":1003}`: the service reaches state
  *   5. a server cancelled behind Pulumi's back whose get/kvmid answers 404 "service terminated": refresh drops it
  *   6. a server missing from the listing that EDIS does not confirm gone: it stays in state (notListed)
@@ -20,6 +21,9 @@ const open = cliStacksPerTest();
 const web = { planId: 101, osId: 1012, hostname: "web1.example.com" };
 const stackFor = (door: Door, options: Parameters<typeof open>[1] = {}) => openDoor(open, door, { web }, options);
 
+/** UTF-16LE read as Latin-1: a NUL after each character, as SQL Server's "Login failed for user" echo comes. */
+const utf16 = (text: string) => [...text].map((c) => `${c}\u0000`).join("");
+
 /** The order journal's files, as a shared bucket would hold them. */
 function journalText(stack: CliStack): string {
     const dir = join(stack.project.dir, ".pulumi-edis", "journal");
@@ -27,10 +31,10 @@ function journalText(stack: CliStack): string {
 }
 
 describe.each(DOORS)("through $name", (door) => {
-    test("3. credentials an SQL error echoes (PHP's addslashes, SQL's doubled quote) reach no output, state or journal", async () => {
+    test("3. credentials an SQL error echoes (PHP's addslashes, SQL's doubled quote, SQL Server's UTF-16) reach no output, state or journal", async () => {
         const email = "o'brien@example.com";
         const password = `It's "quoted" pw+1`;
-        const echo = `SQLSTATE[42000]: near 'o\\'brien@example.com' AND pw='It\\'s \\"quoted\\" pw+1' (also 'o''brien@example.com')`;
+        const echo = `SQLSTATE[42000]: near 'o\\'brien@example.com' AND pw='It\\'s \\"quoted\\" pw+1' (also 'o''brien@example.com')` + utf16(` Login failed for user '${email}' with '${password}'`);
         const f = await stackFor(door, { sim: { email, password, faults: [{ endpoint: "add/order", status: 500, json: { status: "error", message: echo } }] } });
         const up = failed(await f.stack.up());
         expect(up.output).toContain("[withheld: ");

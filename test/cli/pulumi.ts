@@ -236,8 +236,6 @@ export class CliStack {
                 this.log.push(output);
                 const events = eventLog ? readEvents(eventLog) : [];
                 const summary = events.find((e) => e.summaryEvent)?.summaryEvent;
-                // PULUMI_EDIS_CLI_TIMES=<file>: each command's test, verb and milliseconds, one tab-separated line (where a suite's time goes).
-                if (process.env.PULUMI_EDIS_CLI_TIMES) appendFileSync(process.env.PULUMI_EDIS_CLI_TIMES, `${(globalThis as { expect?: { getState(): { currentTestName?: string } } }).expect?.getState().currentTestName}\t${args[0]}\t${Date.now() - started}\n`);
                 resolve({
                     command: `pulumi ${args.join(" ")}`,
                     code,

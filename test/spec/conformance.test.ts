@@ -259,10 +259,6 @@ describe("the client reads each shape of the specification", () => {
         expect([s.addons.os.length, s.addons.ram, s.addons.ip, s.addons.diskBoost]).toEqual([1, [], [], []]);
     });
 
-    test("the order result: serviceids as a comma-separated string", () => {
-        expect(wire.orderAnswer.parse(fixtures.orderAnswer)).toEqual({ orderId: 5001, serviceIds: [123, 124], invoiceId: 9001, invoicePaid: true });
-    });
-
     test("the order document the client builds is the specification's", () => {
         const document = buildOrderDocument({
             billingCycle: "annually",

@@ -159,8 +159,3 @@ export async function upServer(next: () => InProcess, held: Held | undefined, in
     return { e, ...(await e.up(kvmServerOn(e.core), held, inputs)) };
 }
 
-/** The error such an up fails with; the test fails if it succeeds. */
-export async function upServerFails(next: () => InProcess, held: Held | undefined, inputs: Record<string, unknown>): Promise<string> {
-    const e = next();
-    return e.failure(e.up(kvmServerOn(e.core), held, inputs));
-}
