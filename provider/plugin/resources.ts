@@ -14,10 +14,8 @@ import { PACKAGE_ROOT } from "../version";
 
 export type ResourceImpl = Required<Pick<pulumi.dynamic.ResourceProvider, "check" | "diff" | "create" | "read" | "update" | "delete">>;
 
-let schema: string | undefined;
-
 /** The schema the plugin serves: `schema.json` at the package root. */
-export const schemaText = (): string => (schema ??= readFileSync(join(PACKAGE_ROOT, "schema.json"), "utf8"));
+export const schemaText = (): string => readFileSync(join(PACKAGE_ROOT, "schema.json"), "utf8");
 
 export interface ResourceDoor {
     impl: ResourceImpl;
