@@ -5,7 +5,8 @@
  * the input that forces a replacement, and `replaceOnChanges` works (both dead for the dynamic resource); and the
  * money cases the engine decides, through the plugin: an engine killed after the order answered (the journal's
  * identity is the URN the plugin receives), an unpaid invoice (an init error, resumed without a second order),
- * and a lost add/order answer (blocked until the program adopts the server).
+ * and a lost add/order answer (blocked until the program adopts the server, or its printed forget command, which runs
+ * the installed plugin's own code, is run).
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -13,6 +14,7 @@ import { SimulatorOptions } from "../../simulator/server";
 import { CliResult, CliStack } from "./pulumi";
 import { docBlocks } from "../support/docs";
 import { clientFor, orderProvisioned } from "../support/sim";
+import { runNamedCommand } from "../support/journalCommand";
 import { CliFixture, cliStacksPerTest, expectNoCredentials, failed, installPlugin, ok, paidWrites, upKilledWhileProvisioning } from "./support";
 
 const YAML = join(__dirname, "..", "..", "examples", "yaml");
@@ -78,8 +80,14 @@ test("every YAML example of the reference pages previews through the plugin, mer
 });
 
 test("a YAML program orders, refreshes and cancels a server through the plugin; preview names what replaces it, and replaceOnChanges works", async () => {
-    const f = await openYaml();
+    const f = await openYaml({ faults: [{ endpoint: "add/order", drop: "before" }] });
     const { sim, stack } = f;
+    // A lost answer: the printed forget command runs the installed plugin's own code (never `npx`), as pasted.
+    const lost = failed(await stack.up());
+    expect(lost.output).toMatch(/`node '[^']*\/plugins\/resource-edis-v[^']*\/cli\.js' orders forget /);
+    expect(await runNamedCommand(lost.output, "forget", stack.project.dir)).toContain("forgot:");
+    expect(sim.account.state.orders).toEqual([]);
+    sim.clearLog();
     // Lookups the TypeScript SDK has are the plugin's functions too: a list of plans, and one KVM's entry (no credential).
     const invoke = (name: string, fn: string, args: string) => `  ${name}:\n    fn::invoke:\n      function: edis:index:${fn}\n      arguments:\n        ${args}\n`;
     editProgram(stack, (y) =>
