@@ -12,6 +12,7 @@
 import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runNamedCommand } from "../support/journalCommand";
+import { OrderJournal } from "../../provider/journal";
 import { until } from "../support/sim";
 import { CliFixture, DOORS, Door, cliStacksPerTest, failed, ok, openDoor, paidWrites } from "./support";
 
@@ -118,12 +119,17 @@ describe.each(DOORS)("through $name", (door) => {
             writeFileSync(program, JSON.stringify({ ...JSON.parse(readFileSync(program, "utf8")), name: "edis-yaml-renamed" }, null, 2));
             const blocked = failed(await f.stack.up());
             expect(blocked.output).toContain(`holds an unfinished order for ${door.urn("web", dev)}`);
+            // Its first advice is the other stack's own next operation; the move is for a renamed stack only.
+            expect(blocked.output).toMatch(/If that stack still exists, run `pulumi preview` or `pulumi up` there first.*If this stack was renamed from that one, run `node /s);
             expect(paidWrites(f.sim)).toEqual(["add/order", "add/order"]);
             await runNamedCommand(blocked.output, "move", f.stack.project.dir);
             expect(ok(await f.stack.up()).output).toContain("it is taken back, not ordered again");
             expect(paidWrites(f.sim)).toEqual(["add/order", "add/order"]);
         }
         ok(await f.stack.preview(["--expect-no-changes"]));
+        // The next operation that sees a server in state clears its entry, in either door; prod's waits for prod's own.
+        const left = await new OrderJournal(join(f.stack.project.dir, ".pulumi-edis", "journal")).list();
+        expect(left.map((e) => `${e.key.split("::")[0]} ${e.state}`)).toEqual(door.name.includes("plugin") ? ["urn:pulumi:prod created"] : []);
     });
 
     test("two orders of one resource, each naming a service more than it had items: both extra services stay named", async () => {
