@@ -9,6 +9,7 @@ import { trafficAlertOn } from "../provider/management/trafficAlert";
 import { vncAccessOn } from "../provider/management/vncAccess";
 import { EdisSimulator } from "../simulator/server";
 import { Held, InProcess, simulatorAndCore } from "./support/inProcess";
+import { runNamedCommand } from "./support/sim";
 
 const SERVER = { planId: 101, osId: 1012, hostname: "web-1.example.com" };
 const VNC_PASSWORD = "Vnc4Test";
@@ -177,6 +178,26 @@ describe("TrafficAlert", () => {
         await e.destroy(alert(), trigger.held);
         expect(web().hooks).toEqual([]);
         expect(sim.calls("hooks/del")).toHaveLength(3);
+    });
+
+    test("a lost hooks/set answer: an error that says a hook may exist, no second hooks/set until the user forgets it", async () => {
+        await ordered();
+        sim.inject({ endpoint: "hooks/set", drop: "after" });
+        const lost = await e.failure(upAlert(undefined));
+        expect(lost).toContain("may or may not have been made");
+        expect(lost).toContain("a second one would call your URL twice");
+        expect(web().hooks).toHaveLength(1);
+
+        nextDeployment();
+        expect(await e.failure(upAlert(undefined))).toContain("may or may not have been made");
+        expect(sim.calls("hooks/set")).toHaveLength(1);
+
+        // The user removes the hook in the portal, then runs the command the error names.
+        web().hooks = [];
+        expect(await runNamedCommand(lost, "forget")).toContain("forgot: ");
+        await upAlert(undefined);
+        expect(web().hooks).toHaveLength(1);
+        expect(sim.calls("hooks/set")).toHaveLength(2);
     });
 
     test("a hook a deployment made but whose engine died before recording it is taken from the journal, not created twice; other inputs stop before a second hooks/set", async () => {

@@ -99,12 +99,13 @@ describe("what a change does", () => {
 
 });
 
-test("an unpaid server that is destroyed instead is cancelled", async () => {
+test("an unpaid server that is destroyed instead is cancelled, with edis:cancellationType where the input is unset", async () => {
     sim.behaviour.unpaidInvoices = true;
-    const { e, held } = await up(undefined);
+    const { held } = await up(undefined);
     expect(held.initError).toContain("is unpaid");
+    const e = new InProcess({ ...config, "edis:cancellationType": "Immediate" });
     await e.destroy(kvmServerOn(e.core), held);
-    expect(sim.calls("cancel/product")).toHaveLength(1);
+    expect(sim.calls("cancel/product").map((c) => c.fields.type)).toEqual(["Immediate"]);
 });
 
 test("a plan from another location, a foreign OS and add-ons, a group the plan lacks: one error each listing all, no order", async () => {

@@ -60,7 +60,9 @@ test("at the limit the error gives the time, the polls and EDIS's last answer, a
 
 test("a cancelled deployment (Ctrl-C) stops the wait at the next pause, keeping the service id; an order not yet sent is not sent", async () => {
     // The engine's Cancel arrives while the wait says where it is.
-    const { ctx } = await waitFor(1000, 1200, new AbortController());
+    const { ctx, serviceId, result } = await waitFor(1000, 1200, new AbortController());
+    expect((result as Error).message).toContain(`the deployment was cancelled while slow.example.com (service ${serviceId}`);
+    expect(result).toMatchObject({ id: String(serviceId) });
     expect(sim.calls("get/kvmid")).toHaveLength(1);
 
     const refused = await createServer(ctx, { planId: 101, osId: 1012, hostname: "late.example.com", billingCycle: "monthly", applyCredit: true, paymentMethod: "credit" }).catch((e: Error) => e);

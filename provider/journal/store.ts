@@ -71,7 +71,7 @@ export class FileJournalStore implements JournalStore {
 
     async replace(name: string, body: string, version: string): Promise<string> {
         const seen = Number(version);
-        if (!Number.isInteger(seen) || seen < 0) throw new JournalConflictError(`${join(this.location, name)} is not at version ${version}`);
+        if (!Number.isInteger(seen) || seen < 1) throw new JournalConflictError(`${join(this.location, name)} is not at version ${version}`);
         return this.write(name, seen + 1, body);
     }
 

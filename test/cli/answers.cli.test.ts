@@ -11,11 +11,9 @@
  *   5. a server cancelled behind Pulumi's back whose get/kvmid answers 404 "service terminated": refresh drops it
  *   6. a server missing from the listing that EDIS does not confirm gone: it stays in state (notListed)
  */
-import { readFileSync, readdirSync, existsSync } from "node:fs";
-import { join } from "node:path";
 import { addSecret, holdsSecret } from "../../provider/client/withhold";
-import { CliResult, CliStack } from "./pulumi";
-import { DOORS, Door, cliStacksPerTest, expectNoCredentials, failed, ok, openDoor, paidWrites } from "./support";
+import { CliResult } from "./pulumi";
+import { DOORS, Door, cliStacksPerTest, expectNoCredentials, failed, journalText, ok, openDoor, paidWrites } from "./support";
 
 const open = cliStacksPerTest();
 const web = { planId: 101, osId: 1012, hostname: "web1.example.com" };
@@ -23,12 +21,6 @@ const stackFor = (door: Door, options: Parameters<typeof open>[1] = {}) => openD
 
 /** UTF-16LE read as Latin-1: a NUL after each character, as SQL Server's "Login failed for user" echo comes. */
 const utf16 = (text: string) => [...text].map((c) => `${c}\u0000`).join("");
-
-/** The order journal's files, as a shared bucket would hold them. */
-function journalText(stack: CliStack): string {
-    const dir = join(stack.project.dir, ".pulumi-edis", "journal");
-    return existsSync(dir) ? readdirSync(dir).map((f) => readFileSync(join(dir, f), "utf8")).join("\n") : "";
-}
 
 describe.each(DOORS)("through $name", (door) => {
     const email = "o'brien@example.com";

@@ -145,10 +145,16 @@ export function failed(r: CliResult): CliResult {
  * encodings an echo may use, in the stack's state (the backend's every file: checkpoint, history, backups),
  * `pulumi stack export`, or any command's output.
  */
+/** The order journal's files in the program's directory (the default journal), as a shared bucket would hold them. */
+export function journalText(stack: CliStack): string {
+    const dir = join(stack.project.dir, ".pulumi-edis", "journal");
+    return existsSync(dir) ? readdirSync(dir).map((f) => readFileSync(join(dir, f), "utf8")).join("\n") : "";
+}
+
 export async function expectNoCredentials(f: CliFixture): Promise<void> {
     const { email, password } = f.sim.account.state;
     const secrets = [password, email, ...f.sim.account.issuedSignatures];
-    const texts = { export: await f.stack.exportText(), backend: f.stack.backendText(), output: f.stack.log.join("\n") };
+    const texts = { export: await f.stack.exportText(), backend: f.stack.backendText(), output: f.stack.log.join("\n"), journal: journalText(f.stack) };
     for (const [where, text] of Object.entries(texts)) {
         const found = credentialIn(text, secrets);
         if (found) throw new Error(`a credential (${found.slice(0, 3)}...) is in the ${where}`);

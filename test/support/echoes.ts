@@ -45,7 +45,7 @@ export const ECHOES: Record<string, (s: string) => string> = {
     "characters between spaces": (s) => [...s].join(" "),
     "characters between dashes": (s) => [...s].join("-"),
     "UTF-16LE": (s) => Buffer.from(s, "utf16le").toString("latin1"),
-    "UTF-16LE as JSON (\\u0000 after each character)": (s) => JSON.stringify(Buffer.from(s, "utf16le").toString("latin1")),
+    "UTF-16LE as JSON (\\u0000 after each character)": (s) => JSON.stringify(Buffer.from(s, "utf16le").toString("latin1")).slice(1, -1),
     "UTF-16BE": (s) => Buffer.from(s, "utf16le").swap16().toString("latin1"),
     "UTF-16 as hex": (s) => Buffer.from(s, "utf16le").toString("hex"),
     "UTF-32LE": (s) => utf32(s, true),
