@@ -447,12 +447,14 @@ function serviceOf(entry: JournalEntry): string | undefined {
 }
 
 /**
- * Another project's entry is this resource's only under the same provider resource: a stack moved to another project
- * by `pulumi stack rename` keeps its provider's id, while projects that share one journal have same-named resources.
+ * Another project's entry may be this resource's: `pulumi stack rename` may move a stack to another project, keeping its
+ * provider's id. Projects that share one journal have same-named resources, so it counts only under the same provider
+ * resource, or, written by a door that is told no provider (the dynamic one), for the same intent (the host name).
  */
-function sameLineage(entry: JournalEntry, id: Identity): boolean {
+function sameLineage<E extends JournalEntry>(entry: E, id: Identity, sameIntent?: (entry: E) => boolean): boolean {
     if (urnParts(entry.key)?.project === urnParts(id.key)?.project) return true;
-    return !!entry.provider && !!id.provider && entry.provider.id === id.provider.id;
+    if (entry.provider) return !!id.provider && entry.provider.id === id.provider.id;
+    return !!sameIntent?.(entry);
 }
 
 /** This resource's entry of `kind`: its own or an alias's (taken over); one of it elsewhere, or of the same intent, stops the write. */
@@ -471,7 +473,9 @@ export async function entryFor<K extends JournalKind>(
         log(`the order journal's entries of ${alias} now belong to ${id.key} (its alias)`);
         return journal.read(id.key, kind);
     }
-    const others = (await journal.related(id.key)).filter((e) => e.kind === kind && unresolved(e) && sameResourceElsewhere(id.key, e.key) && sameLineage(e, id));
+    const others = (await journal.related(id.key)).filter(
+        (e): e is Extract<JournalEntry, { kind: K }> => e.kind === kind && unresolved(e) && sameResourceElsewhere(id.key, e.key) && sameLineage(e as Extract<JournalEntry, { kind: K }>, id, sameIntent),
+    );
     for (const e of others.filter((e) => savedByAnotherStack(e, id))) {
         log(
             `warning: the order journal records ${serviceOf(e) ?? "an order"} (${e.hostname}) created at ${e.sentAt} for ${e.key}, a stack with another provider, ` +

@@ -167,7 +167,7 @@ export async function upgradeServer(ctx: Context, olds: KvmServerOutputs, news: 
     if (problems.length) throw new Error(`nothing was changed for ${name}: ${problems.join("; ")}`);
 
     const key = id?.key;
-    const journaled = id ? await entryFor(ctx.journal, id, "upgrade", ctx.log) : undefined;
+    const journaled = id ? await entryFor(ctx.journal, id, "upgrade", ctx.log, (e) => e.serviceId === olds.serviceId) : undefined;
     const resolution = (k: string) =>
         `Check the service's plan in the EDIS client area. If the change was made, run \`${resolveCommand("confirm", k, ctx.journal, "upgrade")}\`; ` +
         `if it was not, run \`${resolveCommand("forget", k, ctx.journal, "upgrade")}\`. Then run \`pulumi up\` again.`;

@@ -4,6 +4,7 @@
  * found (an order whose answer arrived, then a killed deployment or a lost answer) and asserts the simulator's
  * record of paid writes and the state the real `pulumi` CLI keeps.
  */
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runNamedCommand } from "../support/journalCommand";
 import { CliStack } from "./pulumi";
@@ -54,12 +55,18 @@ test("case 2: killed after add/order answered, then the resource renamed with an
     expect(paidWrites(sim)).toEqual(["add/order"]);
 });
 
-test("case 2: killed after add/order answered, then the stack renamed: the next up names the entry and the command that claims it; then it resumes, one add/order", async () => {
+test.each([
+    ["prod", "edis-servers"],
+    ["organization/edis-servers-renamed/prod", "edis-servers-renamed"],
+])("case 2: killed after add/order answered, then the stack renamed to %s: the next up names the entry and the command that claims it; then it resumes, one add/order", async (to, project) => {
     const { sim, stack } = await open(SERVERS, { sim: { provisioningDelayMs: 4000 } });
     await declare(stack, { web });
     await upKilledWhileProvisioning(sim, stack);
     ok(await stack.run(["cancel", "--yes"]));
-    await stack.renameStack("prod");
+    await stack.renameStack(to);
+    // A stack moved to another project runs under that project's name.
+    const manifest = join(stack.project.dir, "Pulumi.yaml");
+    writeFileSync(manifest, readFileSync(manifest, "utf8").replace(/^name: .*$/m, `name: ${project}`));
 
     const blocked = failed(await stack.up());
     expect(blocked.output).toContain(`the order journal holds an unfinished order for urn:pulumi:dev::edis-servers::${TYPE}::web (service 1003)`);
@@ -68,7 +75,7 @@ test("case 2: killed after add/order answered, then the stack renamed: the next 
 
     const resumed = ok(await stack.up());
     expect(resumed.output).toContain("it is in the order journal, so it is waited for, not ordered again");
-    expect(await serverUrns(stack)).toEqual({ [`urn:pulumi:prod::edis-servers::${TYPE}::web`]: "1003" });
+    expect(await serverUrns(stack)).toEqual({ [`urn:pulumi:prod::${project}::${TYPE}::web`]: "1003" });
     expect(paidWrites(sim)).toEqual(["add/order"]);
 });
 

@@ -279,7 +279,9 @@ export class CliStack {
      */
     async deployment(): Promise<Deployment> {
         if (this.env.PULUMI_BACKEND_URL) return (JSON.parse(await this.exportText()) as { deployment: Deployment }).deployment;
-        const file = join(this.backendDir, ".pulumi", "stacks", this.project.name, `${this.stack}.json`);
+        // A stack renamed into another project is named organization/<project>/<stack>.
+        const [project, stack] = this.stack.includes("/") ? this.stack.split("/").slice(1) : [this.project.name, this.stack];
+        const file = join(this.backendDir, ".pulumi", "stacks", project, `${stack}.json`);
         return (JSON.parse(readFileSync(file, "utf8")) as { checkpoint: { latest?: Deployment } }).checkpoint.latest ?? {};
     }
 

@@ -2,8 +2,8 @@ import * as pulumi from "@pulumi/pulumi";
 import * as edis from "pulumi-edis";
 
 // The servers to declare, by resource name, as stack config: each up of a test changes only its config,
-// the way a user edits a program between runs.
-const config = new pulumi.Config();
+// the way a user edits a program between runs. The namespace is named: a stack renamed into another project keeps it.
+const config = new pulumi.Config("edis-servers");
 const servers = config.requireObject<Record<string, edis.KvmServerArgs>>("servers");
 
 // Resource options by server name (replaceOnChanges, ignoreChanges, protect, aliases).
