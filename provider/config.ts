@@ -115,8 +115,8 @@ export function resolveConfig(
         problems.push(`${describeSetting("batchOrders")} must be "true" or "false", got "${batchOrders}"`);
     }
     // Set but empty (an undefined CI variable) is refused, not taken as the local default a runner loses.
-    const journalUrl = get(SETTINGS.journalUrl.key) || (env[SETTINGS.journalUrl.env] ?? get(SETTINGS.journalUrl.key));
-    const journal: JournalLocation = journalLocationFrom(journalUrl, describeSetting("journalUrl"));
+    const journalUrl = get(SETTINGS.journalUrl.key);
+    const journal: JournalLocation = journalLocationFrom(journalUrl || (env[SETTINGS.journalUrl.env] ?? journalUrl), describeSetting("journalUrl"));
     if (journal.kind === "unusable") problems.push(journal.problem);
     const cancellation = read("cancellationType");
     const cancellationType = CANCELLATION_TYPES.find((t) => t === cancellation);

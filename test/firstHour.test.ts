@@ -14,6 +14,11 @@ import * as edis from "pulumi-edis";
 import * as edisTesting from "pulumi-edis/testing";
 import { PACKAGE_ROOT, createProject } from "./support/workspace";
 
+/** The value of an Output, or its failure. */
+function settle<T>(output: pulumi.Output<T>): Promise<T> {
+    return (output as unknown as { promise(): Promise<T> }).promise();
+}
+
 describe("lookups in a unit test", () => {
     beforeEach(() => pulumi.runtime.setMocks(edisTesting.mocks(), "project", "stack", false));
 
@@ -43,6 +48,19 @@ describe("lookups in a unit test", () => {
         } finally {
             await account.stop();
         }
+    });
+
+    test("account.stop() waits for the lookups the program started, including those that others' answers start", async () => {
+        const account = await edisTesting.startTestAccount();
+        const location = edis.getLocationOutput({ name: "Frankfurt" });
+        const plan = edis.getPlanOutput({ locationId: location.id, minRamMb: 2048 });
+        const os = edis.getOperatingSystemOutput({ locationId: location.id, planId: plan.id, nameRegex: "^Debian" });
+        // Stopped at once, as an afterAll stops it after a test that awaited nothing.
+        await account.stop();
+        // Each lookup finished against the running simulator: none failed with "connection refused".
+        expect(await settle(os.name)).toBe("Debian 12 (64bit)");
+        expect(await settle(plan.name)).toBe("KVM M");
+        expect(account.simulator.log.map((e) => e.endpoint)).toEqual(expect.arrayContaining(["get/locations", "get/products"]));
     });
 });
 

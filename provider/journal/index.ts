@@ -447,14 +447,12 @@ function serviceOf(entry: JournalEntry): string | undefined {
 }
 
 /**
- * Another project's entry may be this resource's: `pulumi stack rename` may move a stack to another project, keeping its
- * provider's id. Projects that share one journal have same-named resources, so it counts only under the same provider
- * resource, or, written by a door that is told no provider (the dynamic one), for the same intent (the host name).
+ * Another project's entry may be this resource's (`pulumi stack rename` may move a stack to another project), but projects
+ * that share one journal have same-named resources: it counts for the same intent only (the host name, the service), in
+ * both doors alike.
  */
 function sameLineage<E extends JournalEntry>(entry: E, id: Identity, sameIntent?: (entry: E) => boolean): boolean {
-    if (urnParts(entry.key)?.project === urnParts(id.key)?.project) return true;
-    if (entry.provider) return !!id.provider && entry.provider.id === id.provider.id;
-    return !!sameIntent?.(entry);
+    return urnParts(entry.key)?.project === urnParts(id.key)?.project || !!sameIntent?.(entry);
 }
 
 /** This resource's entry of `kind`: its own or an alias's (taken over); one of it elsewhere, or of the same intent, stops the write. */
