@@ -70,7 +70,7 @@ test("CONTRIBUTING.md lists every admin route of the simulator with its method, 
         return !new RegExp(`\`${method} ${path.replace(/\/[^/]+$/, "").replace(/[/]/g, "\\/")}\\/[^\`]*${last}`).test(contributing) && !contributing.includes(`\`${method} ${path}\``) && !contributing.includes(`.../${last}\``);
     });
     expect(missing).toEqual([]);
-    // money.cli.test.ts asserts these words from the real CLI.
+    // identity.cli.test.ts asserts these words from the real CLI.
     expect(docText("docs/_index.md")).toContain('"code must be a string, not undefined"');
 });
 

@@ -30,18 +30,6 @@ describe("the simulated account", () => {
     const poll = (serviceid: string | number) => post(sim.url, "get/kvmid", { serviceid });
     afterEach(() => sim.stop());
 
-    test("an order creates an invoice and a service; the KVM appears only after payment and the delay", async () => {
-        const order = await post(sim.url, "add/order", { order: orderOf(101, "a.example.com") });
-        expect(order.body).toMatchObject({ status: "success", invoicepaid: true, serviceids: expect.stringMatching(/^\d+$/) });
-        const serviceid = order.body.serviceids;
-        expect((await poll(serviceid)).body.kvmid).toBeNull();
-        const kvm = (await poll(serviceid)).body.kvmid;
-        expect(kvm).toMatch(/^kvm_\d{6}_\d{6}$/);
-        const auth = await post(sim.url, "get/auth");
-        expect(Object.keys(auth.body.data)).toEqual([kvm]);
-        expect(Number(sim.summary().credit)).toBeLessThan(1000);
-    });
-
     test("an unpaid invoice is never provisioned until it is paid", async () => {
         sim.behaviour.unpaidInvoices = true;
         const order = await post(sim.url, "add/order", { order: orderOf(101, "a.example.com") });

@@ -5,7 +5,6 @@
  */
 import { join } from "node:path";
 import { OrderJournal } from "../../provider/journal";
-import { PACKAGE_ROOT } from "../support/workspace";
 import { until } from "../support/sim";
 import { SERVERS, cliStacksPerTest, declare, expectNoCredentials, failed, ok, paidWrites } from "./support";
 
@@ -66,10 +65,11 @@ test("the whole deployment killed while add/order was at EDIS, which made the or
 });
 
 test("the whole deployment killed while hooks/set was at EDIS, which made the hook: the rerun sends nothing and says a hook may exist", async () => {
-    const f = await open(join(PACKAGE_ROOT, "test", "programs", "management"), { config: { "edis-management:server": JSON.stringify({ ...web1, hostname: "web-1.example.com" }) } });
+    const f = await open(SERVERS);
     const { sim, stack } = f;
+    await declare(stack, { web1 });
     ok(await stack.up());
-    await stack.setConfig({ "edis-management:alert": JSON.stringify({ callbackUrl: "https://hooks.example.com/edis", triggerPercent: 80, callbackUser: "edis" }) });
+    await stack.setConfig({ "edis-servers:alerts": JSON.stringify({ web1: 80 }) });
     sim.holdByEndpoint["hooks/set"] = async () => stack.crash();
     await stack.up().finally(() => delete sim.holdByEndpoint["hooks/set"]);
     const hooks = () => sim.account.state.services[0].hooks ?? [];

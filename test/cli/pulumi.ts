@@ -217,7 +217,7 @@ export class CliStack {
     }
 
     /** Runs `pulumi <args> --stack <stack> --non-interactive` in the project directory (no --stack for a command of no stack: `plugin`). */
-    run(args: string[], options: { env?: NodeJS.ProcessEnv; onStart?: (child: ChildProcess) => void; events?: boolean } = {}): Promise<CliResult> {
+    run(args: string[], options: { env?: NodeJS.ProcessEnv; events?: boolean } = {}): Promise<CliResult> {
         // `pulumi stack init` takes the stack as --stack too.
         const eventLog = options.events ? join(this.workDir, `events-${Date.now()}-${randomBytes(3).toString("hex")}.jsonl`) : undefined;
         const stack = args[0] === "plugin" ? [] : ["--stack", this.stack];
@@ -248,11 +248,10 @@ export class CliStack {
                     durationMs: Date.now() - started,
                 });
             });
-            options.onStart?.(child);
         });
     }
 
-    up(flags: string[] = [], options: { env?: NodeJS.ProcessEnv; onStart?: (child: ChildProcess) => void } = {}): Promise<CliResult> {
+    up(flags: string[] = [], options: { env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> {
         return this.run(["up", "--yes", "--skip-preview", ...flags], { ...options, events: true });
     }
 

@@ -75,12 +75,21 @@ test("the README's recipe, state and journal in one bucket: a runner killed afte
     const second = await runner(sim, url, { backendUrl, checkoutOf: first });
     first.dispose();
 
+    // The engine checkpointed a pending create and no resource; the backend keeps the dead run's lock.
+    const pending = (await second.deployment()).pending_operations ?? [];
+    expect(pending).toEqual([expect.objectContaining({ type: "creating", resource: expect.objectContaining({ urn: expect.stringMatching(/::web$/) }) })]);
     expect(failed(await second.up()).output).toContain("the stack is currently locked");
     ok(await second.run(["cancel", "--yes"]));
+    // The engine drops the pending create but imports nothing: a dynamic resource cannot be read without the
+    // __provider that only a create or an update stores. The journal is what resumes the order.
+    const refreshed = ok(await second.refresh(["--import-pending-creates", pending[0].resource.urn, "--import-pending-creates", "1003"]));
+    expect(refreshed.ops).toEqual({});
+    expect((await second.deployment()).pending_operations ?? []).toEqual([]);
+    expect(await second.resources()).toEqual({});
     const up = ok(await second.up());
     expect(up.output).toContain("it is in the order journal, so it is waited for, not ordered again");
+    expect(up.ops.web).toEqual(["create"]);
     expect((await second.resources()).web.outputs).toMatchObject({ serviceId: 1003, kvmId: expect.stringMatching(/^kvm_/) });
-    ok(await second.refresh(["--clear-pending-creates"]));
     ok(await second.preview(["--expect-no-changes"]));
     expect(paidWrites(sim)).toEqual(["add/order"]);
     expect(await journalAt(url).list()).toEqual([]);
@@ -164,6 +173,8 @@ test("a journal that cannot be reached or read stops the order before money: pre
     // A URL the provider cannot use is named, with what it takes, in preview.
     const typo = await runner(sim, `${url}&endpont=x`);
     expect(failed(await typo.preview()).output).toMatch(/config `edis:journalUrl` \(or EDIS_JOURNAL_URL\) has the unknown parameter "endpont"/);
+    expect(failed(await typo.up()).output).toContain('has the unknown parameter "endpont"');
+    expect(paidWrites(sim)).toEqual([]);
 
     // The orders CLI, by the same URL: an entry left by a deployment is listed and forgotten in the store.
     await journalAt(url).claim({ kind: "order", state: "sending", key: "urn:pulumi:dev::edis-servers::pulumi-nodejs:dynamic/edis:KvmServer::web", hostname: web.hostname, sentAt: new Date().toISOString(), inputs: web });

@@ -9,13 +9,12 @@
  * - The client reads each shape, written from the tables as a fixture, into the expected model values.
  */
 import { EdisClient } from "../../provider/client/client";
-import { buildOrderDocument } from "../../provider/client/order";
 import * as wire from "../../provider/client/schemas";
 import { EdisSimulator } from "../../simulator/server";
 import { clientFor, startSimulator } from "../support/sim";
 import { takeViolations } from "./conformance";
 import * as fixtures from "./fixtures";
-import { SPECIFIED_ENDPOINTS, SUCCESS_ANSWERS, conformanceProblems } from "./specSchemas";
+import { SUCCESS_ANSWERS, conformanceProblems } from "./specSchemas";
 
 /** The field names of the specification's tables; every other key of an answer is a map key (a name or id). */
 const SPEC_FIELDS = new Set([
@@ -123,19 +122,6 @@ describe("the simulator speaks the specification", () => {
         expect(Object.keys(answers).sort()).toEqual(
             ["add/order", "add/upgrade", "cancel/product", "get/auth", "get/billingcycles", "get/kvmid", "get/locations", "get/paymentmethods", "get/products", "get/serviceid"],
         );
-    });
-
-    test("removing any field the specification shows from a simulator answer fails the check", () => {
-        let mutations = 0;
-        for (const endpoint of SPECIFIED_ENDPOINTS) {
-            const answer = answers[endpoint].find((a) => (a as { status: string }).status === "success")!;
-            for (const path of fieldPaths(answer).filter((p) => !optional(p))) {
-                mutations++;
-                const problems = conformanceProblems({ endpoint, httpStatus: 200, request: {}, body: without(answer, path) });
-                expect({ path: path.join("."), caught: problems.some((p) => p.includes("answer:")) }).toEqual({ path: path.join("."), caught: true });
-            }
-        }
-        expect(mutations).toBeGreaterThan(100);
     });
 
     test("the check is wired into every test's simulator: an answer with a field the specification does not name is caught", async () => {
@@ -257,17 +243,6 @@ describe("the client reads each shape of the specification", () => {
         // The other plan offers operating systems only.
         expect([s.id, s.name, s.cpu, s.ramMb, s.diskGb, s.trafficTb, s.prices.annually]).toEqual([101, "KVM S", 1, 1024, 20, 2, 48.6]);
         expect([s.addons.os.length, s.addons.ram, s.addons.ip, s.addons.diskBoost]).toEqual([1, [], [], []]);
-    });
-
-    test("the order document the client builds is the specification's", () => {
-        const document = buildOrderDocument({
-            billingCycle: "annually",
-            paymentMethod: "banktransfer",
-            applyCredit: false,
-            items: [{ pid: 102, os: 77, hostname: "a.example.com" }, { pid: 101, os: 77, hostname: "b.example.com", additionalRam: 301, sshPublicKey: "ssh-ed25519 AAAA" }],
-        });
-        const request = { email: "e", pw: "p", order: JSON.stringify(document) };
-        expect(conformanceProblems({ endpoint: "add/order", httpStatus: 200, request, body: fixtures.orderAnswer })).toEqual([]);
     });
 });
 
