@@ -44,24 +44,7 @@ const CRASHES_ON_FRESH_RUNNERS = ["none", "host", "engine", "host-after-order", 
 /** Well over the request time limit the runs set (edis:requestTimeoutSeconds 2), so that a slowed call times out on a busy machine too. */
 const SLOW_MS = 4_000;
 
-export interface RunReport {
-    index: number;
-    servers: number;
-    faults: string[];
-    crash: string;
-    recoveryUps: number;
-    adopted: number;
-    forgotten: number;
-    orders: number;
-    alerts: number;
-    hookCalls: number;
-    violations: string[];
-    durationMs: number;
-    /** Two components each holding a server of the same name. */
-    components: boolean;
-    /** Servers a recovery run took from the journal instead of ordering them. */
-    resumed: number;
-}
+export type RunReport = Awaited<ReturnType<typeof chaosRun>>;
 
 /** A small, seedable generator (mulberry32), so that a failing run can be replayed from its seed. */
 function random(seed: number): () => number {
@@ -94,7 +77,7 @@ function seen(r: CliResult): Seen {
     return { ok: r.code === 0, errors: r.code === 0 ? [] : errors.length ? errors : [r.output], output: r.output };
 }
 
-export async function chaosRun(seed: number, index: number, batch = false, runners: Runners = { fresh: false }): Promise<RunReport> {
+export async function chaosRun(seed: number, index: number, batch = false, runners: Runners = { fresh: false }) {
     const started = Date.now();
     const rnd = random(seed * 1_000_003 + index);
     const pick = <T>(list: readonly T[]): T => list[Math.floor(rnd() * list.length)];
@@ -138,7 +121,8 @@ export async function chaosRun(seed: number, index: number, batch = false, runne
         stack = await CliStack.create({ programDir: PROGRAM, checkoutOf: stack, env: { ...runners.s3?.env, PULUMI_BACKEND_URL: `file://${first.backendDir}` } });
         stacks.push(stack);
     };
-    const report: RunReport = { index, servers: count + Object.keys(components).length, faults: [], crash: pick<string>(runners.fresh ? CRASHES_ON_FRESH_RUNNERS : CRASHES), recoveryUps: 0, adopted: 0, forgotten: 0, orders: 0, alerts: Object.keys(alerts).length, hookCalls: 0, violations: [], durationMs: 0, components: Object.keys(components).length > 0, resumed: 0 };
+    // components: two components each holding a server of the same name; resumed: servers a recovery run took from the journal.
+    const report = { index, servers: count + Object.keys(components).length, faults: [] as string[], crash: pick<string>(runners.fresh ? CRASHES_ON_FRESH_RUNNERS : CRASHES), recoveryUps: 0, adopted: 0, forgotten: 0, orders: 0, alerts: Object.keys(alerts).length, hookCalls: 0, violations: [] as string[], durationMs: 0, components: Object.keys(components).length > 0, resumed: 0 };
     const results: Seen[] = [];
     // A command, run as a user runs it: a stack a killed command left locked is unlocked first (`pulumi cancel`).
     const command = async (run: () => Promise<CliResult>): Promise<Seen> => {

@@ -6,12 +6,6 @@ import { BillingCycle, Location, PaymentMethod, Product } from "./client/model";
 
 export const CATALOGUE_TTL_MS = 5 * 60_000;
 
-export interface CatalogueEntry {
-    location: Location;
-    products: Product[];
-    unreadable?: string;
-}
-
 export class Catalogue {
     private readonly cache = new SingleFlightCache<unknown>(CATALOGUE_TTL_MS);
 
@@ -34,7 +28,7 @@ export class Catalogue {
     }
 
     /** A location whose catalogue cannot be read has no products and a reason: it affects only what depends on it. */
-    async everything(): Promise<CatalogueEntry[]> {
+    async everything(): Promise<Array<{ location: Location; products: Product[]; unreadable?: string }>> {
         const locations = await this.locations();
         const outcomes = await Promise.all(
             locations.map((location) =>

@@ -77,22 +77,7 @@ export interface SimOrder {
     status: "Active" | "Failed";
 }
 
-export interface AccountState {
-    email: string;
-    password: string;
-    clientId: number;
-    credit: number;
-    nextId: number;
-    orders: SimOrder[];
-    invoices: SimInvoice[];
-    services: SimService[];
-    cancellations: Array<{ serviceId: number; type: string; at: number }>;
-    upgrades: Array<{ serviceId: number; fromPid: number; toPid: number; billingCycle: string; at: number }>;
-    /** Signs session entries (HMAC of KVM id and valid_until), so any issued signature can be checked. */
-    sessionKey: string;
-    /** "API Access" of the KVM portal: account-wide, as the vendor describes it. */
-    apiAccess?: boolean;
-}
+export type AccountState = ReturnType<typeof newAccountState>;
 
 /** Behaviour a test or the command line can switch on (faults that change answers, not transport). */
 export interface AccountBehaviour {
@@ -131,20 +116,22 @@ const ITEM_ADDON_FIELDS: Array<[field: string, group: SimAddonGroup | undefined]
     ["additional_driveboost", "additional drive boost"],
 ];
 
-export function newAccountState(email: string, password: string, credit = 1000): AccountState {
+export function newAccountState(email: string, password: string, credit = 1000) {
     return {
         email,
         password,
         clientId: 4242,
         credit,
         nextId: 1,
-        orders: [],
-        invoices: [],
-        services: [],
-        cancellations: [],
-        upgrades: [],
+        orders: [] as SimOrder[],
+        invoices: [] as SimInvoice[],
+        services: [] as SimService[],
+        cancellations: [] as Array<{ serviceId: number; type: string; at: number }>,
+        upgrades: [] as Array<{ serviceId: number; fromPid: number; toPid: number; billingCycle: string; at: number }>,
+        /** Signs session entries (HMAC of KVM id and valid_until), so any issued signature can be checked. */
         sessionKey: randomBytes(32).toString("hex"),
-        apiAccess: true,
+        /** "API Access" of the KVM portal: account-wide, as the vendor describes it. */
+        apiAccess: true as boolean | undefined,
     };
 }
 

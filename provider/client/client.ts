@@ -20,7 +20,7 @@ import {
     UpgradeRequest,
     UpgradeResult,
 } from "./model";
-import { Clock, systemClock } from "../clock";
+import { systemClock } from "../clock";
 import { buildOrderDocument } from "./order";
 import { RequestSettings, request } from "./request";
 import { DEFAULT_RETRY_POLICY, RetryPolicy } from "./retry";
@@ -29,25 +29,17 @@ import * as wire from "./schemas";
 export const DEFAULT_BASE_URL = "https://order.edisglobal.com";
 export const DEFAULT_AUTH_URL = "https://session.edisglobal.com";
 
-export interface EdisClientOptions {
+export interface EdisClientOptions extends Partial<Omit<RequestSettings, "retryPolicy">> {
     email: string;
     password: string;
     /** Order API host; paths below it start with /kvm/v2/. */
     baseUrl?: string;
     /** Session (get/auth) host. */
     authUrl?: string;
-    /** Per-request time limit in milliseconds. */
-    timeoutMs?: number;
     retry?: Partial<RetryPolicy>;
-    /** Receives one line per retry; lines never contain request fields. */
-    log?: (line: string) => void;
-    userAgent?: string;
-    clock?: Clock;
-    /** A cancelled deployment: retries stop (request.ts). */
-    cancelled?: AbortSignal;
 }
 
-interface Endpoint {
+export interface Endpoint {
     path: string;
     host: "order" | "auth";
     encoding: "form" | "json";

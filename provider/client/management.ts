@@ -4,7 +4,7 @@
  * sent only in request bodies. A refused session is renewed once; refused again, it is kind "session" (API Access off).
  */
 import { z } from "zod";
-import { ENDPOINTS, EdisClient, listedSession, trimSlash } from "./client";
+import { ENDPOINTS, EdisClient, Endpoint, listedSession, trimSlash } from "./client";
 import { refusesSession } from "./answers";
 import { addSecret, withhold } from "./withhold";
 import { EdisApiError, isEdisApiError } from "./errors";
@@ -21,12 +21,7 @@ export class KvmNotListedError extends EdisApiError {
 
 export const DEFAULT_MANAGEMENT_URL = "https://{host}";
 
-interface ManagementEndpoint {
-    path: string;
-    host: "api" | "rdns";
-    /** "never": a lost answer may have made something. */
-    retry: "safe" | "never";
-}
+type ManagementEndpoint = Pick<Endpoint, "path" | "retry"> & { host: "api" | "rdns" };
 
 export const MANAGEMENT_ENDPOINTS = {
     power: { path: "get/power", host: "api", retry: "safe" },

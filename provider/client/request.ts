@@ -10,6 +10,7 @@ import { idsInAnswer } from "./namedIds";
 import { withhold } from "./withhold";
 
 export interface RequestSettings {
+    /** Per-request time limit in milliseconds. */
     timeoutMs: number;
     retryPolicy: RetryPolicy;
     /** Lines never contain request fields. */
