@@ -114,13 +114,18 @@ test("service ids EDIS answers in another order than the items: each member that
     expect(sim.calls("cancel/product")).toHaveLength(0);
 });
 
-test("a swap found only by a refresh (the invoice was unpaid at create): the refresh fails naming both, and nothing acts on the servers", async () => {
+test("a swap found only after the create (the invoice was unpaid then): a delete without a refresh, the refresh and the update each fail naming both, and nothing acts on the servers", async () => {
     sim.behaviour.unpaidInvoices = true;
     sim.inject({ endpoint: "add/order", rewrite: reversed });
     expect(await up(fleet)).toHaveLength(3);
     sim.behaviour.unpaidInvoices = false;
     for (const invoice of sim.account.state.invoices) sim.account.payInvoice(invoice.invoiceId);
     sim.account.advance();
+    // The state has no KVM for any of them: the delete asks EDIS for it and reads its description before any cancel.
+    const swapped = Object.keys(fleet).find((name) => Number(held[name].id) !== services()[fleet[name as keyof typeof fleet].hostname])!;
+    const remaining = Object.fromEntries(Object.entries(fleet).filter(([name]) => name !== swapped));
+    expect((await up(remaining)).join("\n")).toMatch(new RegExp(`is held by ${fleet[swapped as keyof typeof fleet].hostname.replace(/\./g, "\\.")} .*describes that KVM as`));
+    expect(sim.calls("cancel/product")).toHaveLength(0);
     const e = new InProcess(config);
     const reads = await Promise.all(
         Object.values(held).map((h) =>

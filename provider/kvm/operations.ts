@@ -100,11 +100,21 @@ function notListedWarning(name: string, why: string, key: string | undefined): s
     );
 }
 
-/** confirmBatchPlace (batchCheck.ts) on the KVM's live description, before an update or a delete acts on the server. */
+/**
+ * confirmBatchPlace (batchCheck.ts) on the KVM's live description, before an update or a delete acts on the server. One
+ * whose state has no KVM (unpaid when its create returned) may have one now: EDIS is asked, and a KVM it names is
+ * described before anything acts on the service. Only a refusal means none; any other failure stops the operation.
+ */
 export async function confirmBatchPlaceLive<T extends Partial<KvmServerOutputs>>(ctx: Context, outs: T): Promise<T> {
-    if (!outs[ORDER_BATCH] || typeof outs.kvmId !== "string") return outs;
-    const session = (await ctx.sessions.all()).get(outs.kvmId) ?? (await ctx.sessions.one(outs.kvmId));
-    return confirmBatchPlace(session ? { ...outs, ...sessionOutputs(session) } : outs);
+    if (!outs[ORDER_BATCH]) return outs;
+    const kvmId = typeof outs.kvmId === "string" ? outs.kvmId : await ctx.client.getKvmId(Number(outs.serviceId)).catch((e) => {
+        if (isEdisApiError(e) && e.kind === "refused") return undefined;
+        throw e;
+    });
+    if (!kvmId) return outs;
+    const session = (await ctx.sessions.all()).get(kvmId) ?? (await ctx.sessions.one(kvmId));
+    const confirmed = confirmBatchPlace(session ? { ...outs, ...sessionOutputs(session) } : outs);
+    return typeof outs.kvmId === "string" ? confirmed : outs;
 }
 
 /** A locationId given to a server whose state records none: the server's plan must be at that location. */

@@ -6,7 +6,7 @@
  */
 import { SimulatorOptions } from "../../simulator/server";
 import { runNamedCommand } from "../support/journalCommand";
-import { SERVERS, cliStacksPerTest, expectNoCredentials, failed, ok, paidWrites, upKilledWhileProvisioning } from "./support";
+import { DOORS, SERVERS, cliStacksPerTest, expectNoCredentials, failed, ok, openDoor, paidWrites, upKilledWhileProvisioning } from "./support";
 
 const fleet = {
     web1: { planId: 101, osId: 1012, hostname: "web1.example.com" },
@@ -70,4 +70,22 @@ test("a lost answer of the batched order blocks every member; the one command th
     expect(paidWrites(sim)).toEqual(["add/order", "add/order"]);
     expect(itemsOf(sim.calls("add/order")[1].fields)).toHaveLength(3);
     ok(await stack.destroy());
+});
+
+test.each(DOORS)("service ids answered in reverse and unpaid at create, so no description showed it: after payment, deleting a member ($name) cancels nothing", async (door) => {
+    const pair = { web1: fleet.web1, db1: fleet.db1 };
+    const { sim, stack } = await openDoor(open, door, pair, { sim: { unpaidInvoices: true }, config: { "edis:batchOrders": "true" } });
+    sim.inject({ endpoint: "add/order", rewrite: (a) => ({ ...a, serviceids: String(a.serviceids).split(",").reverse().join(",") }) });
+    expect(failed(await stack.up()).output).toContain("is unpaid");
+    expect(Object.keys(await stack.resources()).sort()).toEqual(["db1", "web1"]);
+    sim.behaviour.unpaidInvoices = false;
+    for (const invoice of sim.account.state.invoices) sim.account.payInvoice(invoice.invoiceId);
+    sim.account.advance();
+
+    // The state holds no KVM for web1: its delete asks EDIS for one and reads its description before any cancel. (Alone:
+    // in an up, db1's update fails the same way first, and the engine then deletes nothing.)
+    const removed = failed(await stack.destroy(["--target", door.urn("web1")]));
+    expect(removed.output).toMatch(/is held by web1\.example\.com because of its place in order \d+ .*but EDIS describes that KVM as \\?"db1\.example\.com/);
+    expect(paidWrites(sim)).toEqual(["add/order"]);
+    expect(Object.keys(await stack.resources()).sort()).toEqual(["db1", "web1"]);
 });
