@@ -62,8 +62,8 @@ const TABLE: Row[] = [
     [200, json("error", "service_temporarily_unavailable"), "refused", false, true],
     [200, json("error", "Invalid email or password"), "refused", false, false],
     [200, json("error", "Client not found"), "refused", false, false],
-    // ---- credentials, by HTTP status: the one refusal of a paid write that made nothing
-    // a refusal of the login is "unknown" too: the preflight, with the same credentials, stops a wrong password first
+    // ---- credentials, by HTTP status; a refusal of the login is "unknown" for a paid write too: the preflight, with the
+    // same credentials, stops a wrong password first
     [401, json("error", "Unauthorized"), "credentials", false, false],
     [403, "<html>Forbidden</html>", "credentials", false, false],
     [403, json("failed", "Order placed; payment method not authorised"), "credentials", false, false],

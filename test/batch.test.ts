@@ -138,6 +138,34 @@ test("a swap found only after the create (the invoice was unpaid then): a delete
     expect(sim.calls("cancel/product")).toHaveLength(0);
 });
 
+test.each([
+    ["get/kvmid answers an HTML 404", { endpoint: "get/kvmid", status: 404, body: "html" as const }],
+    ["get/kvmid refuses with words that say to try again, on every retry", { endpoint: "get/kvmid", times: 10, json: { status: "error", message: "System maintenance, please try again later" } }],
+    ["the listing describes no KVM", { endpoint: "get/auth", times: 5, json: { status: "success", data: {} } }],
+])("a swapped member whose place no description confirmed is not deleted when %s: it fails saying what to do, and nothing is cancelled", async (_, fault) => {
+    sim.behaviour.unpaidInvoices = true;
+    sim.inject({ endpoint: "add/order", rewrite: reversed });
+    expect(await up(fleet)).toHaveLength(3);
+    sim.behaviour.unpaidInvoices = false;
+    for (const invoice of sim.account.state.invoices) sim.account.payInvoice(invoice.invoiceId);
+    sim.account.advance();
+    sim.inject(fault);
+    const e = new InProcess(config);
+    const error = await e.failure(e.destroy(kvmServerOn(e.core), held.web1));
+    expect(error).toMatch(/is held by web1\.example\.com because of its place in order \d+ \(batch [0-9a-f]{16}\), and no description of its KVM has confirmed that/);
+    expect(error).toContain("Nothing was changed or cancelled");
+    expect(error).toContain("pulumi state delete 'urn:pulumi:");
+    expect(sim.calls("cancel/product")).toHaveLength(0);
+});
+
+test("a member never provisioned (EDIS names no KVM for it) is cancelled by its place in the order: nothing else can tell", async () => {
+    sim.behaviour.unpaidInvoices = true;
+    expect(await up(fleet)).toHaveLength(3);
+    const e = new InProcess(config);
+    await e.destroy(kvmServerOn(e.core), held.web1);
+    expect(sim.calls("cancel/product").map((c) => Number(c.fields.serviceid))).toEqual([Number(held.web1.id)]);
+});
+
 test("two servers of one host name never share an order, so the description can tell every member apart", async () => {
     expect(await up({ a: { ...fleet.web1, hostname: "same.example.com" }, b: { ...fleet.db1, hostname: "same.example.com" }, c: fleet.web2 })).toEqual([]);
     const sizes = orders().map((o) => itemsOf(o));

@@ -394,6 +394,13 @@ describe("the journal in S3", () => {
             server.close();
         }
     });
+
+    test("a journal whose setting is unusable stops every use of it: nothing can be claimed, so nothing is ordered", async () => {
+        const { journalStoreAt } = await import("../provider/journal");
+        const journal = new OrderJournal(journalStoreAt({ kind: "unusable", problem: "config `edis:journalUrl` has the unknown parameter \"x\"" }));
+        await expect(journal.claim(order(urn("ci")))).rejects.toThrow(/the order journal cannot be used: config `edis:journalUrl` has the unknown parameter "x"/);
+        await expect(journal.read(urn("ci"), "order")).rejects.toThrow(JournalStoreError);
+    });
 });
 
 test("without @aws-sdk/client-s3 installed, a journal in S3 fails naming the package to install; a directory needs none of it", () => {

@@ -3,7 +3,8 @@
  * so until the two are seen to agree the outputs keep ORDER_BATCH and every operation checks first: a mismatch is an
  * error, so nothing is resized or cancelled on a server that may belong to another resource.
  */
-import { KvmServerOutputs, ORDER_BATCH, sameHostname } from "./inputs";
+import { KvmServerOutputs, ORDER_BATCH, resourceKeyOf, sameHostname } from "./inputs";
+import { stateDelete } from "./holders";
 
 /** The outputs without the mark once the description confirms the host name; unchanged while there is none to compare; an error if they differ. */
 export function confirmBatchPlace<T extends Partial<KvmServerOutputs>>(outs: T): T {
@@ -21,5 +22,16 @@ export function confirmBatchPlace<T extends Partial<KvmServerOutputs>>(outs: T):
             `EDIS client area. If the servers are swapped, remove the resources concerned from the stack's state (\`pulumi state delete ` +
             `<urn>\`) and set adoptKvmId on each to the KVM whose description is its host name, then run \`pulumi up\`. If the ` +
             `description was only changed in the client area, set it back to ${outs.hostname}.`,
+    );
+}
+
+/** A server held by its place in a batched order whose KVM cannot be described now: nothing is changed or cancelled on it. */
+export function unconfirmedPlace(outs: Partial<KvmServerOutputs>, why: string): Error {
+    return new Error(
+        `service ${outs.serviceId} (${outs.kvmId ?? "no KVM known"}) is held by ${outs.hostname} because of its place in order ` +
+            `${outs.orderId ?? "?"} (batch ${outs[ORDER_BATCH]}), and no description of its KVM has confirmed that: ${why}. Nothing ` +
+            `was changed or cancelled. Run the command again once EDIS describes it. Or check order ${outs.orderId ?? "?"} in the EDIS ` +
+            `client area, which shows the host name each service was ordered for: if service ${outs.serviceId} is ${outs.hostname}'s ` +
+            `and is to go, cancel it there and run \`${stateDelete(resourceKeyOf(outs))}\`.`,
     );
 }

@@ -10,7 +10,7 @@ import { Identity, RESOURCE_KEY, UpgradeEntry, entryFor, resolveCommand } from "
 import { WriteOutcomeUnknownError, sendOnce } from "../paidWrite";
 import { KvmServerInputs, KvmServerOutputs, NOT_LISTED, ORDER_BATCH, compact, resourceKeyOf, sessionOutputs } from "./inputs";
 import { managesPower, readPowerState } from "./power";
-import { confirmBatchPlace } from "./batchCheck";
+import { confirmBatchPlace, unconfirmedPlace } from "./batchCheck";
 import { stateDelete } from "./holders";
 import { billingCycleProblem, paymentMethodProblem, resolvePaymentMethod } from "./orderCheck";
 
@@ -101,19 +101,25 @@ function notListedWarning(name: string, why: string, key: string | undefined): s
 }
 
 /**
- * confirmBatchPlace (batchCheck.ts) on the KVM's live description, before an update or a delete acts on the server. One
- * whose state has no KVM (unpaid when its create returned) may have one now: EDIS is asked, and a KVM it names is
- * described before anything acts on the service. Only a refusal means none; any other failure stops the operation.
+ * confirmBatchPlace (batchCheck.ts) on the KVM's live description, before an update or a delete acts on the server; a
+ * KVM that cannot be described stops it. `lookUp` (a delete): a server whose state has no KVM (unpaid when its create
+ * returned) may have one now, so EDIS is asked; only an answer that names none leaves the place in the order (item
+ * order, as the specification has it) as all there is to go on. An update needs no look: it waits for the KVM and checks.
  */
-export async function confirmBatchPlaceLive<T extends Partial<KvmServerOutputs>>(ctx: Context, outs: T): Promise<T> {
+export async function confirmBatchPlaceLive<T extends Partial<KvmServerOutputs>>(ctx: Context, outs: T, lookUp = false): Promise<T> {
     if (!outs[ORDER_BATCH]) return outs;
-    const kvmId = typeof outs.kvmId === "string" ? outs.kvmId : await ctx.client.getKvmId(Number(outs.serviceId)).catch((e) => {
-        if (isEdisApiError(e) && e.kind === "refused") return undefined;
-        throw e;
-    });
+    let kvmId = typeof outs.kvmId === "string" ? outs.kvmId : undefined;
+    if (!kvmId && lookUp) {
+        try {
+            kvmId = await ctx.client.getKvmId(Number(outs.serviceId));
+        } catch (e) {
+            throw unconfirmedPlace(outs, `asked for its KVM, ${(e as Error).message}`);
+        }
+    }
     if (!kvmId) return outs;
     const session = (await ctx.sessions.all()).get(kvmId) ?? (await ctx.sessions.one(kvmId));
-    const confirmed = confirmBatchPlace(session ? { ...outs, ...sessionOutputs(session) } : outs);
+    if (!session) throw unconfirmedPlace({ ...outs, kvmId }, `its KVM ${kvmId} is not described in the account's listing (get/auth)`);
+    const confirmed = confirmBatchPlace({ ...outs, ...sessionOutputs(session) });
     return typeof outs.kvmId === "string" ? confirmed : outs;
 }
 

@@ -200,7 +200,7 @@ export function kvmServerOn(core: Core) {
                 throw heldElsewhereError(name, key, { key: adoption.holder }, forget);
             }
             await checkReplacementBeforeCancel(c, key, Number(id));
-            await confirmBatchPlaceLive(c, props as Partial<KvmServerOutputs>);
+            await confirmBatchPlaceLive(c, props as Partial<KvmServerOutputs>, true);
             await cancelServer(c, id, props);
             // Cancelled: a journal that cannot be tidied now is tidied by a later run; the cancellation stands.
             const tidy = (p: Promise<void>) => p.catch((e) => log(`warning: the order journal could not be tidied: ${(e as Error).message}`));

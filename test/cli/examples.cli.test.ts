@@ -51,6 +51,7 @@ test("examples/basic: up, a quiet preview, drift (suspended at EDIS) failing --e
     // Catalogue drift under the example's ignoreChanges: a newer Debian and a cheaper plan change nothing, bill nothing.
     for (const plan of sim.account.plans.filter((p) => p.locationId === 1)) plan.addons["operating system"]!.push({ id: 1013, description: "Debian 13 (64bit)" });
     sim.account.plans.push({ ...sim.account.plans.find((p) => p.pid === 102)!, pid: 150, name: "KVM M2", monthly: 6 });
+    ok(await stack.preview(["--expect-no-changes"]));
     expect(ok(await stack.up(["--expect-no-changes"])).ops.web).toEqual(["refresh", "same"]);
     expect(paidWrites(sim)).toEqual([]);
 

@@ -76,20 +76,17 @@ test("the README's recipe, state and journal in one bucket: a runner killed afte
     first.dispose();
 
     // The engine checkpointed a pending create and no resource; the backend keeps the dead run's lock.
-    const pending = (await second.deployment()).pending_operations ?? [];
-    expect(pending).toEqual([expect.objectContaining({ type: "creating", resource: expect.objectContaining({ urn: expect.stringMatching(/::web$/) }) })]);
+    expect((await second.deployment()).pending_operations).toEqual([expect.objectContaining({ type: "creating", resource: expect.objectContaining({ urn: expect.stringMatching(/::web$/) }) })]);
+    expect(await second.resources()).toEqual({});
     expect(failed(await second.up()).output).toContain("the stack is currently locked");
     ok(await second.run(["cancel", "--yes"]));
-    // The engine drops the pending create but imports nothing: a dynamic resource cannot be read without the
-    // __provider that only a create or an update stores. The journal is what resumes the order.
-    const refreshed = ok(await second.refresh(["--import-pending-creates", pending[0].resource.urn, "--import-pending-creates", "1003"]));
-    expect(refreshed.ops).toEqual({});
-    expect((await second.deployment()).pending_operations ?? []).toEqual([]);
-    expect(await second.resources()).toEqual({});
     const up = ok(await second.up());
+    expect(up.output).toContain("pending operations from previous deployment");
     expect(up.output).toContain("it is in the order journal, so it is waited for, not ordered again");
     expect(up.ops.web).toEqual(["create"]);
     expect((await second.resources()).web.outputs).toMatchObject({ serviceId: 1003, kvmId: expect.stringMatching(/^kvm_/) });
+    ok(await second.refresh(["--clear-pending-creates"]));
+    expect((await second.deployment()).pending_operations ?? []).toEqual([]);
     ok(await second.preview(["--expect-no-changes"]));
     expect(paidWrites(sim)).toEqual(["add/order"]);
     expect(await journalAt(url).list()).toEqual([]);
