@@ -45,6 +45,16 @@ const unresolved = async () => (await new InProcess(config).core.journal().list(
 const itemsOf = (call: { fields: Record<string, unknown> }) => (JSON.parse(String(call.fields.order)) as { item: Array<{ hostname: string }> }).item.map((i) => i.hostname);
 const reversed = (answer: Record<string, unknown>) => ({ ...answer, serviceids: String(answer.serviceids).split(",").reverse().join(",") });
 
+/** A batch whose service ids EDIS answered reversed while the invoice was unpaid (no KVM to describe), then paid and provisioned. */
+async function swappedWhileUnpaidThenPaid(): Promise<void> {
+    sim.behaviour.unpaidInvoices = true;
+    sim.inject({ endpoint: "add/order", rewrite: reversed });
+    expect(await up(fleet)).toHaveLength(3);
+    sim.behaviour.unpaidInvoices = false;
+    for (const invoice of sim.account.state.invoices) sim.account.payInvoice(invoice.invoiceId);
+    sim.account.advance();
+}
+
 test("different billing cycles are different orders; without batchOrders each server is its own order", async () => {
     expect(await up({ ...fleet, db1: { ...fleet.db1, billingCycle: "quarterly" } })).toEqual([]);
     expect(
@@ -115,12 +125,7 @@ test("service ids EDIS answers in another order than the items: each member that
 });
 
 test("a swap found only after the create (the invoice was unpaid then): a delete without a refresh, the refresh and the update each fail naming both, and nothing acts on the servers", async () => {
-    sim.behaviour.unpaidInvoices = true;
-    sim.inject({ endpoint: "add/order", rewrite: reversed });
-    expect(await up(fleet)).toHaveLength(3);
-    sim.behaviour.unpaidInvoices = false;
-    for (const invoice of sim.account.state.invoices) sim.account.payInvoice(invoice.invoiceId);
-    sim.account.advance();
+    await swappedWhileUnpaidThenPaid();
     // The state has no KVM for any of them: the delete asks EDIS for it and reads its description before any cancel.
     const swapped = Object.keys(fleet).find((name) => Number(held[name].id) !== services()[fleet[name as keyof typeof fleet].hostname])!;
     const remaining = Object.fromEntries(Object.entries(fleet).filter(([name]) => name !== swapped));
@@ -143,12 +148,7 @@ test.each([
     ["get/kvmid refuses with words that say to try again, on every retry", { endpoint: "get/kvmid", times: 10, json: { status: "error", message: "System maintenance, please try again later" } }],
     ["the listing describes no KVM", { endpoint: "get/auth", times: 5, json: { status: "success", data: {} } }],
 ])("a swapped member whose place no description confirmed is not deleted when %s: it fails saying what to do, and nothing is cancelled", async (_, fault) => {
-    sim.behaviour.unpaidInvoices = true;
-    sim.inject({ endpoint: "add/order", rewrite: reversed });
-    expect(await up(fleet)).toHaveLength(3);
-    sim.behaviour.unpaidInvoices = false;
-    for (const invoice of sim.account.state.invoices) sim.account.payInvoice(invoice.invoiceId);
-    sim.account.advance();
+    await swappedWhileUnpaidThenPaid();
     sim.inject(fault);
     const e = new InProcess(config);
     const error = await e.failure(e.destroy(kvmServerOn(e.core), held.web1));
