@@ -43,6 +43,11 @@ const inState = () => Object.fromEntries(Object.values(held).map((h) => [h.outs.
 /** The order entries of the journal whose outcome is unknown. */
 const unresolved = async () => (await new InProcess(config).core.journal().list()).filter((e) => e.kind === "order" && (e.state === "unknown" || e.state === "sending"));
 const itemsOf = (call: { fields: Record<string, unknown> }) => (JSON.parse(String(call.fields.order)) as { item: Array<{ hostname: string }> }).item.map((i) => i.hostname);
+/** A get/auth answer whose entries carry no description. */
+const withoutDescriptions = (answer: Record<string, unknown>) => ({
+    ...answer,
+    data: Object.fromEntries(Object.entries(answer.data as Record<string, object>).map(([kvm, entry]) => [kvm, { ...entry, description: null }])),
+});
 const reversed = (answer: Record<string, unknown>) => ({ ...answer, serviceids: String(answer.serviceids).split(",").reverse().join(",") });
 
 /** A batch whose service ids EDIS answered reversed while the invoice was unpaid (no KVM to describe), then paid and provisioned. */
@@ -147,6 +152,7 @@ test.each([
     ["get/kvmid answers an HTML 404", { endpoint: "get/kvmid", status: 404, body: "html" as const }],
     ["get/kvmid refuses with words that say to try again, on every retry", { endpoint: "get/kvmid", times: 10, json: { status: "error", message: "System maintenance, please try again later" } }],
     ["the listing describes no KVM", { endpoint: "get/auth", times: 5, json: { status: "success", data: {} } }],
+    ["the listing gives the KVM no description", { endpoint: "get/auth", times: 5, rewrite: withoutDescriptions }],
 ])("a swapped member whose place no description confirmed is not deleted when %s: it fails saying what to do, and nothing is cancelled", async (_, fault) => {
     await swappedWhileUnpaidThenPaid();
     sim.inject(fault);
@@ -155,6 +161,17 @@ test.each([
     expect(error).toMatch(/is held by web1\.example\.com because of its place in order \d+ \(batch [0-9a-f]{16}\), and no description of its KVM has confirmed that/);
     expect(error).toContain("Nothing was changed or cancelled");
     expect(error).toContain("pulumi state delete 'urn:pulumi:");
+    expect(sim.calls("cancel/product")).toHaveLength(0);
+});
+
+test("a plan change of a swapped member whose KVM the listing does not describe upgrades nothing; a refused login while looking for a KVM is reported as it is", async () => {
+    await swappedWhileUnpaidThenPaid();
+    sim.inject({ endpoint: "get/auth", times: 20, rewrite: withoutDescriptions });
+    expect((await up({ ...fleet, web1: { ...fleet.web1, planId: 103 } })).join("\n")).toContain("EDIS's listing does not describe its KVM yet");
+    expect(sim.calls("add/upgrade")).toHaveLength(0);
+    sim.inject({ endpoint: "get/kvmid", status: 401 });
+    const e = new InProcess(config);
+    expect(await e.failure(e.destroy(kvmServerOn(e.core), held.web1))).toMatch(/^EDIS get\/kvmid: the e-mail or password was refused/);
     expect(sim.calls("cancel/product")).toHaveLength(0);
 });
 

@@ -25,13 +25,22 @@ export function confirmBatchPlace<T extends Partial<KvmServerOutputs>>(outs: T):
     );
 }
 
+/** Before anything acts on a marked server: its description must confirm it; none to compare stops it too. */
+export function requireBatchPlace<T extends Partial<KvmServerOutputs>>(outs: T, why: string): T {
+    const confirmed = confirmBatchPlace(outs);
+    if (confirmed[ORDER_BATCH]) throw unconfirmedPlace(confirmed, why);
+    return confirmed;
+}
+
 /** A server held by its place in a batched order whose KVM cannot be described now: nothing is changed or cancelled on it. */
 export function unconfirmedPlace(outs: Partial<KvmServerOutputs>, why: string): Error {
+    const order = outs.orderId ?? "?";
     return new Error(
-        `service ${outs.serviceId} (${outs.kvmId ?? "no KVM known"}) is held by ${outs.hostname} because of its place in order ` +
-            `${outs.orderId ?? "?"} (batch ${outs[ORDER_BATCH]}), and no description of its KVM has confirmed that: ${why}. Nothing ` +
-            `was changed or cancelled. Run the command again once EDIS describes it. Or check order ${outs.orderId ?? "?"} in the EDIS ` +
-            `client area, which shows the host name each service was ordered for: if service ${outs.serviceId} is ${outs.hostname}'s ` +
-            `and is to go, cancel it there and run \`${stateDelete(resourceKeyOf(outs))}\`.`,
+        `service ${outs.serviceId} (${outs.kvmId ?? "no KVM known"}) is held by ${outs.hostname} because of its place in order ${order} ` +
+            `(batch ${outs[ORDER_BATCH]}), and no description of its KVM has confirmed that: ${why}. Nothing was changed or cancelled ` +
+            `on it. Run the command again once EDIS describes the KVM (\`pulumi refresh\` first if it may be gone at EDIS: it leaves ` +
+            `the state once EDIS confirms that). Or check order ${order} in the EDIS client area, which shows the host name each ` +
+            `service was ordered for: if service ${outs.serviceId} is ${outs.hostname}'s and is to go, cancel it there (unpaid too) ` +
+            `and run \`${stateDelete(resourceKeyOf(outs))}\`.`,
     );
 }

@@ -10,7 +10,7 @@ import { Identity, RESOURCE_KEY, UpgradeEntry, entryFor, resolveCommand } from "
 import { WriteOutcomeUnknownError, sendOnce } from "../paidWrite";
 import { KvmServerInputs, KvmServerOutputs, NOT_LISTED, ORDER_BATCH, compact, resourceKeyOf, sessionOutputs } from "./inputs";
 import { managesPower, readPowerState } from "./power";
-import { confirmBatchPlace, unconfirmedPlace } from "./batchCheck";
+import { confirmBatchPlace, requireBatchPlace, unconfirmedPlace } from "./batchCheck";
 import { stateDelete } from "./holders";
 import { billingCycleProblem, paymentMethodProblem, resolvePaymentMethod } from "./orderCheck";
 
@@ -101,10 +101,10 @@ function notListedWarning(name: string, why: string, key: string | undefined): s
 }
 
 /**
- * confirmBatchPlace (batchCheck.ts) on the KVM's live description, before an update or a delete acts on the server; a
- * KVM that cannot be described stops it. `lookUp` (a delete): a server whose state has no KVM (unpaid when its create
+ * Before an update or a delete acts on a server held by its place in a batched order: the live description of its KVM
+ * must confirm it (requireBatchPlace). `lookUp` (a delete): a server whose state has no KVM (unpaid when its create
  * returned) may have one now, so EDIS is asked; only an answer that names none leaves the place in the order (item
- * order, as the specification has it) as all there is to go on. An update needs no look: it waits for the KVM and checks.
+ * order, as the specification has it) as all there is to go on. An update does not look: it waits for the KVM and checks.
  */
 export async function confirmBatchPlaceLive<T extends Partial<KvmServerOutputs>>(ctx: Context, outs: T, lookUp = false): Promise<T> {
     if (!outs[ORDER_BATCH]) return outs;
@@ -113,13 +113,15 @@ export async function confirmBatchPlaceLive<T extends Partial<KvmServerOutputs>>
         try {
             kvmId = await ctx.client.getKvmId(Number(outs.serviceId));
         } catch (e) {
-            throw unconfirmedPlace(outs, `asked for its KVM, ${(e as Error).message}`);
+            // A refused login or a request that never left says nothing of this server: it is reported as it is.
+            if (!isEdisApiError(e) || e.kind === "credentials" || e.kind === "not_sent") throw e;
+            throw unconfirmedPlace(outs, `asked for its KVM, ${e.message}`);
         }
     }
     if (!kvmId) return outs;
     const session = (await ctx.sessions.all()).get(kvmId) ?? (await ctx.sessions.one(kvmId));
-    if (!session) throw unconfirmedPlace({ ...outs, kvmId }, `its KVM ${kvmId} is not described in the account's listing (get/auth)`);
-    const confirmed = confirmBatchPlace({ ...outs, ...sessionOutputs(session) });
+    const why = session ? "EDIS's listing gives its KVM no description" : `its KVM ${kvmId} is not in the account's listing (get/auth)`;
+    const confirmed = requireBatchPlace({ ...outs, kvmId, ...(session ? sessionOutputs(session) : {}) }, why);
     return typeof outs.kvmId === "string" ? confirmed : outs;
 }
 

@@ -15,7 +15,7 @@ import { DEFAULT_PROVISIONING_TIMEOUT_SECONDS } from "../config";
 import { Identity, JournalPlace, OrderBatchInfo, OrderEntry, RESOURCE_KEY, entryFor, forgetOrderCommand, resolveCommand } from "../journal";
 import { PaidOutcome, WriteOutcomeUnknownError, sendOnce } from "../paidWrite";
 import { observe } from "./operations";
-import { confirmBatchPlace } from "./batchCheck";
+import { requireBatchPlace } from "./batchCheck";
 import { namedOrder, orderedAt, orderedDespite } from "./orderBatch";
 import { Context, ServerInitError } from "../context";
 import { pause } from "../clock";
@@ -267,7 +267,7 @@ async function finishProvisioning(ctx: Context, outs: KvmServerOutputs): Promise
         );
     }
     try {
-        provisioned = confirmBatchPlace(provisioned);
+        provisioned = requireBatchPlace(provisioned, "EDIS's listing does not describe its KVM yet");
     } catch (e) {
         // In state as what it was ordered for, with the mark: refresh, update and delete check it again.
         throw initError(provisioned, (e as Error).message);
