@@ -175,6 +175,33 @@ test("a plan change of a swapped member whose KVM the listing does not describe 
     expect(sim.calls("cancel/product")).toHaveLength(0);
 });
 
+test("a refresh that finds a swapped member's KVM undescribed keeps it marked: every plan shows it as a change, and the up fails instead of handing its KVM on", async () => {
+    await swappedWhileUnpaidThenPaid();
+    sim.inject({ endpoint: "get/auth", times: 1000, rewrite: withoutDescriptions });
+    const e = new InProcess(config);
+    const refreshed = (await e.refresh(kvmServerOn(e.core), held.web1))!;
+    expect(refreshed.outs).toMatchObject({ kvmId: expect.stringMatching(/^kvm_/), __orderBatch: expect.any(String) });
+    held.web1 = refreshed;
+    expect((await kvmServerOn(e.core).diff(held.web1.id, held.web1.outs, { ...fleet.web1, __resourceKey: held.web1.inputs.__resourceKey })).changes).toBe(true);
+    expect((await up(fleet)).join("\n")).toContain("is held by web1.example.com because of its place in order");
+    expect(sim.calls("add/upgrade").length + sim.calls("cancel/product").length).toBe(0);
+});
+
+test("an unswapped batch whose listing lags behind provisioning: the creates fail in state, and the next up finishes them, priced, with one order", async () => {
+    sim.inject({ endpoint: "get/auth", times: 1000, json: { status: "success", data: {} } });
+    const errors = await up(fleet);
+    expect(errors).toHaveLength(3);
+    for (const error of errors) expect(error).toMatch(/EDIS's listing does not describe its KVM yet\. Nothing was changed.*It is in the stack's state\.$/s);
+    sim.clearFaults();
+    expect(await up(fleet)).toEqual([]);
+    expect(orders()).toHaveLength(1);
+    expect(Object.values(held).map((h) => [h.outs.__orderBatch, (h.outs.listPrice as { billingCycle?: string } | undefined)?.billingCycle])).toEqual([
+        [undefined, "monthly"],
+        [undefined, "monthly"],
+        [undefined, "monthly"],
+    ]);
+});
+
 test("a member never provisioned (EDIS names no KVM for it) is cancelled by its place in the order: nothing else can tell", async () => {
     sim.behaviour.unpaidInvoices = true;
     expect(await up(fleet)).toHaveLength(3);

@@ -1,6 +1,6 @@
 /** The diff rules of a KvmServer: pure, no network; a suspension and a server missing from the listing count as changes too. */
 import { normalizeBillingCycle } from "../client/model";
-import { INPUT_NAMES, UNKNOWN, sameHostname } from "./inputs";
+import { INPUT_NAMES, ORDER_BATCH, UNKNOWN, sameHostname } from "./inputs";
 
 /** Changing these needs a different server: a new order (create before delete) and a cancel of the old. */
 export const REPLACE_ON_CHANGE = [
@@ -25,6 +25,9 @@ export const STATUS_DRIFT = ["suspended", "notListed"] as const;
 
 /** A create stopped after its order (service id, no KVM): the diff says so itself, since a refresh clears the engine's init errors. */
 export const UNFINISHED = "provisioning";
+
+/** A batched server whose place in the order no description has confirmed (batchCheck.ts): the update checks it first. */
+export const UNCONFIRMED = "orderPlace";
 
 /** The diff rules' ruling: the engine's DiffResult plus the inputs that changed, by meaning. */
 export interface KvmServerDiff {
@@ -67,6 +70,7 @@ export function diffKvmServer(olds: Record<string, unknown>, news: Record<string
     const learnedNow = changed.filter((name) => learned(name, olds, news));
     for (const status of STATUS_DRIFT) if (olds[status] === true) changed.push(status);
     if (olds.serviceId != null && !olds.kvmId) changed.push(UNFINISHED);
+    else if (olds[ORDER_BATCH]) changed.push(UNCONFIRMED);
     // A state without a recorded location learns it in place: the update checks that the plan is there.
     const learnsLocation = olds.locationId == null && news.locationId !== UNKNOWN;
     // A planId change replaces when asked (`replaceOnPlanChange`: the `replaceOnChanges` option does nothing for a dynamic

@@ -269,8 +269,8 @@ async function finishProvisioning(ctx: Context, outs: KvmServerOutputs): Promise
     try {
         provisioned = requireBatchPlace(provisioned, "EDIS's listing does not describe its KVM yet");
     } catch (e) {
-        // In state as what it was ordered for, with the mark: refresh, update and delete check it again.
-        throw initError(provisioned, (e as Error).message);
+        // In state as what it was ordered for, with the mark: every plan shows it as a change until an update confirms it.
+        throw initError(provisioned, `${(e as Error).message} It is in the stack's state.`);
     }
     if (!outs.powerState) return provisioned;
     try {

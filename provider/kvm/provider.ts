@@ -3,13 +3,13 @@ import type * as pulumi from "@pulumi/pulumi";
 import { ConfigureRequest, Core } from "../runtime";
 import { preflight } from "./preflight";
 import { Context, ServerInitError } from "../context";
-import { UNFINISHED, diffKvmServer, needsUpgrade } from "./diff";
+import { UNCONFIRMED, UNFINISHED, diffKvmServer, needsUpgrade } from "./diff";
 import { checkOrder, currentListPrice, resolvePaymentMethod, withoutNoExtraAddons } from "./orderCheck";
 import { RESOURCE_ALIASES, RESOURCE_KEY, adoptionKey, forgetService, identityOf, resolveCommand } from "../journal";
 import { randomBytes } from "node:crypto";
 import { heldElsewhereError } from "./holders";
 import { defaultJournalDir } from "../journal/location";
-import { INPUT_NAMES, KvmServerOutputs, checkInputs, compact, inputsOf, resourceKeyOf } from "./inputs";
+import { INPUT_NAMES, KvmServerOutputs, ORDER_BATCH, checkInputs, compact, inputsOf, resourceKeyOf } from "./inputs";
 import { cancelServer, checkLocation, confirmBatchPlaceLive, readServer, recheckListing, recheckSuspension, upgradeServer } from "./operations";
 import { createServer, resumeServer } from "./orderFlow";
 import { MANAGES_POWER, applyPowerState } from "./power";
@@ -85,6 +85,7 @@ const STATUS_NOTES = {
     suspended: "is suspended at EDIS: the plan shows it as an update, which re-reads it",
     notListed: "was not in the account's listing at the last refresh: the plan shows it as an update, which looks for it again (nothing is ordered)",
     [UNFINISHED]: "was ordered but is not provisioned yet: the plan shows it as an update, which waits for it (nothing is ordered)",
+    [UNCONFIRMED]: "holds its service by its place in a batched order, which no description of its KVM has confirmed yet: the plan shows it as an update, which checks it first (nothing is ordered)",
 };
 
 /** KvmServer on one core (runtime.ts), as both doors serve it. */
@@ -161,6 +162,8 @@ export function kvmServerOn(core: Core) {
             let outs = compact({ ...computedOf(olds), ...inputs, [RESOURCE_KEY]: key, locationId, serviceId: Number(id) }) as KvmServerOutputs;
             if (inputs.locationId !== undefined && olds.locationId == null && outs.planId !== undefined) await checkLocation(c, outs);
             outs = await confirmBatchPlaceLive(c, outs);
+            // A create that stopped after its order: one without a KVM yet, or one whose batched place was not confirmed.
+            const finishing = !outs.kvmId || olds[ORDER_BATCH] !== undefined;
             if (!outs.kvmId) {
                 // The create of this server stopped after its order: finish it (throws with the id if it cannot).
                 try {
@@ -169,9 +172,9 @@ export function kvmServerOn(core: Core) {
                 } catch (e) {
                     throw keepProvider(e, news);
                 }
-                // A create finished now was an order (an adopted server is provisioned already): priced as a create is.
-                if (!outs.listPrice) outs = await priced(c, outs);
             }
+            // A create finished now was an order (an adopted server is provisioned already): priced as a create is.
+            if (finishing && !outs.listPrice) outs = await priced(c, outs);
             // Entries written under the key state recorded (before a stack rename or an alias) are this resource's too.
             const identity = identityOf({ ...news, [RESOURCE_KEY]: key });
             if (identity && typeof olds[RESOURCE_KEY] === "string" && olds[RESOURCE_KEY] !== key) identity.aliases.push(olds[RESOURCE_KEY] as string);
