@@ -5,7 +5,11 @@ import type { ResourceDoor } from "./resources";
 
 export type DiffKind = "ADD" | "ADD_REPLACE" | "DELETE" | "DELETE_REPLACE" | "UPDATE" | "UPDATE_REPLACE";
 
-/** Undefined when a change has no property to name (VNC switched off at EDIS): the engine shows no detail. */
+/**
+ * Only inputs are named: the engine matches `replaceOnChanges` (even `["*"]`) against every key listed, so a status the
+ * diff reports (suspended, not listed, unfinished, an unconfirmed batch place) listed here would plan a new order.
+ * Undefined when no input changed (VNC switched off at EDIS, a suspension): the engine shows an update with no detail.
+ */
 export function detailedDiff(
     door: ResourceDoor,
     olds: Props,
@@ -14,12 +18,12 @@ export function detailedDiff(
 ): Record<string, { kind: DiffKind; inputDiff: boolean }> | undefined {
     const replaces = result.replaces ?? [];
     const changed = result.changed ?? door.inputNames.filter((n) => news[n] === UNKNOWN || JSON.stringify(olds[n]) !== JSON.stringify(news[n]));
-    const names = [...new Set([...changed, ...replaces])];
+    const names = [...new Set([...changed, ...replaces])].filter((name) => door.inputNames.includes(name));
     if (result.changes && names.length === 0) return undefined;
     const detail: Record<string, { kind: DiffKind; inputDiff: boolean }> = {};
     for (const name of names) {
         const base = olds[name] == null ? "ADD" : news[name] == null ? "DELETE" : "UPDATE";
-        detail[name] = { kind: (replaces.includes(name) ? `${base}_REPLACE` : base) as DiffKind, inputDiff: door.inputNames.includes(name) };
+        detail[name] = { kind: (replaces.includes(name) ? `${base}_REPLACE` : base) as DiffKind, inputDiff: true };
     }
     return detail;
 }

@@ -15,7 +15,7 @@ import { CliResult, CliStack } from "./pulumi";
 import { docBlocks } from "../support/docs";
 import { clientFor, orderProvisioned } from "../support/sim";
 import { runNamedCommand } from "../support/journalCommand";
-import { CliFixture, cliStacksPerTest, expectNoCredentials, failed, installPlugin, ok, paidWrites, upKilledWhileProvisioning } from "./support";
+import { CliFixture, DOORS, cliStacksPerTest, expectNoCredentials, failed, installPlugin, ok, openDoor, paidWrites, upKilledWhileProvisioning } from "./support";
 
 const YAML = join(__dirname, "..", "..", "examples", "yaml");
 const open = cliStacksPerTest();
@@ -272,4 +272,19 @@ describe("what the engine does not tell the plugin, and the plugin must not need
         for (const credential of [sim.account.state.email, sim.account.state.password]) expect(state).not.toContain(credential);
         ok(await stack.destroy());
     });
+});
+
+test("replaceOnChanges [\"*\"] on a server whose status changed at EDIS (suspended): the plan is an update that re-reads it, never a replacement that orders", async () => {
+    const web = { planId: 101, osId: 1012, hostname: "web1.example.com" };
+    const { sim, stack } = await openDoor(open, DOORS[1], { web });
+    const manifest = join(stack.project.dir, "Pulumi.yaml");
+    const program = JSON.parse(readFileSync(manifest, "utf8"));
+    program.resources.web.options = { replaceOnChanges: ["*"] };
+    writeFileSync(manifest, JSON.stringify(program, null, 2));
+    ok(await stack.up());
+    sim.account.setSuspended(sim.account.state.services[0].serviceId, true);
+    const preview = ok(await stack.preview(["--refresh"]));
+    expect(preview.ops.web).toEqual(["refresh", "update"]);
+    ok(await stack.up(["--refresh"]));
+    expect(paidWrites(sim)).toEqual(["add/order"]);
 });
