@@ -8,7 +8,8 @@ export type DiffKind = "ADD" | "ADD_REPLACE" | "DELETE" | "DELETE_REPLACE" | "UP
 /**
  * Only inputs are named: the engine matches `replaceOnChanges` (even `["*"]`) against every key listed, so a status the
  * diff reports (suspended, not listed, unfinished, an unconfirmed batch place) listed here would plan a new order.
- * Undefined when no input changed (VNC switched off at EDIS, a suspension): the engine shows an update with no detail.
+ * Undefined when no input changed (a suspension, a server missing from the listing): the engine shows an update with no
+ * detail. (The engine still matches `"*"` against init errors: the docs say to name inputs instead.)
  */
 export function detailedDiff(
     door: ResourceDoor,
