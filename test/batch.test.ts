@@ -161,6 +161,7 @@ test.each([
     expect(error).toMatch(/is held by web1\.example\.com because of its place in order \d+ \(batch [0-9a-f]{16}\), and no description of its KVM has confirmed that/);
     expect(error).toContain("Nothing was changed or cancelled");
     expect(error).toContain("pulumi state delete 'urn:pulumi:");
+    expect(error).toContain("to keep it, set its description there to web1.example.com");
     expect(sim.calls("cancel/product")).toHaveLength(0);
 });
 

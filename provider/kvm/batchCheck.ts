@@ -40,7 +40,8 @@ export function unconfirmedPlace(outs: Partial<KvmServerOutputs>, why: string): 
             `(batch ${outs[ORDER_BATCH]}), and no description of its KVM has confirmed that: ${why}. Nothing was changed or cancelled ` +
             `on it. Run the command again once EDIS describes the KVM (\`pulumi refresh\` first if it may be gone at EDIS: it leaves ` +
             `the state once EDIS confirms that). Or check order ${order} in the EDIS client area, which shows the host name each ` +
-            `service was ordered for: if service ${outs.serviceId} is ${outs.hostname}'s and is to go, cancel it there (unpaid too) ` +
-            `and run \`${stateDelete(resourceKeyOf(outs))}\`.`,
+            `service was ordered for. If service ${outs.serviceId} is ${outs.hostname}'s: to keep it, set its description there to ` +
+            `${outs.hostname} (or run \`${stateDelete(resourceKeyOf(outs))}\` and adopt it with adoptKvmId); to let it go, cancel ` +
+            `it there (unpaid too), then run that \`pulumi state delete\`.`,
     );
 }
