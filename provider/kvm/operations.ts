@@ -121,8 +121,7 @@ export async function confirmBatchPlaceLive<T extends Partial<KvmServerOutputs>>
     if (!kvmId) return outs;
     const session = (await ctx.sessions.all()).get(kvmId) ?? (await ctx.sessions.one(kvmId));
     const why = session ? "EDIS's listing gives its KVM no description" : `its KVM ${kvmId} is not in the account's listing (get/auth)`;
-    const confirmed = requireBatchPlace({ ...outs, kvmId, ...(session ? sessionOutputs(session) : {}) }, why);
-    return typeof outs.kvmId === "string" ? confirmed : outs;
+    return requireBatchPlace({ ...outs, kvmId, ...(session ? sessionOutputs(session) : {}) }, why);
 }
 
 /** A locationId given to a server whose state records none: the server's plan must be at that location. */

@@ -288,3 +288,15 @@ test("replaceOnChanges [\"*\"] on a server whose status changed at EDIS (suspend
     ok(await stack.up(["--refresh"]));
     expect(paidWrites(sim)).toEqual(["add/order"]);
 });
+
+test("replaceOnChanges [\"*\"] also matches the engine's init errors (docs/installation-configuration.md): a create stopped by an unpaid invoice is planned as a replacement", async () => {
+    const web = { planId: 101, osId: 1012, hostname: "web1.example.com" };
+    const { sim, stack } = await openDoor(open, DOORS[1], { web }, { sim: { unpaidInvoices: true } });
+    const manifest = join(stack.project.dir, "Pulumi.yaml");
+    const program = JSON.parse(readFileSync(manifest, "utf8"));
+    program.resources.web.options = { replaceOnChanges: ["*"] };
+    writeFileSync(manifest, JSON.stringify(program, null, 2));
+    expect(failed(await stack.up()).output).toContain("is unpaid");
+    expect(ok(await stack.preview()).ops.web).toEqual(["create-replacement", "replace", "delete-replaced"]);
+    expect(paidWrites(sim)).toEqual(["add/order"]);
+});
