@@ -39,10 +39,11 @@ export function reverseDnsOn(core: Core) {
         ...configuredResource(core, "ReverseDns", RULES),
 
         async diff(_id: string, olds: Record<string, unknown>, news: Record<string, unknown>) {
-            const replaces = ["kvmId", "ipAddress"].filter((k) => olds[k] !== news[k]);
+            const changed = ["kvmId", "ipAddress", "dnsPtr"].filter((k) => olds[k] !== news[k]);
+            const replaces = changed.filter((k) => k !== "dnsPtr");
             // The same address moving to another KVM: delete first, or the old record's delete would remove the new one.
             const deleteBeforeReplace = replaces.length > 0 && olds.ipAddress === news.ipAddress;
-            return { changes: replaces.length > 0 || olds.dnsPtr !== news.dnsPtr, replaces, deleteBeforeReplace };
+            return { changes: changed.length > 0, replaces, changed, deleteBeforeReplace };
         },
 
         async create(inputs: Record<string, unknown>) {

@@ -71,7 +71,7 @@ export function trafficAlertOn(core: Core) {
             const passwordChanged =
                 password === UNKNOWN || (password === undefined ? olds.callbackPasswordDigest !== undefined : !matchesDigest(String(password), olds.callbackPasswordDigest));
             if (passwordChanged) replaces.push("callbackPassword");
-            return { changes: replaces.length > 0, replaces, deleteBeforeReplace: false };
+            return { changes: replaces.length > 0, replaces, changed: replaces, deleteBeforeReplace: false };
         },
 
         async create(inputs: Record<string, unknown>) {

@@ -31,8 +31,9 @@ export function vncAccessOn(core: Core) {
         async diff(_id: string, olds: Record<string, unknown>, news: Record<string, unknown>) {
             const replaces = olds.kvmId !== news.kvmId ? ["kvmId"] : [];
             const password = news.password === UNKNOWN || !matchesDigest(String(news.password), olds.passwordDigest);
-            const changes = replaces.length > 0 || password || olds.enabled === false;
-            return { changes, replaces, deleteBeforeReplace: false };
+            const changed = password ? [...replaces, "password"] : replaces;
+            // VNC switched off at EDIS is no input's change: an update, never a replacement (whose old half would switch it off).
+            return { changes: changed.length > 0 || olds.enabled === false, replaces, changed, deleteBeforeReplace: false };
         },
 
         async create(inputs: Record<string, unknown>) {

@@ -1,5 +1,4 @@
 /** The per-property diff the plugin reports: the engine applies `replaceOnChanges` to the keys listed here. */
-import { UNKNOWN } from "../fields";
 import type { Props } from "./properties";
 import type { ResourceDoor } from "./resources";
 
@@ -8,8 +7,10 @@ export type DiffKind = "ADD" | "ADD_REPLACE" | "DELETE" | "DELETE_REPLACE" | "UP
 /**
  * Only inputs are named: the engine matches `replaceOnChanges` (even `["*"]`) against every key listed, so a status the
  * diff reports (suspended, not listed, unfinished, an unconfirmed batch place) listed here would plan a new order.
- * Undefined when no input changed (a suspension, a server missing from the listing): the engine shows an update with no
- * detail. (The engine still matches `"*"` against init errors: the docs say to name inputs instead.)
+ * Undefined when no input changed (a suspension, a server missing from the listing, VNC switched off at EDIS): the engine
+ * shows an update with no detail. Each resource's diff names its changed inputs (`changed`) by their meaning; none is
+ * guessed here from state, which keeps a secret input only as its digest. (The engine still matches `"*"` against init
+ * errors: the docs say to name inputs instead.)
  */
 export function detailedDiff(
     door: ResourceDoor,
@@ -18,8 +19,7 @@ export function detailedDiff(
     result: { changes?: boolean; replaces?: string[]; changed?: string[] },
 ): Record<string, { kind: DiffKind; inputDiff: boolean }> | undefined {
     const replaces = result.replaces ?? [];
-    const changed = result.changed ?? door.inputNames.filter((n) => news[n] === UNKNOWN || JSON.stringify(olds[n]) !== JSON.stringify(news[n]));
-    const names = [...new Set([...changed, ...replaces])].filter((name) => door.inputNames.includes(name));
+    const names = [...new Set([...(result.changed ?? []), ...replaces])].filter((name) => door.inputNames.includes(name));
     if (result.changes && names.length === 0) return undefined;
     const detail: Record<string, { kind: DiffKind; inputDiff: boolean }> = {};
     for (const name of names) {

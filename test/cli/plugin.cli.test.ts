@@ -274,18 +274,26 @@ describe("what the engine does not tell the plugin, and the plugin must not need
     });
 });
 
-test("replaceOnChanges [\"*\"] on a server whose status changed at EDIS (suspended): the plan is an update that re-reads it, never a replacement that orders", async () => {
+test("replaceOnChanges [\"*\"] on what changed at EDIS (a server suspended, its VNC switched off): the plan is an update that re-reads it, never a replacement that orders or switches VNC off", async () => {
     const web = { planId: 101, osId: 1012, hostname: "web1.example.com" };
     const { sim, stack } = await openDoor(open, DOORS[1], { web });
     const manifest = join(stack.project.dir, "Pulumi.yaml");
     const program = JSON.parse(readFileSync(manifest, "utf8"));
     program.resources.web.options = { replaceOnChanges: ["*"] };
+    program.resources.vnc = { type: "edis:index:VncAccess", properties: { kvmId: "${web.kvmId}", password: "abcd1234" }, options: { replaceOnChanges: ["*"] } };
     writeFileSync(manifest, JSON.stringify(program, null, 2));
     ok(await stack.up());
-    sim.account.setSuspended(sim.account.state.services[0].serviceId, true);
-    const preview = ok(await stack.preview(["--refresh"]));
-    expect(preview.ops.web).toEqual(["refresh", "update"]);
+    const server = sim.account.state.services[0];
+    sim.account.setSuspended(server.serviceId, true);
+    expect(ok(await stack.preview(["--refresh"])).ops.web).toEqual(["refresh", "update"]);
     ok(await stack.up(["--refresh"]));
+    sim.account.setSuspended(server.serviceId, false);
+    ok(await stack.up(["--refresh"]));
+
+    delete server.vnc;
+    expect(ok(await stack.preview(["--refresh"])).ops.vnc).toEqual(["refresh", "update"]);
+    expect(ok(await stack.up(["--refresh"])).ops.vnc).toEqual(["refresh", "update"]);
+    expect(server.vnc?.password).toBe("abcd1234");
     expect(paidWrites(sim)).toEqual(["add/order"]);
 });
 
