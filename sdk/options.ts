@@ -88,15 +88,17 @@ export function journalIdentity(name: string, type: string, opts: pulumi.CustomR
 }
 
 /**
- * Once the engine has saved a resource (its registration answered, outside preview), the journal entry of the write
- * that made it goes (provider/journal settle, as the provider's next diff or read would). Never fails the program.
+ * Once the engine has saved a resource (its registration answered, outside preview, with checkpoints saved), the
+ * journal entry of the write that made it goes (provider/journal settle, as the provider's next diff or read would).
+ * Never fails the program.
  */
 export function settleWhenRecorded(key: pulumi.Input<unknown> | undefined, kind: "order" | "hook", id: pulumi.Output<number | undefined>): void {
     if (key === undefined || pulumi.runtime.isDryRun()) return;
     pulumi.all([key, id]).apply(([k, made]) => {
         if (typeof k !== "string" || typeof made !== "number") return;
         try {
-            const { OrderJournal, RESOURCE_KEY, settle, journalStoreAt } = require("../provider/journal") as typeof import("../provider/journal");
+            const { OrderJournal, RESOURCE_KEY, checkpointsSaved, settle, journalStoreAt } = require("../provider/journal") as typeof import("../provider/journal");
+            if (!checkpointsSaved()) return;
             const { resolveConfig } = require("../provider/config") as typeof import("../provider/config");
             // The provider's own reading of the settings (provider/config.ts), so both find the same journal.
             const location = resolveConfig((key) => pulumi.runtime.getConfig(`edis:${key}`)).journal;

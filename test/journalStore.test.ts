@@ -63,7 +63,7 @@ function tempDir(): string {
     return dir;
 }
 /** The order entry a deployment of `key` would act on, from the directory journal at `dir`. */
-const lookUp = (dir: string, key: string) => entryFor(new OrderJournal(dir), { key, aliases: [], aliasesKnown: true }, "order", () => undefined);
+const lookUp = (dir: string, key: string) => entryFor(new OrderJournal(dir), { key, aliases: [] }, "order", () => undefined);
 const urn = (stack: string, name = "web1") => `urn:pulumi:${stack}::servers::pulumi-nodejs:dynamic/edis:KvmServer::${name}`;
 
 describe.each(stores)("the journal in %s", (_title, open) => {
@@ -263,7 +263,7 @@ describe("what the journal never guesses", () => {
         // stack's and stops nothing; under the same provider (a renamed stack keeps its id), or another name, it stops the write.
         const provider = (stack: string, id: string, name = "default_1_0_0") => ({ urn: `urn:pulumi:${stack}::servers::pulumi:providers:edis::${name}`, id });
         const said: string[] = [];
-        const asProd = (id: string, name?: string) => entryFor(new OrderJournal(dir), { key: urn("prod"), aliases: [], aliasesKnown: false, provider: provider("prod", id, name) }, "order", (l) => said.push(l));
+        const asProd = (id: string, name?: string) => entryFor(new OrderJournal(dir), { key: urn("prod"), aliases: [], provider: provider("prod", id, name) }, "order", (l) => said.push(l));
         await new OrderJournal(dir).write(order(urn("dev"), { state: "created", serviceId: 5, provider: provider("dev", "p1") }));
         expect(await asProd("p2")).toBeUndefined();
         // Passed over, never silently: a provider made anew between a dead engine and a rename would look the same.
@@ -278,7 +278,7 @@ describe("what the journal never guesses", () => {
         const moved = urn("x", "db1").replace("::servers::", "::servers-old::");
         await new OrderJournal(dir).write(order(moved, { state: "unknown", serviceId: 6, provider: provider("x", "p9") }));
         const asMoved = (hostname: string, p?: ReturnType<typeof provider>) =>
-            entryFor(new OrderJournal(dir), { key: urn("x", "db1"), aliases: [], aliasesKnown: true, provider: p }, "order", (l) => said.push(l), (e) => e.hostname === hostname);
+            entryFor(new OrderJournal(dir), { key: urn("x", "db1"), aliases: [], provider: p }, "order", (l) => said.push(l), (e) => e.hostname === hostname);
         said.length = 0;
         for (const p of [provider("x", "p9"), provider("x", "p8"), undefined]) {
             await expect(asMoved("web1.example.com", p)).rejects.toThrow(/holds an unfinished order for urn:pulumi:x::servers-old::.*in another stack or project/);

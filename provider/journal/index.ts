@@ -376,12 +376,10 @@ export function moveCommand(from: string, to: string, where: JournalPlace): stri
 /** How a printed command names a URN in base64url. */
 export const URN64 = "urn64:";
 
-/** Who a write is for: the resource's URN, and the URNs it had (aliases), when the door was told them. */
+/** Who a write is for: the resource's URN, and the URNs it had (aliases), when the door was told them (the engine never tells the plugin). */
 export interface Identity {
     key: string;
     aliases: string[];
-    /** Whether the door was told the aliases (the engine never tells the plugin). */
-    aliasesKnown: boolean;
     /** The engine's provider resource serving it, when the door is told (the plugin). */
     provider?: EngineProvider;
 }
@@ -390,9 +388,8 @@ export interface Identity {
 export function identityOf(props: Record<string, unknown>): Identity | undefined {
     const key = props[RESOURCE_KEY];
     if (typeof key !== "string") return undefined;
-    const known = Array.isArray(props[RESOURCE_ALIASES]);
-    const aliases = known ? (props[RESOURCE_ALIASES] as unknown[]).filter((a): a is string => typeof a === "string" && a !== key) : [];
-    return { key, aliases, aliasesKnown: known };
+    const aliases = Array.isArray(props[RESOURCE_ALIASES]) ? (props[RESOURCE_ALIASES] as unknown[]) : [];
+    return { key, aliases: aliases.filter((a): a is string => typeof a === "string" && a !== key) };
 }
 
 function urnParts(key: string): { stack: string; project: string; typePath: string; name: string } | undefined {
@@ -408,7 +405,7 @@ export function sameResourceElsewhere(key: string, other: string): boolean {
     return them.typePath === me.typePath && them.name === me.name;
 }
 
-/** Unfinished writes of other resources of this stack, project and type: a renamed resource's, when aliases are unknown. */
+/** Unfinished writes of other resources of this stack, project and type: a renamed resource's, whether or not it has an alias. */
 export async function unfinishedBeside<K extends "order" | "hook">(
     journal: OrderJournal,
     key: string,
@@ -493,7 +490,8 @@ export async function entryFor<K extends JournalKind>(
                 `resumed, not sent again.`,
         );
     }
-    if (id.aliasesKnown || !sameIntent || (kind !== "order" && kind !== "hook")) return undefined;
+    // Aliases known or not (a rename without one, of a resource that never reached state): the same intent stops the write.
+    if (!sameIntent || (kind !== "order" && kind !== "hook")) return undefined;
     const renamed = (await unfinishedBeside(journal, id.key, kind as "order" | "hook")).find(
         (e) => e.writer !== WRITER && sameIntent(e as Extract<JournalEntry, { kind: K }>),
     );
@@ -506,6 +504,11 @@ export async function entryFor<K extends JournalKind>(
         );
     }
     return undefined;
+}
+
+/** Whether the engine saves its checkpoint after each step; under PULUMI_SKIP_CHECKPOINTS nothing is saved before the end. */
+export function checkpointsSaved(): boolean {
+    return !/^(1|true)$/i.test(process.env.PULUMI_SKIP_CHECKPOINTS ?? "");
 }
 
 /** A server is cancelled: its entries go with it (another server of the same resource keeps its own). */

@@ -7,7 +7,7 @@ import type * as grpcTypes from "@grpc/grpc-js";
 import { withheldError, withhold } from "../client/withhold";
 import { unknownSettings } from "../config";
 import { CheckFailure, UNKNOWN } from "../fields";
-import { RESOURCE_KEY } from "../journal";
+import { RESOURCE_KEY, checkpointsSaved } from "../journal";
 import { ConfigureRequest, Core } from "../runtime";
 import { fromPulumi, inResource, linesDelivered } from "../engineLog";
 import { packageVersion } from "../version";
@@ -94,8 +94,7 @@ export function configFromRequest(req: any): ConfigureRequest {
     // Sent by engines since March 2025; in a preview of a new provider the id is unknown (no create is sent then). With
     // PULUMI_SKIP_CHECKPOINTS the provider may be in no checkpoint when a create returns: then it is not recorded.
     const [urn, id] = [req.getUrn?.(), req.getId?.()];
-    const checkpointed = !/^(1|true)$/i.test(process.env.PULUMI_SKIP_CHECKPOINTS ?? "");
-    const provider = urn && id && id !== UNKNOWN && checkpointed ? { urn, id } : undefined;
+    const provider = urn && id && id !== UNKNOWN && checkpointsSaved() ? { urn, id } : undefined;
     return { config: { get: (key: string) => values.get(key) }, provider };
 }
 

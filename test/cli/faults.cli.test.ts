@@ -83,3 +83,25 @@ test("the whole deployment killed while hooks/set was at EDIS, which made the ho
     expect(hooks()).toHaveLength(1);
     await expectNoCredentials(f);
 });
+
+test("with PULUMI_SKIP_CHECKPOINTS the engine saves nothing before the end: a deployment killed after a create returned leaves its order's entry, and the rerun takes the server back without a second order", async () => {
+    const f = await open(SERVERS);
+    const { sim, stack } = f;
+    await declare(stack, { web1 });
+    await stack.setConfig({ "edis-servers:alerts": JSON.stringify({ web1: 80 }) });
+    const journal = new OrderJournal(join(stack.project.dir, ".pulumi-edis", "journal"));
+    // hooks/set follows web1's registration answer, on which the program would settle the entry with checkpoints saved.
+    let entries: string[] = [];
+    sim.holdByEndpoint["hooks/set"] = async () => {
+        entries = (await journal.list()).filter((e) => e.kind === "order").map((e) => `${e.kind} ${e.state}`);
+        stack.crash();
+    };
+    await stack.up([], { env: { PULUMI_SKIP_CHECKPOINTS: "true" } }).finally(() => delete sim.holdByEndpoint["hooks/set"]);
+    expect(entries).toEqual(["order created"]);
+    expect(await stack.resources()).toEqual({});
+    ok(await stack.run(["cancel", "--yes"]));
+    await stack.setConfig({ "edis-servers:alerts": "{}" });
+    ok(await stack.up());
+    expect(Object.values(await stack.resources()).map((r) => r.id)).toEqual([String(sim.account.state.services[0].serviceId)]);
+    expect(paidWrites(sim)).toEqual(["add/order"]);
+});

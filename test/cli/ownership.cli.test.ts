@@ -85,6 +85,9 @@ describe.each(DOORS)("through $name", (door) => {
             await f.stack.setConfig({ "edis:baseUrl": spelling });
             expect([spelling, failed(await f.stack.up()).output]).toEqual([spelling, expect.stringContaining("may or may not have been made")]);
         }
+        // Renamed without an alias (it never reached state, so there is none to give): the same intent still blocks.
+        await door.declare(f.stack, { web2: web });
+        expect(failed(await f.stack.up()).output).toContain("the same intent in this stack");
         expect(paidWrites(f.sim)).toEqual(["add/order"]);
         // As the error says: once provisioned, the program adopts the server, which settles the block.
         await until(() => (f.sim.account.advance(), !!f.sim.account.state.services[0]?.kvmId), "EDIS provisions the order");

@@ -293,7 +293,7 @@ test("replaceOnChanges [\"*\"] on what changed at EDIS (a server suspended, its 
     delete server.vnc;
     expect(ok(await stack.preview(["--refresh"])).ops.vnc).toEqual(["refresh", "update"]);
     expect(ok(await stack.up(["--refresh"])).ops.vnc).toEqual(["refresh", "update"]);
-    expect(server.vnc?.password).toBe("abcd1234");
+    expect(sim.account.state.services[0].vnc?.password).toBe("abcd1234");
     expect(paidWrites(sim)).toEqual(["add/order"]);
 });
 
