@@ -165,6 +165,23 @@ test.each([
     expect(sim.calls("cancel/product")).toHaveLength(0);
 });
 
+test("one listing entry whose kvm_id is another KVM's answers for neither: a swapped member is never confirmed by it, and nothing is cancelled", async () => {
+    await swappedWhileUnpaidThenPaid();
+    const kvmOf = (serviceId: number) => sim.account.state.services.find((s) => s.serviceId === serviceId)!.kvmId!;
+    const [own, other] = [kvmOf(services()["web1.example.com"]), kvmOf(Number(held.web1.id))];
+    // web1's own entry, first in the listing, says it is the KVM of the service web1 was given by its place.
+    const odd = (answer: Record<string, unknown>) => {
+        const { [own]: entry, ...rest } = answer.data as Record<string, object>;
+        return { ...answer, data: { [own]: { ...entry, kvm_id: other }, ...rest } };
+    };
+    sim.inject({ endpoint: "get/auth", times: 1000, rewrite: odd });
+    expect((await up(fleet)).join("\n")).toContain("cannot be read");
+    expect(held.web1.outs.kvmId).toBeUndefined();
+    const e = new InProcess(config);
+    expect(await e.failure(e.destroy(kvmServerOn(e.core), held.web1))).toContain("its kvm_id is not the entry's key");
+    expect(sim.calls("add/upgrade").length + sim.calls("cancel/product").length).toBe(0);
+});
+
 test("a plan change of a swapped member whose KVM the listing does not describe upgrades nothing; a refused login while looking for a KVM is reported as it is", async () => {
     await swappedWhileUnpaidThenPaid();
     sim.inject({ endpoint: "get/auth", times: 20, rewrite: withoutDescriptions });

@@ -306,10 +306,13 @@ export const authAnswer = z
         const listing: KvmListing = { sessions: [], unreadable: [] };
         for (const [key, raw] of Object.entries(data)) {
             const read = wireSession.safeParse(raw);
-            if (read.success) listing.sessions.push(sessionOf(key, read.data));
+            // The specification: kvm_id "equals the key of the entry". One that does not answers for neither KVM.
+            const agrees = read.success && (read.data.kvm_id === undefined || read.data.kvm_id === key);
+            if (read.success && agrees) listing.sessions.push(sessionOf(key, read.data));
             else {
                 const field = (name: string) => [(raw as Record<string, unknown> | null)?.[name]].filter((v) => typeof v === "string");
-                listing.unreadable.push({ kvmIds: [key, ...field("kvm_id")], problem: withhold(describeIssues(read.error)), signatures: field("signature") });
+                const problem = read.success ? "its kvm_id is not the entry's key" : withhold(describeIssues(read.error));
+                listing.unreadable.push({ kvmIds: [key, ...field("kvm_id")], problem, signatures: field("signature") });
             }
         }
         return listing;
@@ -317,7 +320,7 @@ export const authAnswer = z
 
 function sessionOf(key: string, s: z.output<typeof wireSession>): KvmSession {
     return {
-            kvmId: s.kvm_id ?? key,
+            kvmId: key,
             apiHost: s.api_host,
             apiRdns: s.api_rdns ?? undefined,
             validUntil: unixSeconds(s.valid_until),
