@@ -86,6 +86,20 @@ describe("what a change does", () => {
         expect([sim.calls("add/upgrade").length, sim.account.state.upgrades.length, recorded.held.outs.planId]).toEqual([...after, 102]);
     });
 
+    test.each([
+        ["cancel/product", "in words", { status: "success", message: "Service 999 has been cancelled" }],
+        ["cancel/product", "as a KVM record", { status: "success", kvm: { id: "kvm_199999_000000" } }],
+        ["cancel/product", "under a name of its own", { status: "success", vps: "kvm_199999_000000" }],
+        ["add/upgrade", "in words", { status: "success", message: "Service 999 upgraded to KVM M" }],
+    ])("a %s 'success' that names another server %s is no answer about this one: state keeps what EDIS has", async (endpoint, _how, json) => {
+        sim.inject({ endpoint, json });
+        const e = next();
+        const failure = endpoint === "cancel/product" ? await e.failure(e.destroy(kvmServerOn(e.core), held)) : await upFails(held, { ...web1, planId: 102 });
+        expect(failure).toMatch(/the answer is about (service 999|kvm_199999_000000), not about/);
+        expect(billed()).toEqual([Number(held.id)]);
+        expect(sim.account.state.services[0].pid).toBe(101);
+    });
+
     test("an unknown plan change of another server the resource held (a replacement's old half) blocks a plan change, naming that server, until resolved", async () => {
         const e = next();
         const other = { kind: "upgrade" as const, state: "unknown" as const, key: held.inputs.__resourceKey as string, hostname: web1.hostname, sentAt: "then", serviceId: 4242, kvmId: "kvm_4242_1", fromPlanId: 101, toPlanId: 102, billingCycle: "monthly" as const };
@@ -97,6 +111,20 @@ describe("what a change does", () => {
         expect((await up(held, { ...web1, planId: 102 })).held.outs.planId).toBe(102);
     });
 
+});
+
+test.each([
+    ["in a map keyed by it", (a: Record<string, unknown>) => ({ status: "success", orderid: a.orderid, invoiceid: a.invoiceid, services: { [String(a.serviceids)]: { status: "Pending" } } }), "ordered"],
+    ["only in words", (a: Record<string, unknown>) => ({ status: "success", orderid: a.orderid, invoiceid: a.invoiceid, message: `Service #${String(a.serviceids)} created` }), "unknown"],
+])("an add/order answer that names its service %s is an order: the service is named, and nothing is ordered again", async (_how, rewrite, state) => {
+    sim.inject({ endpoint: "add/order", rewrite });
+    const e = next();
+    const outcome = await e.up(kvmServerOn(e.core), undefined, web1).then((r) => `created ${r.held.id}`, (x: Error) => x.message);
+    const serviceId = sim.account.state.services[0].serviceId;
+    expect(outcome).toContain(String(serviceId));
+    expect(JSON.stringify(await e.core.journal().list())).toContain(state === "ordered" ? `"serviceId":${serviceId}` : `service ${serviceId}`);
+    await next().up(kvmServerOn(e.core), undefined, web1).catch(() => undefined);
+    expect(sim.calls("add/order")).toHaveLength(1);
 });
 
 test("an unpaid server that is destroyed instead is cancelled, with edis:cancellationType where the input is unset", async () => {

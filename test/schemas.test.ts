@@ -5,6 +5,7 @@
 import * as wire from "../provider/client/schemas";
 import { nextDelayMs, parseRetryAfter, DEFAULT_RETRY_POLICY } from "../provider/client/retry";
 import { EdisApiError } from "../provider/client/errors";
+import { idsInAnswer } from "../provider/client/namedIds";
 import { productsAnswer } from "./spec/fixtures";
 
 describe("get/kvmid and get/serviceid answers", () => {
@@ -64,7 +65,9 @@ describe("orders, locations, sessions", () => {
         // Ids in any shape (namedIds.ts): PHP's associative arrays, under data, as strings.
         expect(wire.orderAnswer.parse({ orderid: 5, serviceids: { "0": 7, "1": "8" } }).serviceIds).toEqual([7, 8]);
         expect(wire.orderAnswer.parse({ data: { orderid: "5", serviceids: "7" } })).toMatchObject({ orderId: 5, serviceIds: [7] });
-        expect(wire.orderAnswer.parse({ orderid: 5, serviceids: "7,x" }).serviceIds).toEqual([]);
+        // Not the specification's order result: read as unexpected, so its raw text's ids and words are named.
+        expect(wire.orderAnswer.safeParse({ orderid: 5, serviceids: "7,x" }).success).toBe(false);
+        expect(idsInAnswer(JSON.stringify({ orderid: 5, services: { "1003": { status: "Pending" } } })).fields.serviceIds).toEqual([1003]);
     });
 
     test("locations with the fields another client saw", () => {

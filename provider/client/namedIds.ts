@@ -60,11 +60,21 @@ function collect(value: unknown, into: number[], depth = 0): void {
     }
 }
 
-/** `"service": {"id": 1003}`, `"services": [{"id": 1003}, 1004]`. */
+/** `"service": {"id": 1003}`, `"services": [{"id": 1003}, 1004]`, `"services": {"1003": {...}}` (PHP's map keyed by ids). */
 function collectRecord(value: unknown, into: number[]): void {
     if (Array.isArray(value)) return value.forEach((v) => collectRecord(v, into));
     if (!value || typeof value !== "object") return collect(value, into);
-    for (const [k, inner] of Object.entries(value as Record<string, unknown>)) if (/^ids?$/i.test(k)) collect(inner, into);
+    const entries = Object.entries(value as Record<string, unknown>);
+    if (entries.length && entries.every(([k]) => /^\d{1,15}$/.test(k))) return void into.push(...entries.map(([k]) => Number(k)).filter((n) => n > 0));
+    for (const [k, inner] of entries) if (/^ids?$/i.test(k)) collect(inner, into);
+}
+
+/** What a key naming a KVM holds: `"kvm": "kvm_1"`, `"kvm": {"id": "kvm_1"}`, `"kvms": ["kvm_1"]`. */
+function kvmValues(v: unknown): string[] {
+    if (v === null || v === undefined || v === "") return [];
+    if (Array.isArray(v)) return v.flatMap(kvmValues);
+    if (typeof v !== "object") return [String(v)];
+    return Object.entries(v as Record<string, unknown>).flatMap(([k, inner]) => (/^ids?$/i.test(k) ? kvmValues(inner) : []));
 }
 
 function walk(value: unknown, ids: NamedIds, kvms?: string[], depth = 0): void {
@@ -73,7 +83,7 @@ function walk(value: unknown, ids: NamedIds, kvms?: string[], depth = 0): void {
     for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
         const named = kindOfKey(key);
         if (named) (named.direct ? collect : collectRecord)(v, ids[named.kind]);
-        if (kvms && /kvm/i.test(key) && v !== null && v !== undefined && v !== "" && typeof v !== "object") kvms.push(String(v));
+        if (kvms && /kvm/i.test(key)) kvms.push(...kvmValues(v));
         walk(v, ids, kvms, depth + 1);
     }
 }
@@ -144,6 +154,11 @@ const DUMPED = new RegExp(
     String.raw`(?:["']${KEY}["']\s*:|\[${KEY}\]\s*=>|\b${KEY}=|<${KEY}>)\s*(?:array\s*\(|[\["'({])?\s*((?:#?\d{1,15}(?:\s*[,;|]\s*|\s+)?)+)`,
     "gi",
 );
+
+/** KVM ids written anywhere, in a value under any key or in words: `kvm_` and digits, as EDIS names them. */
+export function kvmWordsIn(raw: string): string[] {
+    return raw.match(/\bkvm_[A-Za-z0-9_]*\d[A-Za-z0-9_]*/gi) ?? [];
+}
 
 const MENTIONED = /\b(service|order|invoice)s?\b(?:\s+(?:id|ids|no\.?|number|num))?\s*[:#]?\s*#?(\d{2,15})\b/gi;
 

@@ -6,7 +6,7 @@ import { Clock, pause } from "../clock";
 import { RetryPolicy, nextDelayMs } from "./retry";
 import { describeIssues } from "./schemas";
 import { PostRequest, postJson } from "./transport";
-import { idsInAnswer } from "./namedIds";
+import { idsInAnswer, kvmWordsIn } from "./namedIds";
 import { withhold } from "./withhold";
 
 export interface RequestSettings {
@@ -75,11 +75,15 @@ function read<T>(schema: WireSchema<T>, body: unknown): { success: true; data: T
 
 /** A success that names another service or KVM than the one asked about says nothing true about ours. */
 function aboutAnother(body: unknown, about: { serviceId?: number; kvmId?: string }): string | undefined {
-    const { fields, kvms } = idsInAnswer(JSON.stringify(body));
-    const services = about.serviceId === undefined ? [] : fields.serviceIds.filter((id) => id !== about.serviceId);
+    // Ids in fields and in words alike: "Service 999 has been cancelled" is about service 999.
+    const text = JSON.stringify(body);
+    const { fields, kvms: keyed, mentioned } = idsInAnswer(text);
+    const kvms = [...keyed, ...kvmWordsIn(text)];
+    const named = [...fields.serviceIds, ...mentioned.filter((m) => m.startsWith("service ")).map((m) => Number(m.slice(8)))];
+    const services = about.serviceId === undefined ? [] : [...new Set(named)].filter((id) => id !== about.serviceId);
     const others = about.kvmId === undefined ? [] : kvms.filter((k) => k.toLowerCase() !== about.kvmId!.toLowerCase());
     if (!services.length && !others.length) return undefined;
     const asked = [about.serviceId !== undefined ? `service ${about.serviceId}` : undefined, about.kvmId].filter(Boolean).join(", ");
-    const named = withhold([...services.map((id) => `service ${id}`), ...others].join(", "));
-    return `the answer is about ${named}, not about ${asked} that was asked about: it is not taken as an answer about this server`;
+    const what = withhold([...services.map((id) => `service ${id}`), ...new Set(others)].join(", "));
+    return `the answer is about ${what}, not about ${asked} that was asked about: it is not taken as an answer about this server`;
 }

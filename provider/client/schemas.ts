@@ -224,9 +224,13 @@ export const paymentMethodsAnswer = z
     })
     .transform(({ paymentmethods }): PaymentMethod[] => paymentmethods);
 
-/** Ids in any shape: a service id the client cannot read is a billed server that no state holds. */
-export const orderAnswer = z.looseObject({ invoicepaid: wireBool.optional() }).transform((body): OrderResult => {
+/**
+ * Ids in any shape: a service id the client cannot read is a billed server that no state holds. An answer that names
+ * none in a field is not the specification's order result: read as unexpected, its raw text's ids and words are named.
+ */
+export const orderAnswer = z.looseObject({ invoicepaid: wireBool.optional() }).transform((body, ctx): OrderResult => {
     const ids = idsInValue(body);
+    if (!ids.serviceIds.length) return refuse(ctx, ["serviceids"], "no service id");
     return { orderId: ids.orderIds[0], serviceIds: ids.serviceIds, invoiceId: ids.invoiceIds[0], invoicePaid: body.invoicepaid ?? false };
 });
 

@@ -166,6 +166,9 @@ describe.each(DOORS)("through $name", (door) => {
         const refused = failed(await f.stack.up());
         expect(refused.output).toContain(`the answer is about service ${serviceId + 4000}, not about service ${serviceId}`);
         expect(refused.output).toContain(`pulumi state delete '${door.urn("web")}'`);
+        // The same said in words, not in a field.
+        f.sim.inject({ endpoint: "cancel/product", json: { status: "success", message: `Service ${serviceId + 4000} has been cancelled` } });
+        expect(failed(await f.stack.up()).output).toContain(`the answer is about service ${serviceId + 4000}, not about service ${serviceId}`);
         expect(Object.keys(await f.stack.resources()).sort()).toEqual(["web", "web2"]);
         expect(f.sim.account.state.cancellations).toEqual([]);
         // A cancel refused in words that sound done while EDIS still lists the server: the server stays, the way out is named.
