@@ -28,6 +28,11 @@ export class Listing {
         return this.answer.sessions.some((s) => s.kvmId === kvmId) || this.answer.unreadable.some((u) => u.kvmIds.includes(kvmId));
     }
 
+    /** An unreadable entry whose KVM cannot be told: it may be any server's, so none is concluded gone. */
+    unidentified(): boolean {
+        return this.answer.unreadable.some((u) => !u.identified);
+    }
+
     get(kvmId: string): KvmSession | undefined {
         return listedSession(this.answer, kvmId);
     }

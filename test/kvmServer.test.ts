@@ -172,6 +172,22 @@ describe("faults", () => {
         expect(sim.account.state.cancellations.map((c) => c.type)).toEqual(["Immediate"]);
     });
 
+    test("a server whose own listing entry cannot be read and cannot be told (another key, an unreadable kvm_id) is not concluded gone, though both lookups refuse it", async () => {
+        const { held } = await up(undefined);
+        const kvm = String(held.outs.kvmId);
+        const moved = (a: Record<string, unknown>) => {
+            const { [kvm]: own, ...rest } = a.data as Record<string, object>;
+            return { ...a, data: { ...rest, "0": { ...own, kvm_id: { id: kvm } } } };
+        };
+        const notFound = { status: 404, json: { status: "error", message: "Not found" }, times: 10 };
+        sim.inject({ endpoint: "get/auth", times: 20, rewrite: moved });
+        sim.inject({ endpoint: "get/kvmid", ...notFound });
+        sim.inject({ endpoint: "get/serviceid", ...notFound });
+        const e = next();
+        expect((await e.refresh(kvmServerOn(e.core), held))!.id).toBe(held.id);
+        expect(e.log).toContain(`an entry of the account's listing (get/auth) cannot be read and may be ${kvm}'s`);
+    });
+
     test("a host that answers an HTML 404 to everything: read and delete fail and keep the server", async () => {
         const { held } = await up(undefined);
         sim.inject({ endpoint: "*", status: 404, body: "html", times: 1000 });

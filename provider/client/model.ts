@@ -249,6 +249,8 @@ export interface KvmListing {
 export interface UnreadableSession {
     /** The KVM ids it names: its key and its `kvm_id`. */
     kvmIds: string[];
+    /** Whether it is surely the entry of its key's KVM (no `kvm_id` that says otherwise): else it may be any server's. */
+    identified: boolean;
     /** What was wrong with it (the schema's words, no values). */
     problem: string;
     /** Signatures it holds, withheld like any other. */

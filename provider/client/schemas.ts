@@ -316,7 +316,9 @@ export const authAnswer = z
             else {
                 const field = (name: string) => [(raw as Record<string, unknown> | null)?.[name]].filter((v) => typeof v === "string");
                 const problem = read.success ? "its kvm_id is not the entry's key" : withhold(describeIssues(read.error));
-                listing.unreadable.push({ kvmIds: [key, ...field("kvm_id")], problem, signatures: field("signature") });
+                const kvmId = (raw as Record<string, unknown> | null)?.kvm_id;
+                const identified = kvmId === undefined || kvmId === key;
+                listing.unreadable.push({ kvmIds: [key, ...field("kvm_id")], identified, problem, signatures: field("signature") });
             }
         }
         return listing;

@@ -37,7 +37,9 @@ async function lookupRefused(name: string, lookup: Promise<unknown>): Promise<{ 
  */
 export async function observe(ctx: Context, serviceId: number, kvmId: string | undefined): Promise<Observation> {
     if (!kvmId) return { gone: false, why: "it has no KVM yet (an unpaid invoice, or not provisioned), so no answer can show it gone" };
-    if ((await ctx.sessions.all()).has(kvmId)) return { gone: false, why: `its KVM ${kvmId} is still in the account's listing (get/auth)` };
+    const listing = await ctx.sessions.all();
+    if (listing.has(kvmId)) return { gone: false, why: `its KVM ${kvmId} is still in the account's listing (get/auth)` };
+    if (listing.unidentified()) return { gone: false, why: `an entry of the account's listing (get/auth) cannot be read and may be ${kvmId}'s` };
     const [byService, byKvm] = await Promise.all([
         lookupRefused("get/kvmid", ctx.client.getKvmId(serviceId)),
         lookupRefused("get/serviceid", ctx.client.getServiceId(kvmId)),
