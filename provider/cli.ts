@@ -9,7 +9,7 @@ import { packageVersion } from "./version";
 const USAGE = `usage: pulumi-edis orders list [--batch ID] [STORE]
        pulumi-edis orders forget RESOURCE [--kind K] [STORE]       no order, plan change or traffic hook was made (or the extra
                                                          services are dealt with): allow it to be sent again; K is
-                                                         order, upgrade, hook, extra or adoption (default: every entry)
+                                                         order, upgrade, hook, extra or adoption (a server's holder) (default: every entry)
        pulumi-edis orders forget --batch ID [STORE]      no server of the batched order ID was made: allow every one of
                                                          them to be ordered again (the error of each member names ID)
        pulumi-edis orders confirm RESOURCE [STORE]       the plan change was made: record it, do not send it again
@@ -27,7 +27,7 @@ function describe(e: JournalEntry): string {
             : e.kind === "upgrade"
               ? `plan change of ${e.hostname} to plan ${e.toPlanId}, ${e.billingCycle}`
                 : e.kind === "adoption"
-                ? `adoption of ${e.kvmId} (service ${e.serviceId}) by ${e.holder}`
+                ? `${e.kvmId || "a server"} (service ${e.serviceId}) held by ${e.holder}${e.previous ? `, adopted from ${e.previous.holder}` : ""}`
                 : e.kind === "extra"
                 ? `service(s) ${e.serviceIds.join(", ")} that order ${e.orderIds.join(", ") || "?"} named beyond the one ${e.hostname} holds`
                 : `traffic hook on ${e.kvmId} (${e.callbackUrl} at ${e.triggerPercent}%)${e.hookId !== undefined ? `, hook ${e.hookId}` : ""}`;
@@ -136,7 +136,7 @@ async function runOn(
             const known = e.kind === "order" && e.serviceId !== undefined;
             const after =
                 e.kind === "adoption"
-                    ? `; no adopter of service ${e.serviceId} is recorded now: the delete of a resource that holds it cancels it`
+                    ? `; no holder of service ${e.serviceId} is recorded now: the delete of a resource that holds it cancels it`
                     : known
                       ? `; service ${e.serviceId} is no longer tracked: make sure it is adopted or cancelled`
                       : "; the next `pulumi up` may send it again";

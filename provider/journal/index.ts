@@ -102,15 +102,20 @@ export interface HookEntry extends EntryBase {
     hookId?: number;
 }
 
-/** A server's last adopter (key `service:<id>`): only the delete carrying its token may cancel the server (kvm/holders.ts). */
+/**
+ * A server's holder (key `service:<id>`), written when a resource orders or adopts it: only the delete carrying its
+ * token may cancel the server, and only while no earlier holder is recorded (kvm/holders.ts). Kind "adoption" by history.
+ */
 export interface AdoptionEntry extends EntryBase {
     kind: "adoption";
     state: "held";
     serviceId: number;
     kvmId: string;
-    /** The adopter's URN when it adopted, for the error of another resource's delete. */
+    /** The holder's URN when it ordered or adopted the server, for the errors. */
     holder: string;
     token: string;
+    /** The holder before an adoption took the server over: it may still be in a stack's state. */
+    previous?: { holder: string; token: string };
 }
 
 export type JournalEntry = OrderEntry | UpgradeEntry | HookEntry | ExtraEntry | AdoptionEntry;

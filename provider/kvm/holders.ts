@@ -2,9 +2,10 @@
  * Which resource holds each server, as this process has seen it in this deployment (every diff, read, create and update
  * says so). The engine diffs every server before deleting a removed one, so a delete sees every server the program holds:
  * two holders of one server, adopting the KVM the resource itself holds, or deleting a server another holds are refused.
- * What a deployment does not diff (`--target`, `destroy`) is covered by the journal's AdoptionEntry token.
+ * What a deployment does not diff (`--target`, `destroy`, another stack) is covered by the journal's holder record.
  */
-import { shellQuote } from "../journal";
+import { createHash } from "node:crypto";
+import { OrderJournal, adoptionKey, resolveCommand, shellQuote } from "../journal";
 
 export interface Holding {
     /** The holder's URN; undefined for a resource without one (a `KvmServer.get`, which only reads). */
@@ -77,5 +78,57 @@ export function heldElsewhereError(name: string, key: string | undefined, holder
             (forgetRecord
                 ? `; if \`pulumi stack --show-urns\` in its stack no longer lists it (let go with \`pulumi state delete\`), run \`${forgetRecord}\`, then this again.`
                 : "."),
+    );
+}
+
+/** The output that carries the token of the server's holder record in the journal; kept across updates, it follows renames. */
+export const HOLDER_TOKEN = "__adoption";
+
+/** The token of a resource's holder record of a server. */
+export function holderToken(key: string | undefined, serviceId: number): string {
+    return createHash("sha256").update(`${key ?? "a KvmServer without a URN"}\n${serviceId}`).digest("hex").slice(0, 16);
+}
+
+/**
+ * Records under the server that this resource holds it (an order, or an adoption that takes it over, keeping the holder
+ * before as `previous`); returns the token the resource's state keeps. The token is the holder's URN and the service,
+ * digested: a create run twice for one resource (a resumed one, and a killed deployment's host that finished after
+ * all) records the same token.
+ */
+export async function recordHolder(journal: OrderJournal, key: string | undefined, outs: { serviceId: number; kvmId?: string; hostname: string }): Promise<string> {
+    const holder = key ?? "a KvmServer without a URN";
+    const token = holderToken(key, outs.serviceId);
+    const now = await journal.read(adoptionKey(outs.serviceId), "adoption");
+    if (now?.holder === holder && now.token === token) return token;
+    const previous = now && now.holder !== holder ? { holder: now.holder, token: now.token } : now?.previous;
+    await journal.write({
+        kind: "adoption",
+        state: "held",
+        key: adoptionKey(outs.serviceId),
+        hostname: outs.hostname,
+        sentAt: new Date().toISOString(),
+        serviceId: outs.serviceId,
+        kvmId: outs.kvmId ?? "",
+        holder,
+        token,
+        ...(previous ? { previous } : {}),
+    });
+    return token;
+}
+
+/**
+ * Before a cancel: refused when the journal records another resource as the server's holder, or one that held it before
+ * this resource adopted it and may still be in a stack's state.
+ */
+export async function checkCancelHolder(journal: OrderJournal, name: string, key: string | undefined, serviceId: number, token: unknown): Promise<void> {
+    const record = await journal.read(adoptionKey(serviceId), "adoption");
+    if (!record) return;
+    const forget = resolveCommand("forget", adoptionKey(serviceId), journal, "adoption");
+    if (record.token !== token) throw heldElsewhereError(name, key, { key: record.holder }, forget);
+    if (!record.previous) return;
+    throw new Error(
+        `${name} was adopted by this resource from ${record.previous.holder}, which may still hold it in a stack's state; it was ` +
+            `not cancelled. If \`pulumi stack --show-urns\` in that stack no longer lists it (let go with \`pulumi state delete\`), ` +
+            `run \`${forget}\`, then this again. To let this resource go instead, run \`${stateDelete(key)}\`.`,
     );
 }

@@ -5,9 +5,8 @@ import { preflight } from "./preflight";
 import { Context, ServerInitError } from "../context";
 import { UNCONFIRMED, UNFINISHED, diffKvmServer, needsUpgrade } from "./diff";
 import { checkOrder, currentListPrice, resolvePaymentMethod, withoutNoExtraAddons } from "./orderCheck";
-import { RESOURCE_ALIASES, RESOURCE_KEY, adoptionKey, forgetService, identityOf, resolveCommand } from "../journal";
-import { randomBytes } from "node:crypto";
-import { heldElsewhereError } from "./holders";
+import { RESOURCE_ALIASES, RESOURCE_KEY, adoptionKey, forgetService, identityOf } from "../journal";
+import { HOLDER_TOKEN, checkCancelHolder, heldElsewhereError, holderToken, recordHolder } from "./holders";
 import { defaultJournalDir } from "../journal/location";
 import { INPUT_NAMES, KvmServerOutputs, ORDER_BATCH, checkInputs, compact, inputsOf, resourceKeyOf } from "./inputs";
 import { cancelServer, checkLocation, confirmBatchPlaceLive, readServer, recheckListing, recheckSuspension, upgradeServer } from "./operations";
@@ -27,24 +26,15 @@ function keepProvider(e: unknown, inputs: Record<string, unknown>): unknown {
     return e;
 }
 
-/** The output that carries an adoption's token (journal AdoptionEntry); not an input, kept across updates. */
-const ADOPTION_TOKEN = "__adoption";
-
-/** Records that this resource adopted the server, under the server: returns the token its state keeps. */
-async function recordAdoption(c: Context, key: string | undefined, outs: KvmServerOutputs): Promise<string> {
-    const token = randomBytes(8).toString("hex");
-    await c.journal.write({
-        kind: "adoption",
-        state: "held",
-        key: adoptionKey(outs.serviceId),
-        hostname: outs.hostname,
-        sentAt: new Date().toISOString(),
-        serviceId: outs.serviceId,
-        kvmId: outs.kvmId ?? "",
-        holder: key ?? "a KvmServer without a URN",
-        token,
-    });
-    return token;
+/**
+ * The holder record of a server this resource ordered (holders.ts): its service id reaches the engine even when the
+ * journal cannot be written, so a failure is a warning (the token is the same whoever writes the record).
+ */
+async function holdOrdered(c: Context, key: string | undefined, outs: KvmServerOutputs, log: (line: string) => void): Promise<Record<string, string>> {
+    await recordHolder(c.journal, key, outs).catch((e: Error) =>
+        log(`warning: ${outs.hostname} (service ${outs.serviceId}) could not be recorded as this resource's in the order journal: ${e.message}`),
+    );
+    return { [HOLDER_TOKEN]: holderToken(key, outs.serviceId) };
 }
 
 /** Whether a CI system runs this deployment, by the variables CI systems set. */
@@ -137,8 +127,9 @@ export function kvmServerOn(core: Core) {
                 if (adopting) holders.checkAdoption(key, created.outs.kvmId ?? adopting, Number(created.id));
                 else created.outs = await priced(c, created.outs);
                 holders.see(holdingOf(key, created.id, created.outs), true);
-                const token = adopting ? await recordAdoption(c, key, created.outs) : undefined;
-                return { ...created, outs: { ...markPower(created.outs, inputs), ...(token ? { [ADOPTION_TOKEN]: token } : {}) } };
+                // An adoption that cannot be recorded fails: the holder before it would keep the right to cancel.
+                const held = adopting ? { [HOLDER_TOKEN]: await recordHolder(c.journal, key, created.outs) } : await holdOrdered(c, key, created.outs, log);
+                return { ...created, outs: { ...markPower(created.outs, inputs), ...held } };
             } catch (e) {
                 throw keepProvider(e, inputs);
             }
@@ -146,9 +137,10 @@ export function kvmServerOn(core: Core) {
 
         async read(id: string, props: Record<string, unknown>) {
             await settleJournal(props);
+            const key = resourceKeyOf(props);
             const read = await readServer(ctx(), id, props);
             // An import (no outputs yet, a URN) is a resource the program declares: it may not share a server with another.
-            if (read.id) holders.see(holdingOf(resourceKeyOf(props), read.id, read.props), props.serviceId === undefined);
+            if (read.id) holders.see(holdingOf(key, read.id, read.props), props.serviceId === undefined);
             return read;
         },
 
@@ -175,6 +167,7 @@ export function kvmServerOn(core: Core) {
             }
             // A create finished now was an order (an adopted server is provisioned already): priced as a create is.
             if (finishing && !outs.listPrice) outs = await priced(c, outs);
+            if (finishing && !olds[HOLDER_TOKEN]) outs = { ...outs, ...(await holdOrdered(c, key, outs, log)) };
             // Entries written under the key state recorded (before a stack rename or an alias) are this resource's too.
             const identity = identityOf({ ...news, [RESOURCE_KEY]: key });
             if (identity && typeof olds[RESOURCE_KEY] === "string" && olds[RESOURCE_KEY] !== key) identity.aliases.push(olds[RESOURCE_KEY] as string);
@@ -197,17 +190,13 @@ export function kvmServerOn(core: Core) {
             const name = `${String(props.hostname ?? "")} (service ${id})`;
             const holder = holders.otherHolder(holdingOf(key, id, props));
             if (holder) throw heldElsewhereError(name, key, holder);
-            const adoption = await c.journal.read(adoptionKey(Number(id)), "adoption");
-            if (adoption && adoption.token !== props[ADOPTION_TOKEN]) {
-                const forget = resolveCommand("forget", adoptionKey(Number(id)), c.journal, "adoption");
-                throw heldElsewhereError(name, key, { key: adoption.holder }, forget);
-            }
+            await checkCancelHolder(c.journal, name, key, Number(id), props[HOLDER_TOKEN]);
             await checkReplacementBeforeCancel(c, key, Number(id));
             await confirmBatchPlaceLive(c, props as Partial<KvmServerOutputs>, true);
             await cancelServer(c, id, props);
             // Cancelled: a journal that cannot be tidied now is tidied by a later run; the cancellation stands.
             const tidy = (p: Promise<void>) => p.catch((e) => log(`warning: the order journal could not be tidied: ${(e as Error).message}`));
-            if (adoption) await tidy(c.journal.clear(adoptionKey(Number(id)), "adoption"));
+            await tidy(c.journal.clear(adoptionKey(Number(id)), "adoption"));
             if (key) await tidy(forgetService(c.journal, key, Number(id)));
         },
     } satisfies pulumi.dynamic.ResourceProvider;

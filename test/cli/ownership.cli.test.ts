@@ -58,15 +58,37 @@ describe.each(DOORS)("through $name", (door) => {
         ok(await f.stack.up(["--expect-no-changes"]));
 
         // The adopter's record follows the engine's renames: of the stack, then of the resource (an alias).
+        const webUrn = door.urn("web");
         await f.stack.renameStack("prod");
         await door.declare(f.stack, { front: twin }, { front: "twin" });
         ok(await f.stack.up());
         expect(Object.keys(await f.stack.resources())).toEqual(["front"]);
+        // The record keeps the holder before the adoption, until the user says it is let go (web was, above).
+        const kept = failed(await f.stack.destroy());
+        expect(kept.output).toContain(`was adopted by this resource from ${webUrn}, which may still hold it`);
+        expect(cancelled(f)).toEqual([]);
+        await runNamedCommand(kept.output, "forget", f.stack.project.dir);
         const destroyed = ok(await f.stack.destroy());
         expect(destroyed.output).not.toContain("not cancelled");
         expect(cancelled(f)).toEqual([serviceId]);
         expect(await f.stack.resources()).toEqual({});
         expect(paidWrites(f.sim)).toEqual(["add/order", "cancel/product"]);
+    });
+
+    test("a KVM another resource holds, adopted with --target (which diffs nothing else) or imported: no one's delete cancels it, each names the other", async () => {
+        const f = await stackFor(door, { web });
+        const { kvmId } = f.sim.account.state.services[0];
+        await door.declare(f.stack, { web, twin: { ...web, hostname: "twin.example.com", adoptKvmId: kvmId } });
+        ok(await f.stack.up(["--target", door.urn("twin")]));
+        expect(failed(await f.stack.destroy(["--target", door.urn("twin")])).output).toContain(`was adopted by this resource from ${door.urn("web")}`);
+        expect(failed(await f.stack.destroy(["--target", door.urn("web")])).output).toContain(`is also held by ${door.urn("twin")}; it was not cancelled`);
+        if (door === DOORS[1]) {
+            const { serviceId } = f.sim.account.state.services[0];
+            ok(await f.stack.run(["import", "edis:index:KvmServer", "copy", String(serviceId), "--yes", "--protect=false"]));
+            expect(failed(await f.stack.destroy(["--target", door.urn("copy")])).output).toContain(`is also held by ${door.urn("twin")}; it was not cancelled`);
+        }
+        expect(cancelled(f)).toEqual([]);
+        expect(paidWrites(f.sim)).toEqual(["add/order"]);
     });
 
     test("an order EDIS made but answered 500 blocks the next up, and still blocks with the endpoint spelled another way; preview in CI warns of a journal on the runner's disk", async () => {
@@ -131,7 +153,10 @@ describe.each(DOORS)("through $name", (door) => {
         }
         ok(await f.stack.preview(["--expect-no-changes"]));
         // The next operation that sees a server in state clears its entry, in either door; prod's waits for prod's own.
-        const left = await new OrderJournal(join(f.stack.project.dir, ".pulumi-edis", "journal")).list();
+        // What stays is each server's holder record, until it is cancelled.
+        const all = await new OrderJournal(join(f.stack.project.dir, ".pulumi-edis", "journal")).list();
+        const left = all.filter((e) => e.kind !== "adoption");
+        expect(all.filter((e) => e.kind === "adoption").map((e) => e.state)).toEqual(["held", "held"]);
         expect(left.map((e) => `${e.key.split("::")[0]} ${e.state}`)).toEqual(door.name.includes("plugin") ? ["urn:pulumi:prod created"] : []);
     });
 
