@@ -188,6 +188,22 @@ describe("faults", () => {
         expect(e.log).toContain(`an entry of the account's listing (get/auth) cannot be read and may be ${kvm}'s`);
     });
 
+    test("a value EDIS answered that holds the password (a KVM id, a description) is kept nowhere: not in state, a log line or an error", async () => {
+        const { held } = await up(undefined);
+        const { password } = sim.account.state;
+        const described = (a: Record<string, unknown>) => ({ ...a, data: Object.fromEntries(Object.entries(a.data as Record<string, object>).map(([k, v]) => [k, { ...v, description: `web ${password}` }])) });
+        sim.inject({ endpoint: "get/auth", times: 20, rewrite: described });
+        sim.inject({ endpoint: "get/kvmid", times: 20, rewrite: (a) => ({ ...a, kvmid: `kvm_${password}` }) });
+        const e = next();
+        // Its own entry tells nothing: kept as it was, with a warning; then asked for its KVM, which is not kept either.
+        expect((await e.refresh(kvmServerOn(e.core), held))!.outs.description).toBe(held.outs.description);
+        const kvmless = (await e.refresh(kvmServerOn(e.core), { ...held, outs: { ...held.outs, kvmId: undefined } }))!;
+        expect(kvmless.outs.kvmId).toBeUndefined();
+        expect(e.log).toContain("holds the account's e-mail, password or another secret");
+        expect(e.log).toContain("an entry of the account's listing (get/auth) cannot be read and may be");
+        expect(e.log).not.toContain(password);
+    });
+
     test("a host that answers an HTML 404 to everything: read and delete fail and keep the server", async () => {
         const { held } = await up(undefined);
         sim.inject({ endpoint: "*", status: 404, body: "html", times: 1000 });

@@ -7,7 +7,7 @@ import { RetryPolicy, nextDelayMs } from "./retry";
 import { describeIssues } from "./schemas";
 import { PostRequest, postJson } from "./transport";
 import { idsInAnswer, kvmWordsIn } from "./namedIds";
-import { withhold } from "./withhold";
+import { secretInValue, withhold } from "./withhold";
 
 export interface RequestSettings {
     /** Per-request time limit in milliseconds. */
@@ -42,7 +42,7 @@ export async function request<T>(settings: RequestSettings, call: EndpointCall<T
         try {
             const body = await postJson({ ...call, timeoutMs: call.timeoutMs ?? settings.timeoutMs, userAgent: settings.userAgent });
             const parsed = read(call.schema, body);
-            const problem = parsed.success ? call.about && aboutAnother(body, call.about) : `the answer did not have the expected shape: ${withhold(parsed.issues)}`;
+            const problem = parsed.success ? aboutAnother(body, call.about) ?? credentialIn(parsed.data) : `the answer did not have the expected shape: ${withhold(parsed.issues)}`;
             if (!parsed.success || problem) {
                 // For the paid writes, which read any id in any answer.
                 const rawAnswer = JSON.stringify(body);
@@ -73,8 +73,15 @@ function read<T>(schema: WireSchema<T>, body: unknown): { success: true; data: T
     }
 }
 
+/** A value to keep that holds a credential: the answer is not kept, in state or anywhere. */
+function credentialIn(data: unknown): string | undefined {
+    const at = secretInValue(data);
+    return at && `its value at ${at} holds the account's e-mail, password or another secret, so nothing of it is kept`;
+}
+
 /** A success that names another service or KVM than the one asked about says nothing true about ours. */
-function aboutAnother(body: unknown, about: { serviceId?: number; kvmId?: string }): string | undefined {
+function aboutAnother(body: unknown, about: { serviceId?: number; kvmId?: string } | undefined): string | undefined {
+    if (!about) return undefined;
     // Ids in fields and in words alike: "Service 999 has been cancelled" is about service 999.
     const text = JSON.stringify(body);
     const { fields, kvms: keyed, mentioned } = idsInAnswer(text);

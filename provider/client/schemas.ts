@@ -24,7 +24,7 @@ import {
     normalizeBillingCycle,
 } from "./model";
 import { idsInValue } from "./namedIds";
-import { withhold } from "./withhold";
+import { secretInValue, withhold } from "./withhold";
 
 const matching = (pattern: RegExp, message: string) => z.string().trim().regex(pattern, message);
 const numericString = matching(/^\d+$/, "expected a whole number");
@@ -312,13 +312,16 @@ export const authAnswer = z
             const read = wireSession.safeParse(raw);
             // The specification: kvm_id "equals the key of the entry". One that does not answers for neither KVM.
             const agrees = read.success && (read.data.kvm_id === undefined || read.data.kvm_id === key);
-            if (read.success && agrees) listing.sessions.push(sessionOf(key, read.data));
+            // An entry that holds a secret is not kept, and affects only its KVM.
+            const secret = read.success && !!secretInValue({ key, ...read.data });
+            if (read.success && agrees && !secret) listing.sessions.push(sessionOf(key, read.data));
             else {
                 const field = (name: string) => [(raw as Record<string, unknown> | null)?.[name]].filter((v) => typeof v === "string");
-                const problem = read.success ? "its kvm_id is not the entry's key" : withhold(describeIssues(read.error));
+                const problem = !read.success ? withhold(describeIssues(read.error)) : secret ? "it holds a secret" : "its kvm_id is not the entry's key";
                 const kvmId = (raw as Record<string, unknown> | null)?.kvm_id;
-                const identified = kvmId === undefined || kvmId === key;
-                listing.unreadable.push({ kvmIds: [key, ...field("kvm_id")], identified, problem, signatures: field("signature") });
+                // One that holds a secret keeps none of its text: no KVM is told by it, so none is concluded gone.
+                const identified = !secret && (kvmId === undefined || kvmId === key);
+                listing.unreadable.push({ kvmIds: secret ? [] : [key, ...field("kvm_id")], identified, problem, signatures: field("signature") });
             }
         }
         return listing;

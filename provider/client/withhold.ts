@@ -3,7 +3,8 @@
  * plugin's diagnostics. Decoding every spelling of an echo cannot be made complete, so EDIS's text is judged by shape and
  * fails closed: quoted only when plainly words holding no 8 consecutive characters of a secret (in normal form: one layer
  * of escapes decoded, letters and digits only, case-folded). "composed" text (the provider's words around judged text)
- * is checked only for whole secrets of 8+ characters, which the provider's own words cannot match.
+ * is checked only for whole secrets of 8+ characters, which the provider's own words cannot match. A value EDIS answered
+ * that would be kept (a KVM id, a description) holds neither such a secret nor a window of one.
  */
 
 const SECRETS = new Set<string>();
@@ -56,9 +57,27 @@ export function holdsSecret(text: string, wholeOnly = false): boolean {
     for (const secret of SECRETS) {
         if (wholeOnly ? secret.length >= WINDOW && n.includes(secret) : n.includes(secret)) return true;
     }
-    if (wholeOnly) return false;
+    return !wholeOnly && holdsWindow(n);
+}
+
+function holdsWindow(n: string): boolean {
     for (let i = 0; i + WINDOW <= n.length; i++) if (WINDOWS.has(n.slice(i, i + WINDOW))) return true;
     return false;
+}
+
+/**
+ * Where a value EDIS answered holds a secret, whole or by a window (`signature` fields, which are secrets, aside): the
+ * path of the first, or undefined. Such an answer is not kept anywhere: the client reads it as unexpected.
+ */
+export function secretInValue(value: unknown, path = ""): string | undefined {
+    if (typeof value === "string") return holdsSecret(value, true) || holdsWindow(normal(value)) ? path || "(the answer)" : undefined;
+    if (!value || typeof value !== "object") return undefined;
+    for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+        if (/^signatures?$/i.test(k)) continue;
+        const found = secretInValue(v, path ? `${path}.${k}` : k);
+        if (found) return found;
+    }
+    return undefined;
 }
 
 /** A word of any language ("o'brien", "location_id") or a number, date or time, between ordinary punctuation. */
