@@ -2,7 +2,7 @@
 import { SingleFlightCache } from "./cache";
 import { EdisClient } from "./client/client";
 import { isEdisApiError } from "./client/errors";
-import { BillingCycle, Location, PaymentMethod, Product } from "./client/model";
+import { BillingCycle, Location, LocationListing, PaymentMethod, Product } from "./client/model";
 
 export const CATALOGUE_TTL_MS = 5 * 60_000;
 
@@ -11,7 +11,11 @@ export class Catalogue {
 
     constructor(readonly client: EdisClient) {}
 
-    locations(): Promise<Location[]> {
+    async locations(): Promise<Location[]> {
+        return (await this.locationListing()).locations;
+    }
+
+    locationListing(): Promise<LocationListing> {
         return this.cache.get("locations", () => this.client.getLocations());
     }
 
@@ -49,12 +53,12 @@ export class Catalogue {
             const plan = products.find((p) => p.id === planId);
             if (plan) return { location, plan };
         }
-        const unreadable = all.filter((e) => e.unreadable !== undefined);
+        const unreadable = [
+            ...all.filter((e) => e.unreadable !== undefined).map((e) => `${e.location.name} (locationId ${e.location.id}), whose catalogue could not be read (${e.unreadable})`),
+            ...(await this.locationListing()).unreadable.map((entry) => `the location ${entry}, whose entry in get/locations could not be read`),
+        ];
         if (unreadable.length) {
-            throw new Error(
-                `planId ${planId} is not a product at any location whose catalogue could be read, and whether it is sold at ` +
-                    `${unreadable.map((e) => `${e.location.name} (locationId ${e.location.id}), whose catalogue could not be read (${e.unreadable})`).join("; ")} cannot be told`,
-            );
+            throw new Error(`planId ${planId} is not a product at any location whose catalogue could be read, and whether it is sold at ${unreadable.join("; ")} cannot be told`);
         }
         return undefined;
     }

@@ -127,6 +127,18 @@ test.each([
     expect(sim.calls("add/order")).toHaveLength(1);
 });
 
+test("one entry of get/locations that cannot be read affects only what may be there: a plan found elsewhere is ordered; one found nowhere is 'cannot tell', naming it", async () => {
+    const soon = (a: Record<string, unknown>) => ({ ...a, locations: { ...(a.locations as object), "Coming soon": { id: "", headline: "soon" } } });
+    sim.inject({ endpoint: "get/locations", times: 100, rewrite: soon });
+    const { held } = await up(undefined);
+    expect(held.id).toBe(String(sim.account.state.services[0].serviceId));
+    const e = next();
+    const notFound = await e.failure(e.up(kvmServerOn(e.core), undefined, { ...web1, hostname: "web2.example.com", planId: 424242 }, "web2"));
+    expect(notFound).toContain("whether it is sold at the location Coming soon (");
+    expect(notFound).toContain("cannot be told");
+    expect(writes()).toEqual(["add/order"]);
+});
+
 test("an unpaid server that is destroyed instead is cancelled, with edis:cancellationType where the input is unset", async () => {
     sim.behaviour.unpaidInvoices = true;
     const { held } = await up(undefined);

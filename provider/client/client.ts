@@ -12,7 +12,7 @@ import {
     CancellationType,
     KvmListing,
     KvmSession,
-    Location,
+    LocationListing,
     OrderRequest,
     OrderResult,
     PaymentMethod,
@@ -87,7 +87,7 @@ export class EdisClient {
         };
     }
 
-    getLocations(): Promise<Location[]> {
+    getLocations(): Promise<LocationListing> {
         return this.call(ENDPOINTS.locations, {}, wire.locationsAnswer);
     }
 

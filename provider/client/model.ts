@@ -25,6 +25,13 @@ export function normalizeBillingCycle(value: string): BillingCycle | undefined {
 export type Prices = Partial<Record<BillingCycle, number>>;
 
 /** A data centre EDIS sells servers in (get/locations). */
+/** get/locations, each entry read on its own: one that cannot be read is named, and affects only what may be there. */
+export interface LocationListing {
+    locations: Location[];
+    /** The entries that could not be read: their names (withheld unless plainly words) and what was wrong. */
+    unreadable: string[];
+}
+
 export interface Location {
     /** The location id: `locationId` of getPlans and KvmServer. */
     id: number;

@@ -12,7 +12,7 @@ import {
     CancelResult,
     KvmListing,
     KvmSession,
-    Location,
+    LocationListing,
     OrderResult,
     PaymentMethod,
     PowerState,
@@ -145,15 +145,15 @@ const wireLocation = z.object({
     out_of_stock: wireBool.optional(),
 });
 
-export const locationsAnswer = z.object({ locations: keyedBy(wireLocation) }).transform(({ locations }): Location[] =>
-    Object.entries(locations).map(([key, l]) => ({
-        id: l.id,
-        name: key,
-        headline: l.headline || undefined,
-        country: l.country ?? undefined,
-        outOfStock: l.out_of_stock,
-    })),
-);
+export const locationsAnswer = z.object({ locations: keyedBy(z.unknown()) }).transform(({ locations }): LocationListing => {
+    const listing: LocationListing = { locations: [], unreadable: [] };
+    for (const [key, raw] of Object.entries(locations)) {
+        const read = wireLocation.safeParse(raw);
+        if (!read.success) listing.unreadable.push(`${withhold(key)} (${withhold(describeIssues(read.error))})`);
+        else listing.locations.push({ id: read.data.id, name: key, headline: read.data.headline || undefined, country: read.data.country ?? undefined, outOfStock: read.data.out_of_stock });
+    }
+    return listing;
+});
 
 const wirePlanDescription = z.object({
     disk: wireFigure.optional(),

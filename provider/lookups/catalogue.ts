@@ -35,7 +35,7 @@ export interface GetLocationArgs {
 /** One location by name or id; when none matches, the error lists the available names. */
 export async function getLocation(account: LookupAccount, args: GetLocationArgs): Promise<Location> {
     if (args.name === undefined && args.id === undefined) throw new LookupError("getLocation", "give a name or an id");
-    const locations = await account.catalogue.locations();
+    const { locations, unreadable } = await account.catalogue.locationListing();
     const wanted = args.name?.trim().toLowerCase();
     const found = locations.find(
         (l) =>
@@ -44,7 +44,7 @@ export async function getLocation(account: LookupAccount, args: GetLocationArgs)
     );
     if (!found) {
         const asked = [args.name !== undefined ? `name "${args.name}"` : "", args.id !== undefined ? `id ${args.id}` : ""];
-        throw new LookupError("getLocation", `no location with ${asked.filter(Boolean).join(" and ")}; available: ${locations.map((l) => `"${l.name}" (id ${l.id})`).join(", ")}`);
+        throw new LookupError("getLocation", `no location with ${asked.filter(Boolean).join(" and ")}; available: ${locations.map((l) => `"${l.name}" (id ${l.id})`).join(", ")}${unreadableNote(unreadable)}`);
     }
     return found;
 }
@@ -80,11 +80,16 @@ export interface GetPlansResult {
 }
 
 async function plansAt(account: LookupAccount, lookup: string, locationId: number): Promise<Plan[]> {
-    const locations = await account.catalogue.locations();
+    const { locations, unreadable } = await account.catalogue.locationListing();
     if (!locations.some((l) => l.id === locationId)) {
-        throw new LookupError(lookup, `no location with id ${locationId}; available: ${locations.map((l) => `${l.id} (${l.name})`).join(", ")}`);
+        throw new LookupError(lookup, `no location with id ${locationId}; available: ${locations.map((l) => `${l.id} (${l.name})`).join(", ")}${unreadableNote(unreadable)}`);
     }
     return account.catalogue.products(locationId);
+}
+
+/** Entries of get/locations that could not be read: the one asked for may be among them. */
+function unreadableNote(unreadable: string[]): string {
+    return unreadable.length ? `; whether it is among the entries that could not be read cannot be told: ${unreadable.join("; ")}` : "";
 }
 
 function cycleOf(lookup: string, value: string | undefined): BillingCycle {
