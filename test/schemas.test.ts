@@ -71,7 +71,7 @@ describe("orders, locations, sessions", () => {
     });
 
     test("locations with the fields another client saw", () => {
-        expect(wire.locationsAnswer.parse({ locations: { Vienna: { id: "2", country: "AT", out_of_stock: 1 } } })).toEqual([
+        expect(wire.locationsAnswer.parse({ locations: { Vienna: { id: "2", country: "AT", out_of_stock: 1 } } }).locations).toEqual([
             { id: 2, name: "Vienna", headline: undefined, country: "AT", outOfStock: true },
         ]);
     });

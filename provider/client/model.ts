@@ -24,7 +24,6 @@ export function normalizeBillingCycle(value: string): BillingCycle | undefined {
 /** List prices per billing cycle (before tax), in the currency beside them; a cycle the product is not sold in is absent. */
 export type Prices = Partial<Record<BillingCycle, number>>;
 
-/** A data centre EDIS sells servers in (get/locations). */
 /** get/locations, each entry read on its own: one that cannot be read is named, and affects only what may be there. */
 export interface LocationListing {
     locations: Location[];
@@ -32,6 +31,7 @@ export interface LocationListing {
     unreadable: string[];
 }
 
+/** A data centre EDIS sells servers in (get/locations). */
 export interface Location {
     /** The location id: `locationId` of getPlans and KvmServer. */
     id: number;
