@@ -27,7 +27,7 @@ function describe(e: JournalEntry): string {
             : e.kind === "upgrade"
               ? `plan change of ${e.hostname} to plan ${e.toPlanId}, ${e.billingCycle}`
                 : e.kind === "adoption"
-                ? `${e.kvmId || "a server"} (service ${e.serviceId}) held by ${e.holder}${e.previous ? `, adopted from ${e.previous.holder}` : ""}`
+                ? `${e.kvmId || "a server"} (service ${e.serviceId}) held by ${e.holder}${e.previous?.length ? `, adopted from ${e.previous.map((p) => p.holder).join(", ")}` : ""}`
                 : e.kind === "extra"
                 ? `service(s) ${e.serviceIds.join(", ")} that order ${e.orderIds.join(", ") || "?"} named beyond the one ${e.hostname} holds`
                 : `traffic hook on ${e.kvmId} (${e.callbackUrl} at ${e.triggerPercent}%)${e.hookId !== undefined ? `, hook ${e.hookId}` : ""}`;

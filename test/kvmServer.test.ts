@@ -87,17 +87,25 @@ describe("what a change does", () => {
     });
 
     test.each([
-        ["cancel/product", "in words", { status: "success", message: "Service 999 has been cancelled" }],
+        ["cancel/product", "in words only", { status: "success", message: "Service 999 has been cancelled" }],
         ["cancel/product", "as a KVM record", { status: "success", kvm: { id: "kvm_199999_000000" } }],
-        ["cancel/product", "under a name of its own", { status: "success", vps: "kvm_199999_000000" }],
-        ["add/upgrade", "in words", { status: "success", message: "Service 999 upgraded to KVM M" }],
-    ])("a %s 'success' that names another server %s is no answer about this one: state keeps what EDIS has", async (endpoint, _how, json) => {
+        ["cancel/product", "as a bare id", { status: "success", data: { id: 999 } }],
+        ["cancel/product", "in its serviceid field", { status: "success", serviceid: 999, clientid: 7 }],
+        ["add/upgrade", "in words only", { status: "success", message: "Service 999 upgraded to KVM M" }],
+    ])("a %s 'success' that names another server %s, or none in its serviceid field, is no answer about this one: state keeps what EDIS has", async (endpoint, _how, json) => {
         sim.inject({ endpoint, json });
         const e = next();
         const failure = endpoint === "cancel/product" ? await e.failure(e.destroy(kvmServerOn(e.core), held)) : await upFails(held, { ...web1, planId: 102 });
-        expect(failure).toMatch(/the answer is about (service 999|kvm_199999_000000), not about/);
+        expect(failure).toContain("it is not taken as an answer about this server");
         expect(billed()).toEqual([Number(held.id)]);
         expect(sim.account.state.services[0].pid).toBe(101);
+    });
+
+    test("a cancel answer that names the server in its serviceid field is one, whatever its words say of dates and other numbers", async () => {
+        sim.inject({ endpoint: "cancel/product", processed: true, json: { status: "success", serviceid: Number(held.id), clientid: 7, message: "Service will be cancelled. End of service: 31.01.2027, 24 hours notice" } });
+        const e = next();
+        await e.destroy(kvmServerOn(e.core), held);
+        expect(billed()).toEqual([]);
     });
 
     test("an unknown plan change of another server the resource held (a replacement's old half) blocks a plan change, naming that server, until resolved", async () => {
@@ -137,6 +145,27 @@ test("one entry of get/locations that cannot be read affects only what may be th
     expect(notFound).toContain("whether it is sold at the location Coming soon (");
     expect(notFound).toContain("cannot be told");
     expect(writes()).toEqual(["add/order"]);
+});
+
+test("the holder record keeps every holder before an adoption, the same URN too: no adopter's delete cancels the server until the user says each let it go", async () => {
+    const { held: web } = await up(undefined);
+    const adopt = async (name: string) => {
+        const e = next();
+        return (await e.up(kvmServerOn(e.core), undefined, { ...web1, adoptKvmId: web.outs.kvmId }, name)).held;
+    };
+    // twin adopts it (web still holds it), is let go with `pulumi state delete`, and third adopts it.
+    await adopt("twin");
+    const third = await adopt("third");
+    const e = next();
+    const refused = await e.failure(e.destroy(kvmServerOn(e.core), third));
+    expect(refused).toMatch(/was adopted by this resource from urn:\S+::web, urn:\S+::twin, which may still hold it/);
+    // The same URN again (another stack of that name, or web let go and declared anew): its token is web's, and still refused.
+    const again = await adopt("web");
+    expect(await e.failure(e.destroy(kvmServerOn(e.core), again))).toContain("was adopted by this resource from");
+    expect(billed()).toEqual([Number(web.id)]);
+    await runNamedCommand(refused, "forget");
+    await next().destroy(kvmServerOn(e.core), again);
+    expect(billed()).toEqual([]);
 });
 
 test("an unpaid server that is destroyed instead is cancelled, with edis:cancellationType where the input is unset", async () => {
@@ -184,12 +213,15 @@ describe("faults", () => {
         expect(sim.account.state.cancellations.map((c) => c.type)).toEqual(["Immediate"]);
     });
 
-    test("a server whose own listing entry cannot be read and cannot be told (another key, an unreadable kvm_id) is not concluded gone, though both lookups refuse it", async () => {
+    test.each([
+        ["an unreadable kvm_id", (kvm: string) => ({ id: kvm })],
+        ["no kvm_id", () => undefined],
+    ])("a server whose own listing entry is under another key, with %s, cannot be told: it is not concluded gone, though both lookups refuse it", async (_how, kvmIdOf) => {
         const { held } = await up(undefined);
         const kvm = String(held.outs.kvmId);
         const moved = (a: Record<string, unknown>) => {
             const { [kvm]: own, ...rest } = a.data as Record<string, object>;
-            return { ...a, data: { ...rest, "0": { ...own, kvm_id: { id: kvm } } } };
+            return { ...a, data: { ...rest, "0": { ...own, kvm_id: kvmIdOf(kvm) } } };
         };
         const notFound = { status: 404, json: { status: "error", message: "Not found" }, times: 10 };
         sim.inject({ endpoint: "get/auth", times: 20, rewrite: moved });
@@ -212,8 +244,21 @@ describe("faults", () => {
         const kvmless = (await e.refresh(kvmServerOn(e.core), { ...held, outs: { ...held.outs, kvmId: undefined } }))!;
         expect(kvmless.outs.kvmId).toBeUndefined();
         expect(e.log).toContain("holds the account's e-mail, password or another secret");
-        expect(e.log).toContain("an entry of the account's listing (get/auth) cannot be read and may be");
+        expect(e.log).toContain("cannot be read: it holds a secret");
         expect(e.log).not.toContain(password);
+    });
+
+    test("a password echoed as given, whose letters and digits are fewer than 8, is kept nowhere either; an e-mail's local part in a host name is no secret", async () => {
+        await sim.stop();
+        ({ sim, next } = await simulatorAndCore({ email: "acmecorp@gmail.com", password: "Pa$$w0rd!!&+" }));
+        const { held } = await up(undefined, { ...web1, hostname: "web1.acmecorp.com" });
+        const e = next();
+        const read = (await e.refresh(kvmServerOn(e.core), held))!.outs;
+        expect([read.description, read.notListed]).toEqual(["web1.acmecorp.com", undefined]);
+        sim.inject({ endpoint: "get/kvmid", times: 20, rewrite: (a) => ({ ...a, kvmid: `kvm_${sim.account.state.password}` }) });
+        const kvmless = (await e.refresh(kvmServerOn(e.core), { ...held, outs: { ...held.outs, kvmId: undefined } }))!;
+        expect(kvmless.outs.kvmId).toBeUndefined();
+        expect(e.log).not.toContain(sim.account.state.password);
     });
 
     test("a host that answers an HTML 404 to everything: read and delete fail and keep the server", async () => {

@@ -78,7 +78,7 @@ describe("orders, locations, sessions", () => {
 
     test("get/auth: an empty account is [] in PHP; suspended is any letter but n", () => {
         expect(wire.authAnswer.parse({ data: [] })).toEqual({ sessions: [], unreadable: [] });
-        const [s] = wire.authAnswer.parse({ data: { kvm_1_2: { api_host: "h", signature: "s", suspended: "y", lps: 3 } } }).sessions;
+        const [s] = wire.authAnswer.parse({ data: { kvm_1_2: { api_host: "h", kvm_id: "kvm_1_2", signature: "s", suspended: "y", lps: 3 } } }).sessions;
         expect(s).toMatchObject({ kvmId: "kvm_1_2", suspended: true, lps: "3" });
     });
 });

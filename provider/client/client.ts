@@ -22,7 +22,7 @@ import {
 } from "./model";
 import { systemClock } from "../clock";
 import { buildOrderDocument } from "./order";
-import { RequestSettings, request } from "./request";
+import { EndpointCall, RequestSettings, request } from "./request";
 import { DEFAULT_RETRY_POLICY, RetryPolicy } from "./retry";
 import * as wire from "./schemas";
 
@@ -123,7 +123,7 @@ export class EdisClient {
         const fields: Record<string, string | number> = { type: args.type };
         if (args.serviceId !== undefined) fields.serviceid = args.serviceId;
         if (args.kvmId) fields.kvmid = args.kvmId;
-        return this.call(ENDPOINTS.cancel, fields, wire.cancelAnswer, { serviceId: args.serviceId, kvmId: args.kvmId });
+        return this.call(ENDPOINTS.cancel, fields, wire.cancelAnswer, { serviceId: args.serviceId, kvmId: args.kvmId, named: true });
     }
 
     /** Changes plan or billing cycle in place (same location only). Never retried: it creates an invoice. */
@@ -138,7 +138,7 @@ export class EdisClient {
                 newpaymentmethod: req.newPaymentMethod,
             },
             wire.upgradeAnswer,
-            { kvmId: req.kvmId, serviceId: req.serviceId },
+            { kvmId: req.kvmId, serviceId: req.serviceId, named: true },
         );
     }
 
@@ -154,7 +154,7 @@ export class EdisClient {
         endpoint: Endpoint,
         fields: Record<string, string | number | boolean>,
         schema: S,
-        about?: { serviceId?: number; kvmId?: string },
+        about?: EndpointCall<unknown>["about"],
     ): Promise<z.output<S>> {
         return request(this.settings, {
             endpoint: endpoint.path,

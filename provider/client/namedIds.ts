@@ -155,10 +155,6 @@ const DUMPED = new RegExp(
     "gi",
 );
 
-/** KVM ids written anywhere, in a value under any key or in words: `kvm_` and digits, as EDIS names them. */
-export function kvmWordsIn(raw: string): string[] {
-    return raw.match(/\bkvm_[A-Za-z0-9_]*\d[A-Za-z0-9_]*/gi) ?? [];
-}
 
 const MENTIONED = /\b(service|order|invoice)s?\b(?:\s+(?:id|ids|no\.?|number|num))?\s*[:#]?\s*#?(\d{2,15})\b/gi;
 

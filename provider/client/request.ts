@@ -6,7 +6,7 @@ import { Clock, pause } from "../clock";
 import { RetryPolicy, nextDelayMs } from "./retry";
 import { describeIssues } from "./schemas";
 import { PostRequest, postJson } from "./transport";
-import { idsInAnswer, kvmWordsIn } from "./namedIds";
+import { idsInAnswer } from "./namedIds";
 import { secretInValue, withhold } from "./withhold";
 
 export interface RequestSettings {
@@ -34,7 +34,8 @@ export interface EndpointCall<T> extends Omit<PostRequest, "timeoutMs" | "userAg
     retry: "safe" | "never";
     schema: WireSchema<T>;
     timeoutMs?: number;
-    about?: { serviceId?: number; kvmId?: string };
+    /** What the answer must be about; `named`: a paid write's success names `serviceId` in its `serviceid` field (EDIS documents it). */
+    about?: { serviceId?: number; kvmId?: string; named?: boolean };
 }
 
 export async function request<T>(settings: RequestSettings, call: EndpointCall<T>): Promise<T> {
@@ -80,17 +81,17 @@ function credentialIn(data: unknown): string | undefined {
 }
 
 /** A success that names another service or KVM than the one asked about says nothing true about ours. */
-function aboutAnother(body: unknown, about: { serviceId?: number; kvmId?: string } | undefined): string | undefined {
+function aboutAnother(body: unknown, about: EndpointCall<unknown>["about"]): string | undefined {
     if (!about) return undefined;
-    // Ids in fields and in words alike: "Service 999 has been cancelled" is about service 999.
-    const text = JSON.stringify(body);
-    const { fields, kvms: keyed, mentioned } = idsInAnswer(text);
-    const kvms = [...keyed, ...kvmWordsIn(text)];
-    const named = [...fields.serviceIds, ...mentioned.filter((m) => m.startsWith("service ")).map((m) => Number(m.slice(8)))];
-    const services = about.serviceId === undefined ? [] : [...new Set(named)].filter((id) => id !== about.serviceId);
+    const { fields, kvms } = idsInAnswer(JSON.stringify(body));
+    const asked = [about.serviceId !== undefined ? `service ${about.serviceId}` : undefined, about.kvmId].filter(Boolean).join(", ");
+    // A paid write's success rests on the field EDIS documents for it, never on words.
+    if (about.named && about.serviceId !== undefined && !fields.serviceIds.includes(about.serviceId)) {
+        return `the answer does not name service ${about.serviceId} in its serviceid field, as EDIS's answer to it does: it is not taken as an answer about this server`;
+    }
+    const services = about.serviceId === undefined ? [] : fields.serviceIds.filter((id) => id !== about.serviceId);
     const others = about.kvmId === undefined ? [] : kvms.filter((k) => k.toLowerCase() !== about.kvmId!.toLowerCase());
     if (!services.length && !others.length) return undefined;
-    const asked = [about.serviceId !== undefined ? `service ${about.serviceId}` : undefined, about.kvmId].filter(Boolean).join(", ");
     const what = withhold([...services.map((id) => `service ${id}`), ...new Set(others)].join(", "));
     return `the answer is about ${what}, not about ${asked} that was asked about: it is not taken as an answer about this server`;
 }

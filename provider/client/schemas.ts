@@ -285,7 +285,7 @@ export const upgradeAnswer = z
 const wireSession = z.object({
     api_host: z.string(),
     api_rdns: z.string().nullish(),
-    kvm_id: z.string().optional(),
+    kvm_id: z.string(),
     // Text: it goes back to the Management API exactly as written.
     valid_until: z.union([z.number().int().nonnegative().transform(String), z.string().trim().min(1)]).optional(),
     signature: z.string(),
@@ -310,18 +310,17 @@ export const authAnswer = z
         const listing: KvmListing = { sessions: [], unreadable: [] };
         for (const [key, raw] of Object.entries(data)) {
             const read = wireSession.safeParse(raw);
-            // The specification: kvm_id "equals the key of the entry". One that does not answers for neither KVM.
-            const agrees = read.success && (read.data.kvm_id === undefined || read.data.kvm_id === key);
-            // An entry that holds a secret is not kept, and affects only its KVM.
-            const secret = read.success && !!secretInValue({ key, ...read.data });
+            const kvmId = (raw as Record<string, unknown> | null)?.kvm_id;
+            // The specification: kvm_id "equals the key of the entry". One without it, or another, tells no KVM for sure.
+            const agrees = kvmId === key;
+            // A secret in the key or kvm_id: no KVM is told by the entry. Elsewhere: only its own KVM is affected.
+            const secretId = !!secretInValue({ key, kvmId });
+            const secret = secretId || (read.success && !!secretInValue(read.data));
             if (read.success && agrees && !secret) listing.sessions.push(sessionOf(key, read.data));
             else {
                 const field = (name: string) => [(raw as Record<string, unknown> | null)?.[name]].filter((v) => typeof v === "string");
                 const problem = !read.success ? withhold(describeIssues(read.error)) : secret ? "it holds a secret" : "its kvm_id is not the entry's key";
-                const kvmId = (raw as Record<string, unknown> | null)?.kvm_id;
-                // One that holds a secret keeps none of its text: no KVM is told by it, so none is concluded gone.
-                const identified = !secret && (kvmId === undefined || kvmId === key);
-                listing.unreadable.push({ kvmIds: secret ? [] : [key, ...field("kvm_id")], identified, problem, signatures: field("signature") });
+                listing.unreadable.push({ kvmIds: secretId ? [] : [key, ...field("kvm_id")], identified: agrees && !secretId, problem, signatures: field("signature") });
             }
         }
         return listing;

@@ -8,6 +8,10 @@
  */
 
 const SECRETS = new Set<string>();
+/** E-mail local parts ("acmecorp"): in EDIS's words and the provider's, never in a value (a host name may hold one). */
+const LOCAL_PARTS = new Set<string>();
+/** Secrets as given (6+ characters): one echoed whole in a value, whatever its normal form's length. */
+const RAW = new Set<string>();
 const WINDOWS = new Set<string>();
 /** Of secrets that are not an e-mail: a hex run must be shorter than twice this. */
 let shortest = Infinity;
@@ -21,9 +25,10 @@ export function addSecret(secret: string | undefined, options: { wholeOnly?: boo
     const n = normal(secret ?? "");
     if (!n) return;
     SECRETS.add(n);
+    if (secret!.length >= 6) RAW.add(secret!);
     if (options.wholeOnly) {
         const local = normal(secret!.split("@")[0]);
-        if (secret!.includes("@") && local.length >= 3) SECRETS.add(local);
+        if (secret!.includes("@") && local.length >= 3) LOCAL_PARTS.add(local);
         return;
     }
     shortest = Math.min(shortest, n.length);
@@ -32,6 +37,8 @@ export function addSecret(secret: string | undefined, options: { wholeOnly?: boo
 
 export function forgetSecrets(): void {
     SECRETS.clear();
+    LOCAL_PARTS.clear();
+    RAW.clear();
     WINDOWS.clear();
     shortest = Infinity;
 }
@@ -54,10 +61,11 @@ export function withhold(text: string, origin: TextOrigin = {}): string {
 export function holdsSecret(text: string, wholeOnly = false): boolean {
     if (SECRETS.size === 0 || !text) return false;
     const n = normal(text);
-    for (const secret of SECRETS) {
-        if (wholeOnly ? secret.length >= WINDOW && n.includes(secret) : n.includes(secret)) return true;
-    }
-    return !wholeOnly && holdsWindow(n);
+    return wholeIn(n, wholeOnly, [...SECRETS, ...LOCAL_PARTS]) || (!wholeOnly && holdsWindow(n));
+}
+
+function wholeIn(n: string, wholeOnly: boolean, secrets: string[]): boolean {
+    return secrets.some((secret) => (!wholeOnly || secret.length >= WINDOW) && n.includes(secret));
 }
 
 function holdsWindow(n: string): boolean {
@@ -66,11 +74,15 @@ function holdsWindow(n: string): boolean {
 }
 
 /**
- * Where a value EDIS answered holds a secret, whole or by a window (`signature` fields, which are secrets, aside): the
- * path of the first, or undefined. Such an answer is not kept anywhere: the client reads it as unexpected.
+ * Where a value EDIS answered holds a secret (as given, or whole or by a window in normal form; `signature` fields,
+ * which are secrets, aside): the path of the first, or undefined. Such an answer is not kept: it is read as unexpected.
  */
 export function secretInValue(value: unknown, path = ""): string | undefined {
-    if (typeof value === "string") return holdsSecret(value, true) || holdsWindow(normal(value)) ? path || "(the answer)" : undefined;
+    if (typeof value === "string") {
+        const n = normal(value);
+        const held = [...RAW].some((raw) => value.includes(raw)) || wholeIn(n, true, [...SECRETS]) || holdsWindow(n);
+        return held ? path || "(the answer)" : undefined;
+    }
     if (!value || typeof value !== "object") return undefined;
     for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
         if (/^signatures?$/i.test(k)) continue;

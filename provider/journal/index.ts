@@ -114,8 +114,8 @@ export interface AdoptionEntry extends EntryBase {
     /** The holder's URN when it ordered or adopted the server, for the errors. */
     holder: string;
     token: string;
-    /** The holder before an adoption took the server over: it may still be in a stack's state. */
-    previous?: { holder: string; token: string };
+    /** The holders before an adoption took the server over: each may still be in a stack's state. */
+    previous?: Array<{ holder: string; token: string }>;
 }
 
 export type JournalEntry = OrderEntry | UpgradeEntry | HookEntry | ExtraEntry | AdoptionEntry;

@@ -90,17 +90,18 @@ export function holderToken(key: string | undefined, serviceId: number): string 
 }
 
 /**
- * Records under the server that this resource holds it (an order, or an adoption that takes it over, keeping the holder
- * before as `previous`); returns the token the resource's state keeps. The token is the holder's URN and the service,
- * digested: a create run twice for one resource (a resumed one, and a killed deployment's host that finished after
- * all) records the same token.
+ * Records under the server that this resource holds it; returns the token the resource's state keeps. The token is the
+ * holder's URN and the service, digested: an order's create run twice (a resumed one, and a killed deployment's host
+ * that finished after all) records the same. An adoption of a recorded server keeps every holder before it, itself
+ * included (the same URN may be another stack's, or a resource let go and declared again): the user says they let go.
  */
-export async function recordHolder(journal: OrderJournal, key: string | undefined, outs: { serviceId: number; kvmId?: string; hostname: string }): Promise<string> {
+export async function recordHolder(journal: OrderJournal, key: string | undefined, outs: { serviceId: number; kvmId?: string; hostname: string }, adopting: boolean): Promise<string> {
     const holder = key ?? "a KvmServer without a URN";
     const token = holderToken(key, outs.serviceId);
     const now = await journal.read(adoptionKey(outs.serviceId), "adoption");
-    if (now?.holder === holder && now.token === token) return token;
-    const previous = now && now.holder !== holder ? { holder: now.holder, token: now.token } : now?.previous;
+    if (!adopting && now?.holder === holder && now.token === token) return token;
+    const before = now ? [...(now.previous ?? []), { holder: now.holder, token: now.token }] : [];
+    const previous = before.filter((p, i) => before.findIndex((q) => q.token === p.token) === i);
     await journal.write({
         kind: "adoption",
         state: "held",
@@ -111,24 +112,26 @@ export async function recordHolder(journal: OrderJournal, key: string | undefine
         kvmId: outs.kvmId ?? "",
         holder,
         token,
-        ...(previous ? { previous } : {}),
+        ...(previous.length ? { previous } : {}),
     });
     return token;
 }
 
 /**
- * Before a cancel: refused when the journal records another resource as the server's holder, or one that held it before
- * this resource adopted it and may still be in a stack's state.
+ * Before a cancel: refused when the journal records another resource as the server's holder, or ones that held it
+ * before this resource adopted it and may still be in a stack's state.
  */
 export async function checkCancelHolder(journal: OrderJournal, name: string, key: string | undefined, serviceId: number, token: unknown): Promise<void> {
     const record = await journal.read(adoptionKey(serviceId), "adoption");
     if (!record) return;
     const forget = resolveCommand("forget", adoptionKey(serviceId), journal, "adoption");
     if (record.token !== token) throw heldElsewhereError(name, key, { key: record.holder }, forget);
-    if (!record.previous) return;
+    if (!record.previous?.length) return;
+    const earlier = [...new Set(record.previous.map((p) => p.holder))].join(", ");
     throw new Error(
-        `${name} was adopted by this resource from ${record.previous.holder}, which may still hold it in a stack's state; it was ` +
-            `not cancelled. If \`pulumi stack --show-urns\` in that stack no longer lists it (let go with \`pulumi state delete\`), ` +
-            `run \`${forget}\`, then this again. To let this resource go instead, run \`${stateDelete(key)}\`.`,
+        `${name} was adopted by this resource from ${earlier}, which may still hold it in a stack's state; it was not cancelled. ` +
+            `If none of them holds service ${serviceId} now (each was let go with \`pulumi state delete\`, or holds another ` +
+            `server: \`pulumi stack export\` in its stack shows its id), run \`${forget}\`, then this again. To let this resource ` +
+            `go instead, run \`${stateDelete(key)}\`.`,
     );
 }

@@ -31,7 +31,7 @@ function keepProvider(e: unknown, inputs: Record<string, unknown>): unknown {
  * journal cannot be written, so a failure is a warning (the token is the same whoever writes the record).
  */
 async function holdOrdered(c: Context, key: string | undefined, outs: KvmServerOutputs, log: (line: string) => void): Promise<Record<string, string>> {
-    await recordHolder(c.journal, key, outs).catch((e: Error) =>
+    await recordHolder(c.journal, key, outs, false).catch((e: Error) =>
         log(`warning: ${outs.hostname} (service ${outs.serviceId}) could not be recorded as this resource's in the order journal: ${e.message}`),
     );
     return { [HOLDER_TOKEN]: holderToken(key, outs.serviceId) };
@@ -128,7 +128,7 @@ export function kvmServerOn(core: Core) {
                 else created.outs = await priced(c, created.outs);
                 holders.see(holdingOf(key, created.id, created.outs), true);
                 // An adoption that cannot be recorded fails: the holder before it would keep the right to cancel.
-                const held = adopting ? { [HOLDER_TOKEN]: await recordHolder(c.journal, key, created.outs) } : await holdOrdered(c, key, created.outs, log);
+                const held = adopting ? { [HOLDER_TOKEN]: await recordHolder(c.journal, key, created.outs, true) } : await holdOrdered(c, key, created.outs, log);
                 return { ...created, outs: { ...markPower(created.outs, inputs), ...held } };
             } catch (e) {
                 throw keepProvider(e, inputs);

@@ -91,6 +91,24 @@ describe.each(DOORS)("through $name", (door) => {
         expect(paidWrites(f.sim)).toEqual(["add/order"]);
     });
 
+    test("two servers let go and adopted the other way round (as the batch advice has it): each delete names what to do, and once the user says so, destroy cancels both", async () => {
+        const db = { ...web, hostname: "db1.example.com" };
+        const f = await stackFor(door, { web, db });
+        const [one, two] = f.sim.account.state.services;
+        for (const name of ["web", "db"]) ok(await f.stack.run(["state", "delete", door.urn(name), "--yes"]));
+        await door.declare(f.stack, { web: { ...web, adoptKvmId: two.kvmId }, db: { ...db, adoptKvmId: one.kvmId } });
+        ok(await f.stack.up());
+        let refused = failed(await f.stack.destroy());
+        expect(refused.output).toContain("or holds another server");
+        expect(cancelled(f)).toEqual([]);
+        for (let i = 0; i < 2 && refused.code !== 0; i++) {
+            await runNamedCommand(refused.output, "forget", f.stack.project.dir);
+            refused = await f.stack.destroy();
+        }
+        expect(refused.code).toBe(0);
+        expect(cancelled(f).sort()).toEqual([one.serviceId, two.serviceId]);
+    });
+
     test("an order EDIS made but answered 500 blocks the next up, and still blocks with the endpoint spelled another way; preview in CI warns of a journal on the runner's disk", async () => {
         const f = await openDoor(open, door, { web }, { sim: { faults: [{ endpoint: "add/order", processed: true, status: 500, json: { status: "error", message: "Internal error" } }] } });
         // In CI, with the journal on the runner's disk, preview says what a thrown-away runner takes along.
@@ -189,11 +207,11 @@ describe.each(DOORS)("through $name", (door) => {
         f.sim.inject({ endpoint: "cancel/product", json: { status: "success", serviceid: serviceId + 4000 } });
         await door.declare(f.stack, { web2: { ...web, hostname: "web2.example.com" } });
         const refused = failed(await f.stack.up());
-        expect(refused.output).toContain(`the answer is about service ${serviceId + 4000}, not about service ${serviceId}`);
+        expect(refused.output).toContain(`the answer does not name service ${serviceId} in its serviceid field`);
         expect(refused.output).toContain(`pulumi state delete '${door.urn("web")}'`);
-        // The same said in words, not in a field.
+        // One that names no service in its serviceid field, only in words, is none either.
         f.sim.inject({ endpoint: "cancel/product", json: { status: "success", message: `Service ${serviceId + 4000} has been cancelled` } });
-        expect(failed(await f.stack.up()).output).toContain(`the answer is about service ${serviceId + 4000}, not about service ${serviceId}`);
+        expect(failed(await f.stack.up()).output).toContain(`the answer does not name service ${serviceId}`);
         expect(Object.keys(await f.stack.resources()).sort()).toEqual(["web", "web2"]);
         expect(f.sim.account.state.cancellations).toEqual([]);
         // A cancel refused in words that sound done while EDIS still lists the server: the server stays, the way out is named.
