@@ -5,6 +5,7 @@
  * real CLI in test/cli.
  */
 import { kvmServerOn } from "../provider/kvm/provider";
+import { trafficAlertOn } from "../provider/management/trafficAlert";
 import { EdisSimulator } from "../simulator/server";
 import { Held, InProcess, simulatorAndCore, upServer } from "./support/inProcess";
 import { runNamedCommand } from "./support/sim";
@@ -87,13 +88,15 @@ describe("what a change does", () => {
     });
 
     test.each([
-        ["cancel/product", "in words only", { status: "success", message: "Service 999 has been cancelled" }],
-        ["cancel/product", "as a KVM record", { status: "success", kvm: { id: "kvm_199999_000000" } }],
-        ["cancel/product", "as a bare id", { status: "success", data: { id: 999 } }],
-        ["cancel/product", "in its serviceid field", { status: "success", serviceid: 999, clientid: 7 }],
-        ["add/upgrade", "in words only", { status: "success", message: "Service 999 upgraded to KVM M" }],
-    ])("a %s 'success' that names another server %s, or none in its serviceid field, is no answer about this one: state keeps what EDIS has", async (endpoint, _how, json) => {
-        sim.inject({ endpoint, json });
+        ["cancel/product", "in words only", () => ({ status: "success", message: "Service 999 has been cancelled" })],
+        ["cancel/product", "as a KVM record", () => ({ status: "success", kvm: { id: "kvm_199999_000000" } })],
+        ["cancel/product", "as a bare id", () => ({ status: "success", data: { id: 999 } })],
+        ["cancel/product", "in its serviceid field", () => ({ status: "success", serviceid: 999, clientid: 7 })],
+        ["cancel/product", "in words beside its own serviceid", (id: number) => ({ status: "success", serviceid: id, message: "Service 999 has been cancelled" })],
+        ["cancel/product", "as a KVM id under any key beside its own serviceid", (id: number) => ({ status: "success", serviceid: id, product: { id: "kvm_199999_000000" } })],
+        ["add/upgrade", "in words only", () => ({ status: "success", message: "Service 999 upgraded to KVM M" })],
+    ])("a %s 'success' that names another server %s, or none in its serviceid field, is no answer about this one: state keeps what EDIS has", async (endpoint, _how, answer) => {
+        sim.inject({ endpoint, json: answer(Number(held.id)) });
         const e = next();
         const failure = endpoint === "cancel/product" ? await e.failure(e.destroy(kvmServerOn(e.core), held)) : await upFails(held, { ...web1, planId: 102 });
         expect(failure).toContain("it is not taken as an answer about this server");
@@ -161,7 +164,7 @@ test("the holder record keeps every holder before an adoption, the same URN too:
     expect(refused).toMatch(/was adopted by this resource from urn:\S+::web, urn:\S+::twin, which may still hold it/);
     // The same URN again (another stack of that name, or web let go and declared anew): its token is web's, and still refused.
     const again = await adopt("web");
-    expect(await e.failure(e.destroy(kvmServerOn(e.core), again))).toContain("was adopted by this resource from");
+    expect(await e.failure(e.destroy(kvmServerOn(e.core), again))).toContain(":web is this resource's URN: an earlier declaration of it");
     expect(billed()).toEqual([Number(web.id)]);
     await runNamedCommand(refused, "forget");
     await next().destroy(kvmServerOn(e.core), again);
@@ -255,10 +258,18 @@ describe("faults", () => {
         const e = next();
         const read = (await e.refresh(kvmServerOn(e.core), held))!.outs;
         expect([read.description, read.notListed]).toEqual(["web1.acmecorp.com", undefined]);
+        // A callback password of 6 characters that a host name spells is no reason to hide the server.
+        await e.up(trafficAlertOn(e.core), undefined, { kvmId: held.outs.kvmId, callbackUrl: "https://hooks.example.com/edis", triggerPercent: 80, callbackUser: "edis", callbackPassword: "acmeco" }, "alert");
+        expect((await e.refresh(kvmServerOn(e.core), held))!.outs.notListed).toBeUndefined();
         sim.inject({ endpoint: "get/kvmid", times: 20, rewrite: (a) => ({ ...a, kvmid: `kvm_${sim.account.state.password}` }) });
         const kvmless = (await e.refresh(kvmServerOn(e.core), { ...held, outs: { ...held.outs, kvmId: undefined } }))!;
         expect(kvmless.outs.kvmId).toBeUndefined();
+        // As the provider sends it, form-encoded.
+        const encoded = new URLSearchParams({ pw: sim.account.state.password }).toString();
+        sim.inject({ endpoint: "get/auth", times: 20, rewrite: (a) => ({ ...a, data: Object.fromEntries(Object.entries(a.data as Record<string, object>).map(([k, v]) => [k, { ...v, description: `web1 ${encoded}` }])) }) });
+        expect((await e.refresh(kvmServerOn(e.core), held))!.outs.description).toBe("web1.acmecorp.com");
         expect(e.log).not.toContain(sim.account.state.password);
+        expect(e.log).not.toContain(encoded);
     });
 
     test("a host that answers an HTML 404 to everything: read and delete fail and keep the server", async () => {

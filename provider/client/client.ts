@@ -73,8 +73,8 @@ export class EdisClient {
     constructor(options: EdisClientOptions) {
         this.email = options.email;
         this.password = options.password;
-        addSecret(options.password);
-        addSecret(options.email, { wholeOnly: true });
+        addSecret(options.password, { credential: true });
+        addSecret(options.email, { wholeOnly: true, credential: true });
         this.baseUrl = trimSlash(options.baseUrl ?? DEFAULT_BASE_URL);
         this.authUrl = trimSlash(options.authUrl ?? DEFAULT_AUTH_URL);
         this.settings = {

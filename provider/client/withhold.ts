@@ -10,7 +10,7 @@
 const SECRETS = new Set<string>();
 /** E-mail local parts ("acmecorp"): in EDIS's words and the provider's, never in a value (a host name may hold one). */
 const LOCAL_PARTS = new Set<string>();
-/** Secrets as given (6+ characters): one echoed whole in a value, whatever its normal form's length. */
+/** The account's credentials as given (6+ characters): echoed whole in a value, whatever their normal form's length. */
 const RAW = new Set<string>();
 const WINDOWS = new Set<string>();
 /** Of secrets that are not an e-mail: a hex run must be shorter than twice this. */
@@ -21,11 +21,11 @@ export const WINDOW = 8;
 export const WORDS_MAX = 600;
 
 /** The e-mail (`wholeOnly`) matches whole or by its local part: its windows are its domain, which a message may name. */
-export function addSecret(secret: string | undefined, options: { wholeOnly?: boolean } = {}): void {
+export function addSecret(secret: string | undefined, options: { wholeOnly?: boolean; credential?: boolean } = {}): void {
     const n = normal(secret ?? "");
     if (!n) return;
     SECRETS.add(n);
-    if (secret!.length >= 6) RAW.add(secret!);
+    if (options.credential && secret!.length >= 6) RAW.add(secret!);
     if (options.wholeOnly) {
         const local = normal(secret!.split("@")[0]);
         if (secret!.includes("@") && local.length >= 3) LOCAL_PARTS.add(local);
@@ -80,7 +80,8 @@ function holdsWindow(n: string): boolean {
 export function secretInValue(value: unknown, path = ""): string | undefined {
     if (typeof value === "string") {
         const n = normal(value);
-        const held = [...RAW].some((raw) => value.includes(raw)) || wholeIn(n, true, [...SECRETS]) || holdsWindow(n);
+        const plain = unescaped(value);
+        const held = [...RAW].some((raw) => plain.includes(raw)) || wholeIn(n, true, [...SECRETS]) || holdsWindow(n);
         return held ? path || "(the answer)" : undefined;
     }
     if (!value || typeof value !== "object") return undefined;
@@ -120,14 +121,18 @@ function naturalCase(token: string): boolean {
 
 /** Case-folded so that ß and its echo SS compare equal. */
 function normal(text: string): string {
-    const decoded = text
+    return unescaped(text).normalize("NFKC").toUpperCase().toLowerCase().replace(/[^\p{L}\p{N}]/gu, "");
+}
+
+/** One layer of escapes decoded (JSON, percent, HTML entities, quoted-printable). */
+function unescaped(text: string): string {
+    return text
         .replace(/\\u\{([0-9a-f]{1,6})\}|\\u([0-9a-f]{4})|\\x([0-9a-f]{2})|%([0-9a-f]{2})|&#x([0-9a-f]{1,6});?|&#(\d{1,7});?|=([0-9A-F]{2})/gi, (m, ...hex: string[]) => {
             const [brace, u, x, pct, entityHex, entityDec, qp] = hex;
             const code = entityDec !== undefined ? Number(entityDec) : parseInt(brace ?? u ?? x ?? pct ?? entityHex ?? qp, 16);
             return code <= 0x10ffff ? String.fromCodePoint(code) : m;
         })
         .replace(/&[a-z]+;/gi, "");
-    return decoded.normalize("NFKC").toUpperCase().toLowerCase().replace(/[^\p{L}\p{N}]/gu, "");
 }
 
 /** The same object, so an init error keeps its id and outputs. */

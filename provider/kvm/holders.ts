@@ -127,9 +127,11 @@ export async function checkCancelHolder(journal: OrderJournal, name: string, key
     const forget = resolveCommand("forget", adoptionKey(serviceId), journal, "adoption");
     if (record.token !== token) throw heldElsewhereError(name, key, { key: record.holder }, forget);
     if (!record.previous?.length) return;
-    const earlier = [...new Set(record.previous.map((p) => p.holder))].join(", ");
+    const holders = [...new Set(record.previous.map((p) => p.holder))];
+    // The same URN: this resource declared before (let go with `pulumi state delete`), or a stack of its name elsewhere.
+    const self = holders.includes(record.holder) ? ` (${record.holder} is this resource's URN: an earlier declaration of it, or a stack of the same name in another backend or organization)` : "";
     throw new Error(
-        `${name} was adopted by this resource from ${earlier}, which may still hold it in a stack's state; it was not cancelled. ` +
+        `${name} was adopted by this resource from ${holders.join(", ")}${self}, which may still hold it in a stack's state; it was not cancelled. ` +
             `If none of them holds service ${serviceId} now (each was let go with \`pulumi state delete\`, or holds another ` +
             `server: \`pulumi stack export\` in its stack shows its id), run \`${forget}\`, then this again. To let this resource ` +
             `go instead, run \`${stateDelete(key)}\`.`,
