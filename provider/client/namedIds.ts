@@ -156,13 +156,8 @@ const DUMPED = new RegExp(
 );
 
 
-/** "service 1003", "order #5001"; not the start of a date, time or decimal ("service: 31.01.2027"). */
+/** "service 1003", "order #5001", for the errors that name what an answer holds; not the start of a date or decimal. */
 const MENTIONED = /\b(service|order|invoice)s?\b(?:\s+(?:id|ids|no\.?|number|num))?\s*[:#]?\s*#?(\d{2,15})\b(?![.,:/-]\d)/gi;
-
-/** KVM ids written anywhere, in a value under any key or in words: `kvm_` and digits, as EDIS names them. */
-export function kvmWordsIn(raw: string): string[] {
-    return raw.match(/\bkvm_[A-Za-z0-9_]*\d[A-Za-z0-9_]*/gi) ?? [];
-}
 
 export function idsInValue(value: unknown): NamedIds {
     const ids: NamedIds = { orderIds: [], serviceIds: [], invoiceIds: [] };

@@ -4,14 +4,14 @@
  * fails closed: quoted only when plainly words holding no 8 consecutive characters of a secret (in normal form: one layer
  * of escapes decoded, letters and digits only, case-folded). "composed" text (the provider's words around judged text)
  * is checked only for whole secrets of 8+ characters, which the provider's own words cannot match. A value EDIS answered
- * that would be kept (a KVM id, a description) holds neither such a secret nor a window of one.
+ * that would be kept (a KVM id, a description) must not hold the account's password or e-mail whole (valuesHoldCredential).
  */
 
 const SECRETS = new Set<string>();
 /** E-mail local parts ("acmecorp"): in EDIS's words and the provider's, never in a value (a host name may hold one). */
 const LOCAL_PARTS = new Set<string>();
-/** The account's credentials as given (6+ characters): echoed whole in a value, whatever their normal form's length. */
-const RAW = new Set<string>();
+/** The account's password and e-mail, folded and in normal form, where 6+ characters: looked for whole in values. */
+const CREDENTIALS = new Set<string>();
 const WINDOWS = new Set<string>();
 /** Of secrets that are not an e-mail: a hex run must be shorter than twice this. */
 let shortest = Infinity;
@@ -25,7 +25,7 @@ export function addSecret(secret: string | undefined, options: { wholeOnly?: boo
     const n = normal(secret ?? "");
     if (!n) return;
     SECRETS.add(n);
-    if (options.credential && secret!.length >= 6) RAW.add(secret!);
+    if (options.credential) for (const form of [folded(secret!), n]) if (form.length >= 6) CREDENTIALS.add(form);
     if (options.wholeOnly) {
         const local = normal(secret!.split("@")[0]);
         if (secret!.includes("@") && local.length >= 3) LOCAL_PARTS.add(local);
@@ -38,7 +38,7 @@ export function addSecret(secret: string | undefined, options: { wholeOnly?: boo
 export function forgetSecrets(): void {
     SECRETS.clear();
     LOCAL_PARTS.clear();
-    RAW.clear();
+    CREDENTIALS.clear();
     WINDOWS.clear();
     shortest = Infinity;
 }
@@ -74,15 +74,14 @@ function holdsWindow(n: string): boolean {
 }
 
 /**
- * Where a value EDIS answered holds a secret (as given, or whole or by a window in normal form; `signature` fields,
- * which are secrets, aside): the path of the first, or undefined. Such an answer is not kept: it is read as unexpected.
+ * Where a value EDIS answered holds the account's password or e-mail whole, in either form (`signature` fields aside):
+ * the path of the first, or undefined. Such an answer is not kept: it is read as unexpected. No window is looked for
+ * here: a catalogue's names may share 8 characters with a password ("Debian12!x") and must stay readable.
  */
 export function secretInValue(value: unknown, path = ""): string | undefined {
     if (typeof value === "string") {
-        const n = normal(value);
-        const plain = unescaped(value);
-        const held = [...RAW].some((raw) => plain.includes(raw)) || wholeIn(n, true, [...SECRETS]) || holdsWindow(n);
-        return held ? path || "(the answer)" : undefined;
+        const forms = [folded(value), normal(value)];
+        return [...CREDENTIALS].some((c) => forms.some((f) => f.includes(c))) ? path || "(the answer)" : undefined;
     }
     if (!value || typeof value !== "object") return undefined;
     for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
@@ -121,7 +120,12 @@ function naturalCase(token: string): boolean {
 
 /** Case-folded so that ß and its echo SS compare equal. */
 function normal(text: string): string {
-    return unescaped(text).normalize("NFKC").toUpperCase().toLowerCase().replace(/[^\p{L}\p{N}]/gu, "");
+    return folded(unescaped(text));
+}
+
+/** Letters and digits only, case-folded, with no escape decoded. */
+function folded(text: string): string {
+    return text.normalize("NFKC").toUpperCase().toLowerCase().replace(/[^\p{L}\p{N}]/gu, "");
 }
 
 /** One layer of escapes decoded (JSON, percent, HTML entities, quoted-printable). */
@@ -132,6 +136,7 @@ function unescaped(text: string): string {
             const code = entityDec !== undefined ? Number(entityDec) : parseInt(brace ?? u ?? x ?? pct ?? entityHex ?? qp, 16);
             return code <= 0x10ffff ? String.fromCodePoint(code) : m;
         })
+        .replace(/&(amp|lt|gt|quot|apos);/gi, (_, name: string) => ({ amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" })[name.toLowerCase() as "amp"])
         .replace(/&[a-z]+;/gi, "");
 }
 

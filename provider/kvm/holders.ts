@@ -76,7 +76,7 @@ export function heldElsewhereError(name: string, key: string | undefined, holder
         `${name} is also held by ${holder.key}; it was not cancelled. To let this resource go and leave the server to ` +
             `${holder.key}, run \`${stateDelete(key)}\`. To cancel the server, remove the other resource first` +
             (forgetRecord
-                ? `; if \`pulumi stack --show-urns\` in its stack no longer lists it (let go with \`pulumi state delete\`), run \`${forgetRecord}\`, then this again.`
+                ? `; if \`pulumi stack --show-urns\` in its stack lists none of them any more (let go with \`pulumi state delete\`), run \`${forgetRecord}\`, then this again.`
                 : "."),
     );
 }
@@ -125,7 +125,9 @@ export async function checkCancelHolder(journal: OrderJournal, name: string, key
     const record = await journal.read(adoptionKey(serviceId), "adoption");
     if (!record) return;
     const forget = resolveCommand("forget", adoptionKey(serviceId), journal, "adoption");
-    if (record.token !== token) throw heldElsewhereError(name, key, { key: record.holder }, forget);
+    // Every holder the record names but this one: the forget it prints clears them all.
+    const others = [...new Set([record, ...(record.previous ?? [])].filter((h) => h.token !== token).map((h) => h.holder))];
+    if (record.token !== token) throw heldElsewhereError(name, key, { key: others.join(", ") }, forget);
     if (!record.previous?.length) return;
     const holders = [...new Set(record.previous.map((p) => p.holder))];
     // The same URN: this resource declared before (let go with `pulumi state delete`), or a stack of its name elsewhere.
