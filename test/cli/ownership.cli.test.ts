@@ -85,7 +85,7 @@ describe.each(DOORS)("through $name", (door) => {
         if (door === DOORS[1]) {
             const { serviceId } = f.sim.account.state.services[0];
             ok(await f.stack.run(["import", "edis:index:KvmServer", "copy", String(serviceId), "--yes", "--protect=false"]));
-            expect(failed(await f.stack.destroy(["--target", door.urn("copy")])).output).toContain(`is also held by ${door.urn("twin")}; it was not cancelled`);
+            expect(failed(await f.stack.destroy(["--target", door.urn("copy")])).output).toContain(`is also held by ${door.urn("twin")}, ${door.urn("web")}; it was not cancelled`);
         }
         expect(cancelled(f)).toEqual([]);
         expect(paidWrites(f.sim)).toEqual(["add/order"]);
