@@ -10,8 +10,10 @@
 const SECRETS = new Set<string>();
 /** E-mail local parts ("acmecorp"): in EDIS's words and the provider's, never in a value (a host name may hold one). */
 const LOCAL_PARTS = new Set<string>();
-/** The account's password and e-mail, folded and in normal form, where 6+ characters: looked for whole in values. */
+/** The account's password and e-mail, folded and in normal form, where 8+ characters: looked for whole in values. */
 const CREDENTIALS = new Set<string>();
+/** The same as given, lower-cased, where 6+ characters: a shorter folded form ("debian1") is in ordinary names. */
+const RAW = new Set<string>();
 const WINDOWS = new Set<string>();
 /** Of secrets that are not an e-mail: a hex run must be shorter than twice this. */
 let shortest = Infinity;
@@ -25,7 +27,8 @@ export function addSecret(secret: string | undefined, options: { wholeOnly?: boo
     const n = normal(secret ?? "");
     if (!n) return;
     SECRETS.add(n);
-    if (options.credential) for (const form of [folded(secret!), n]) if (form.length >= 6) CREDENTIALS.add(form);
+    if (options.credential) for (const form of [folded(secret!), n]) if (form.length >= WINDOW) CREDENTIALS.add(form);
+    if (options.credential && secret!.length >= 6) RAW.add(secret!.toLowerCase());
     if (options.wholeOnly) {
         const local = normal(secret!.split("@")[0]);
         if (secret!.includes("@") && local.length >= 3) LOCAL_PARTS.add(local);
@@ -39,6 +42,7 @@ export function forgetSecrets(): void {
     SECRETS.clear();
     LOCAL_PARTS.clear();
     CREDENTIALS.clear();
+    RAW.clear();
     WINDOWS.clear();
     shortest = Infinity;
 }
@@ -74,14 +78,17 @@ function holdsWindow(n: string): boolean {
 }
 
 /**
- * Where a value EDIS answered holds the account's password or e-mail whole, in either form (`signature` fields aside):
+ * Where a value EDIS answered holds the account's password or e-mail whole, as given (6+ characters; case, one layer of
+ * escapes and form spaces aside) or folded (8+ letters and digits), `signature` fields aside:
  * the path of the first, or undefined. Such an answer is not kept: it is read as unexpected. No window is looked for
  * here: a catalogue's names may share 8 characters with a password ("Debian12!x") and must stay readable.
  */
 export function secretInValue(value: unknown, path = ""): string | undefined {
     if (typeof value === "string") {
         const forms = [folded(value), normal(value)];
-        return [...CREDENTIALS].some((c) => forms.some((f) => f.includes(c))) ? path || "(the answer)" : undefined;
+        const plain = [value, unescaped(value), unescaped(value.replace(/\+/g, " "))].map((p) => p.toLowerCase());
+        const held = [...CREDENTIALS].some((c) => forms.some((f) => f.includes(c))) || [...RAW].some((r) => plain.some((p) => p.includes(r)));
+        return held ? path || "(the answer)" : undefined;
     }
     if (!value || typeof value !== "object") return undefined;
     for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
