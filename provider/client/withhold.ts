@@ -10,9 +10,10 @@
 const SECRETS = new Set<string>();
 /** E-mail local parts ("acmecorp"): in EDIS's words and the provider's, never in a value (a host name may hold one). */
 const LOCAL_PARTS = new Set<string>();
-/** The account's password and e-mail, folded and in normal form, where 8+ characters: looked for whole in values. */
-const CREDENTIALS = new Set<string>();
-/** The same as given, lower-cased, where 6+ characters: a shorter folded form ("debian1") is in ordinary names. */
+/**
+ * The account's password and e-mail as given, case-folded, where 6+ characters: looked for whole in values. Not their
+ * letters and digits alone: "Debian12!" and "mail@example.com" fold into an OS name and a host name.
+ */
 const RAW = new Set<string>();
 const WINDOWS = new Set<string>();
 /** Of secrets that are not an e-mail: a hex run must be shorter than twice this. */
@@ -27,8 +28,7 @@ export function addSecret(secret: string | undefined, options: { wholeOnly?: boo
     const n = normal(secret ?? "");
     if (!n) return;
     SECRETS.add(n);
-    if (options.credential) for (const form of [folded(secret!), n]) if (form.length >= WINDOW) CREDENTIALS.add(form);
-    if (options.credential && secret!.length >= 6) RAW.add(secret!.toLowerCase());
+    if (options.credential && secret!.length >= 6) RAW.add(caseFolded(secret!));
     if (options.wholeOnly) {
         const local = normal(secret!.split("@")[0]);
         if (secret!.includes("@") && local.length >= 3) LOCAL_PARTS.add(local);
@@ -41,7 +41,6 @@ export function addSecret(secret: string | undefined, options: { wholeOnly?: boo
 export function forgetSecrets(): void {
     SECRETS.clear();
     LOCAL_PARTS.clear();
-    CREDENTIALS.clear();
     RAW.clear();
     WINDOWS.clear();
     shortest = Infinity;
@@ -79,16 +78,15 @@ function holdsWindow(n: string): boolean {
 
 /**
  * Where a value EDIS answered holds the account's password or e-mail whole, as given (6+ characters; case, one layer of
- * escapes and form spaces aside) or folded (8+ letters and digits), `signature` fields aside:
+ * escapes and form spaces aside), `signature` fields aside:
  * the path of the first, or undefined. Such an answer is not kept: it is read as unexpected. No window is looked for
  * here: a catalogue's names may share 8 characters with a password ("Debian12!x") and must stay readable.
  */
 export function secretInValue(value: unknown, path = ""): string | undefined {
     if (typeof value === "string") {
-        const forms = [folded(value), normal(value)];
-        const plain = [value, unescaped(value), unescaped(value.replace(/\+/g, " "))].map((p) => p.toLowerCase());
-        const held = [...CREDENTIALS].some((c) => forms.some((f) => f.includes(c))) || [...RAW].some((r) => plain.some((p) => p.includes(r)));
-        return held ? path || "(the answer)" : undefined;
+        // As is, with one layer of escapes decoded (percent, entities, \u), backslashes dropped, or `+` as a space.
+        const plain = [value, unescaped(value), value.replace(/\\(.)/g, "$1"), unescaped(value.replace(/\+/g, " "))].map(caseFolded);
+        return [...RAW].some((r) => plain.some((p) => p.includes(r))) ? path || "(the answer)" : undefined;
     }
     if (!value || typeof value !== "object") return undefined;
     for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
@@ -125,14 +123,14 @@ function naturalCase(token: string): boolean {
     });
 }
 
-/** Case-folded so that ß and its echo SS compare equal. */
+/** One layer of escapes decoded, case-folded, letters and digits only. */
 function normal(text: string): string {
-    return folded(unescaped(text));
+    return caseFolded(unescaped(text)).replace(/[^\p{L}\p{N}]/gu, "");
 }
 
-/** Letters and digits only, case-folded, with no escape decoded. */
-function folded(text: string): string {
-    return text.normalize("NFKC").toUpperCase().toLowerCase().replace(/[^\p{L}\p{N}]/gu, "");
+/** Case-folded so that ß and its echo SS compare equal. */
+function caseFolded(text: string): string {
+    return text.normalize("NFKC").toUpperCase().toLowerCase();
 }
 
 /** One layer of escapes decoded (JSON, percent, HTML entities, quoted-printable). */
