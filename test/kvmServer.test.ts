@@ -247,7 +247,7 @@ describe("faults", () => {
         expect((await e.refresh(kvmServerOn(e.core), held))!.outs.description).toBe(held.outs.description);
         const kvmless = (await e.refresh(kvmServerOn(e.core), { ...held, outs: { ...held.outs, kvmId: undefined } }))!;
         expect(kvmless.outs.kvmId).toBeUndefined();
-        expect(e.log).toContain("holds the account's e-mail, password or another secret");
+        expect(e.log).toContain("holds the account's e-mail or password");
         expect(e.log).toContain("cannot be read: it holds a secret");
         expect(e.log).not.toContain(password);
     });

@@ -155,7 +155,6 @@ const DUMPED = new RegExp(
     "gi",
 );
 
-
 /** "service 1003", "order #5001", for the errors that name what an answer holds; not the start of a date or decimal. */
 const MENTIONED = /\b(service|order|invoice)s?\b(?:\s+(?:id|ids|no\.?|number|num))?\s*[:#]?\s*#?(\d{2,15})\b(?![.,:/-]\d)/gi;
 

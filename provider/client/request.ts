@@ -77,7 +77,7 @@ function read<T>(schema: WireSchema<T>, body: unknown): { success: true; data: T
 /** A value to keep that holds a credential: the answer is not kept, in state or anywhere. */
 function credentialIn(data: unknown): string | undefined {
     const at = secretInValue(data);
-    return at && `its value at ${at} holds the account's e-mail, password or another secret, so nothing of it is kept`;
+    return at && `its value at ${at} holds the account's e-mail or password, so nothing of it is kept`;
 }
 
 /** A success that names another service or KVM than the one asked about says nothing true about ours. */

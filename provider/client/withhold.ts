@@ -4,12 +4,10 @@
  * fails closed: quoted only when plainly words holding no 8 consecutive characters of a secret (in normal form: one layer
  * of escapes decoded, letters and digits only, case-folded). "composed" text (the provider's words around judged text)
  * is checked only for whole secrets of 8+ characters, which the provider's own words cannot match. A value EDIS answered
- * that would be kept (a KVM id, a description) must not hold the account's password or e-mail whole (valuesHoldCredential).
+ * that would be kept (a KVM id, a description) must not hold the account's password or e-mail whole (secretInValue).
  */
 
 const SECRETS = new Set<string>();
-/** E-mail local parts ("acmecorp"): in EDIS's words and the provider's, never in a value (a host name may hold one). */
-const LOCAL_PARTS = new Set<string>();
 /**
  * The account's password and e-mail as given, case-folded, where 6+ characters: looked for whole in values. Not their
  * letters and digits alone: "Debian12!" and "mail@example.com" fold into an OS name and a host name.
@@ -31,7 +29,7 @@ export function addSecret(secret: string | undefined, options: { wholeOnly?: boo
     if (options.credential && secret!.length >= 6) RAW.add(caseFolded(secret!));
     if (options.wholeOnly) {
         const local = normal(secret!.split("@")[0]);
-        if (secret!.includes("@") && local.length >= 3) LOCAL_PARTS.add(local);
+        if (secret!.includes("@") && local.length >= 3) SECRETS.add(local);
         return;
     }
     shortest = Math.min(shortest, n.length);
@@ -40,7 +38,6 @@ export function addSecret(secret: string | undefined, options: { wholeOnly?: boo
 
 export function forgetSecrets(): void {
     SECRETS.clear();
-    LOCAL_PARTS.clear();
     RAW.clear();
     WINDOWS.clear();
     shortest = Infinity;
@@ -64,23 +61,18 @@ export function withhold(text: string, origin: TextOrigin = {}): string {
 export function holdsSecret(text: string, wholeOnly = false): boolean {
     if (SECRETS.size === 0 || !text) return false;
     const n = normal(text);
-    return wholeIn(n, wholeOnly, [...SECRETS, ...LOCAL_PARTS]) || (!wholeOnly && holdsWindow(n));
-}
-
-function wholeIn(n: string, wholeOnly: boolean, secrets: string[]): boolean {
-    return secrets.some((secret) => (!wholeOnly || secret.length >= WINDOW) && n.includes(secret));
-}
-
-function holdsWindow(n: string): boolean {
+    for (const secret of SECRETS) {
+        if (wholeOnly ? secret.length >= WINDOW && n.includes(secret) : n.includes(secret)) return true;
+    }
+    if (wholeOnly) return false;
     for (let i = 0; i + WINDOW <= n.length; i++) if (WINDOWS.has(n.slice(i, i + WINDOW))) return true;
     return false;
 }
 
 /**
  * Where a value EDIS answered holds the account's password or e-mail whole, as given (6+ characters; case, one layer of
- * escapes and form spaces aside), `signature` fields aside:
- * the path of the first, or undefined. Such an answer is not kept: it is read as unexpected. No window is looked for
- * here: a catalogue's names may share 8 characters with a password ("Debian12!x") and must stay readable.
+ * escapes and form spaces aside): the path of the first, or undefined. Such an answer is not kept: it is read as unexpected. Neither windows nor the
+ * letters and digits alone are looked for here: ordinary OS, location and host names share them ("Debian12!").
  */
 export function secretInValue(value: unknown, path = ""): string | undefined {
     if (typeof value === "string") {
@@ -90,7 +82,6 @@ export function secretInValue(value: unknown, path = ""): string | undefined {
     }
     if (!value || typeof value !== "object") return undefined;
     for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
-        if (/^signatures?$/i.test(k)) continue;
         const found = secretInValue(v, path ? `${path}.${k}` : k);
         if (found) return found;
     }

@@ -137,10 +137,9 @@ export function kvmServerOn(core: Core) {
 
         async read(id: string, props: Record<string, unknown>) {
             await settleJournal(props);
-            const key = resourceKeyOf(props);
             const read = await readServer(ctx(), id, props);
             // An import (no outputs yet, a URN) is a resource the program declares: it may not share a server with another.
-            if (read.id) holders.see(holdingOf(key, read.id, read.props), props.serviceId === undefined);
+            if (read.id) holders.see(holdingOf(resourceKeyOf(props), read.id, read.props), props.serviceId === undefined);
             return read;
         },
 
