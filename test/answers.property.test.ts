@@ -282,8 +282,8 @@ test("no answer alone drops a billed server: a cancel or a refresh leaves state 
             );
             // Safety, the direction that costs money: a server leaves state only when the rule's conditions all hold
             // (EDIS may be read as more careful than this model, by words that make it safer; never less).
-            // A success is about what was asked: one that names another service cancelled nothing here (DESIGN.md section 4).
-            const cancelled = succeeded(cancel) && (cancel.serviceIds ?? []).every((id) => id === 1003);
+            // A success is about what was asked: it names service 1003 in its serviceid field, and no other (DESIGN.md section 4).
+            const cancelled = succeeded(cancel) && cancel.serviceIds.length > 0 && cancel.serviceIds.every((id) => id === 1003);
             if (removed) expect(cancelled || showsGone).toBe(true);
             if (cancelled) expect(removed).toBe(true);
             // refresh: the same observation, never a failure.
