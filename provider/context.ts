@@ -53,7 +53,4 @@ export class ServerInitError extends Error {
 export interface Replacement {
     serviceId: number;
     kvmId?: string;
-    /** For the check a delete-before-replace makes before it cancels the old half. */
-    order: Record<string, unknown>;
-    newHalfStarted?: boolean;
 }

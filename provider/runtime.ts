@@ -82,8 +82,8 @@ export class Core {
     ctx = (): Context =>
         (this.context ??= createContext(this.currentConfig(), { log: this.log, replacing: this.replacing, cancelled: this.cancellation.signal, journal: this.journal(), provider: this.provider }));
 
-    noteReplacement = (key: unknown, serviceId: number, kvmId: unknown, order: Record<string, unknown>): void => {
-        if (typeof key === "string") this.replacing.set(key, { serviceId, kvmId: typeof kvmId === "string" ? kvmId : undefined, order });
+    noteReplacement = (key: unknown, serviceId: number, kvmId: unknown): void => {
+        if (typeof key === "string") this.replacing.set(key, { serviceId, kvmId: typeof kvmId === "string" ? kvmId : undefined });
     };
 
     /** Never fails the operation. */

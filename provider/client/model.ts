@@ -146,7 +146,6 @@ export interface OrderResult {
 
 export interface CancelResult {
     serviceId?: number;
-    clientId?: number;
 }
 
 export interface UpgradeRequest {
@@ -162,10 +161,6 @@ export interface UpgradeResult {
     orderId?: number;
     serviceId?: number;
     invoiceId?: number;
-    oldProductName?: string;
-    newProductName?: string;
-    oldProductId?: number;
-    newProductId?: number;
 }
 
 /** A server's list price before tax, from EDIS's catalogue: what a program can sum for a fleet and a policy can read. */

@@ -255,33 +255,13 @@ const kvmIdValue = z.union([z.string().trim().min(1), z.number().transform(Strin
 export const kvmIdAnswer = tolerantId(["kvmid", "kvm_id"], kvmIdValue);
 export const serviceIdAnswer = tolerantId(["serviceid", "service_id"], wireId);
 
-export const cancelAnswer = z
-    .looseObject({ serviceid: optionalId, clientid: optionalId })
-    .transform((c): CancelResult => ({ serviceId: c.serviceid, clientId: c.clientid }));
+export const cancelAnswer = z.looseObject({ serviceid: optionalId }).transform((c): CancelResult => ({ serviceId: c.serviceid }));
+
+export const upgradeAnswer = z
+    .looseObject({ orderid: optionalId, serviceid: optionalId, invoiceid: optionalId })
+    .transform((u): UpgradeResult => ({ orderId: u.orderid, serviceId: u.serviceid, invoiceId: u.invoiceid }));
 
 const optionalText = wireText.nullish().transform((v) => v ?? undefined);
-export const upgradeAnswer = z
-    .looseObject({
-        orderid: optionalId,
-        serviceid: optionalId,
-        invoiceid: optionalId,
-        oldproductname: optionalText,
-        newproductname: optionalText,
-        oldproductid: optionalId,
-        newproductid: optionalId,
-    })
-    .transform(
-        (u): UpgradeResult => ({
-            orderId: u.orderid,
-            serviceId: u.serviceid,
-            invoiceId: u.invoiceid,
-            oldProductName: u.oldproductname,
-            newProductName: u.newproductname,
-            oldProductId: u.oldproductid,
-            newProductId: u.newproductid,
-        }),
-    );
-
 const wireSession = z.object({
     api_host: z.string(),
     api_rdns: z.string().nullish(),

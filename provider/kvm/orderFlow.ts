@@ -57,7 +57,6 @@ async function orderOrResume(ctx: Context, inputs: KvmServerInputs, id?: Identit
     const paymentMethod = resolvePaymentMethod(inputs.paymentMethod, ctx.config, "nothing was ordered: the order");
     const { plan, location } = await checkOrder(ctx.catalogue, inputs, paymentMethod);
     const replacement = key ? ctx.replacing.get(key) : undefined;
-    if (replacement) replacement.newHalfStarted = true;
 
     const entry: OrderEntry | undefined = key
         ? {

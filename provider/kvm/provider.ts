@@ -4,7 +4,7 @@ import { ConfigureRequest, Core } from "../runtime";
 import { preflight } from "./preflight";
 import { Context, ServerInitError } from "../context";
 import { UNCONFIRMED, UNFINISHED, diffKvmServer, needsUpgrade } from "./diff";
-import { checkOrder, currentListPrice, resolvePaymentMethod, withoutNoExtraAddons } from "./orderCheck";
+import { currentListPrice, withoutNoExtraAddons } from "./orderCheck";
 import { RESOURCE_ALIASES, RESOURCE_KEY, adoptionKey, forgetService, identityOf } from "../journal";
 import { HOLDER_TOKEN, checkCancelHolder, heldElsewhereError, holderToken, recordHolder } from "./holders";
 import { defaultJournalDir } from "../journal/location";
@@ -58,18 +58,6 @@ async function priced(c: Context, outs: KvmServerOutputs): Promise<KvmServerOutp
     return compact({ ...outs, listPrice: price && { amount: price.amount, billingCycle: price.billingCycle, currency: price.currency, monthly: price.monthly } });
 }
 
-/** With `deleteBeforeReplace` nothing has checked the new order yet: it is checked before the old server is cancelled. */
-async function checkReplacementBeforeCancel(c: Context, key: string | undefined, serviceId: number): Promise<void> {
-    const replacement = key ? c.replacing.get(key) : undefined;
-    if (!replacement || replacement.serviceId !== serviceId || replacement.newHalfStarted) return;
-    const inputs = inputsOf(replacement.order);
-    try {
-        await checkOrder(c.catalogue, inputs, resolvePaymentMethod(inputs.paymentMethod, c.config, "the replacement's order"));
-    } catch (e) {
-        throw new Error(`${inputs.hostname} cannot be replaced, so service ${serviceId} was not cancelled and stays in the stack's state: ${(e as Error).message}`);
-    }
-}
-
 /** Why the plan shows an update for a server whose inputs did not change. */
 const STATUS_NOTES = {
     suspended: "is suspended at EDIS: the plan shows it as an update, which re-reads it",
@@ -110,7 +98,7 @@ export function kvmServerOn(core: Core) {
             const name = `${String(olds.hostname)} (service ${id})`;
             for (const [status, why] of Object.entries(STATUS_NOTES)) if (changed.includes(status)) logOnce(`${name} ${why}`);
             if (replaces.length) {
-                noteReplacement(news[RESOURCE_KEY] ?? olds[RESOURCE_KEY], Number(id), olds.kvmId, news);
+                noteReplacement(news[RESOURCE_KEY] ?? olds[RESOURCE_KEY], Number(id), olds.kvmId);
                 logOnce(`${name} is replaced because ${replaces.join(", ")} changed: a new server is ordered, then this one is cancelled`);
             }
             // `changed` names the inputs by meaning (a host name's case is no change): the plugin's detailed diff.
@@ -190,7 +178,6 @@ export function kvmServerOn(core: Core) {
             const holder = holders.otherHolder(holdingOf(key, id, props));
             if (holder) throw heldElsewhereError(name, key, holder);
             await checkCancelHolder(c.journal, name, key, Number(id), props[HOLDER_TOKEN]);
-            await checkReplacementBeforeCancel(c, key, Number(id));
             await confirmBatchPlaceLive(c, props as Partial<KvmServerOutputs>, true);
             await cancelServer(c, id, props);
             // Cancelled: a journal that cannot be tidied now is tidied by a later run; the cancellation stands.
