@@ -140,17 +140,17 @@ export function failed(r: CliResult): CliResult {
     return r;
 }
 
-/**
- * No byte of the account's password, its e-mail or any session signature the simulator issued, in any of the
- * encodings an echo may use, in the stack's state (the backend's every file: checkpoint, history, backups),
- * `pulumi stack export`, or any command's output.
- */
 /** The order journal's files in the program's directory (the default journal), as a shared bucket would hold them. */
 export function journalText(stack: CliStack): string {
     const dir = join(stack.project.dir, ".pulumi-edis", "journal");
     return existsSync(dir) ? readdirSync(dir).map((f) => readFileSync(join(dir, f), "utf8")).join("\n") : "";
 }
 
+/**
+ * No byte of the account's password, its e-mail or any session signature the simulator issued, in any of the
+ * encodings an echo may use, in the stack's state (the backend's every file: checkpoint, history, backups),
+ * `pulumi stack export`, any command's output or the journal.
+ */
 export async function expectNoCredentials(f: CliFixture): Promise<void> {
     const { email, password } = f.sim.account.state;
     const secrets = [password, email, ...f.sim.account.issuedSignatures];
