@@ -124,6 +124,21 @@ describe("what a change does", () => {
 });
 
 test.each([
+    ["an add-on's service id in a record before the documented field", (a: Record<string, unknown>) => ({ status: a.status, addons: [{ serviceid: 9999, orderid: 7777 }], ...a })],
+    ["a service id dumped in a string beside it", (a: Record<string, unknown>) => ({ ...a, debug: "addon created: serviceid=9999" })],
+    ["an add-on's service id in a list before the documented field, as a failure", (a: Record<string, unknown>) => ({ services: [9999], ...a, status: "error" })],
+])("an add/order answer naming another service beside serviceids (%s): the resource holds the service serviceids names, the other is recorded", async (_how, rewrite) => {
+    sim.inject({ endpoint: "add/order", rewrite });
+    const e = next();
+    await e.up(kvmServerOn(e.core), undefined, { ...web1, provisioningTimeoutSeconds: 1 }).catch(() => undefined);
+    const { serviceId, orderId } = sim.account.state.services[0];
+    const entries = await e.core.journal().list();
+    expect(entries.find((x) => x.kind === "order")).toMatchObject({ serviceId, orderId });
+    expect(entries.find((x) => x.kind === "extra")).toMatchObject({ serviceIds: [9999] });
+    expect(sim.calls("add/order")).toHaveLength(1);
+});
+
+test.each([
     ["in a map keyed by it", (a: Record<string, unknown>) => ({ status: "success", orderid: a.orderid, invoiceid: a.invoiceid, services: { [String(a.serviceids)]: { status: "Pending" } } }), "ordered"],
     ["only in words", (a: Record<string, unknown>) => ({ status: "success", orderid: a.orderid, invoiceid: a.invoiceid, message: `Service #${String(a.serviceids)} created` }), "unknown"],
 ])("an add/order answer that names its service %s is an order: the service is named, and nothing is ordered again", async (_how, rewrite, state) => {
@@ -169,6 +184,18 @@ test("the holder record keeps every holder before an adoption, the same URN too:
     expect(billed()).toEqual([Number(web.id)]);
     await runNamedCommand(refused, "forget");
     await next().destroy(kvmServerOn(e.core), again);
+    expect(billed()).toEqual([]);
+});
+
+test("an import (a read with no outputs, in its own process) of a server another resource holds is refused, naming the holder; the holder's delete then cancels it once", async () => {
+    const { held: web } = await up(undefined);
+    const copy = "urn:pulumi:test::p::edis:index:KvmServer::copy";
+    const e = next();
+    const refused = await e.failure(kvmServerOn(e.core).read(web.id, { __resourceKey: copy }));
+    expect(refused).toMatch(/is held by urn:\S+::web \(the order journal's holder record\), so urn:\S+::copy may not take it too/);
+    const d = next();
+    await d.destroy(kvmServerOn(d.core), web);
+    expect(sim.calls("cancel/product")).toHaveLength(1);
     expect(billed()).toEqual([]);
 });
 

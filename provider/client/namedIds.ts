@@ -158,12 +158,6 @@ const DUMPED = new RegExp(
 /** "service 1003", "order #5001", for the errors that name what an answer holds; not the start of a date or decimal. */
 const MENTIONED = /\b(service|order|invoice)s?\b(?:\s+(?:id|ids|no\.?|number|num))?\s*[:#]?\s*#?(\d{2,15})\b(?![.,:/-]\d)/gi;
 
-export function idsInValue(value: unknown): NamedIds {
-    const ids: NamedIds = { orderIds: [], serviceIds: [], invoiceIds: [] };
-    for (const v of expand(value)) walk(v, ids);
-    return uniqueIds(ids);
-}
-
 export function idsInAnswer(raw: string | undefined): IdsInAnswer {
     const fields: NamedIds = { orderIds: [], serviceIds: [], invoiceIds: [] };
     const kvms: string[] = [];
@@ -177,7 +171,32 @@ export function idsInAnswer(raw: string | undefined): IdsInAnswer {
     }
     const mentioned: string[] = [];
     for (const m of raw.matchAll(MENTIONED)) mentioned.push(`${m[1].toLowerCase()} ${m[2]}`);
+    // Which service is which item's is read from add/order's documented fields alone, whatever order the keys come in:
+    // an add-on's service id elsewhere in the answer is one of the extra services, never an item's.
+    for (const [kind, name] of DOCUMENTED) fields[kind].unshift(...documentedIds(raw, name));
     return { fields: uniqueIds(fields), mentioned: unique(mentioned), kvms: unique(kvms) };
+}
+
+/** The specification's fields of add/order's answer: `serviceids` has one id per ordered server, in item order. */
+const DOCUMENTED: Array<[Kind, string]> = [["serviceIds", "serviceids"], ["orderIds", "orderid"], ["invoiceIds", "invoiceid"]];
+
+/** The ids of the field `name` in the first answer object that has it. */
+function documentedIds(raw: string, name: string): number[] {
+    for (const value of jsonValuesIn(raw)) {
+        const ids = fieldIds(value, name);
+        if (ids) return ids;
+    }
+    return [];
+}
+
+/** The ids of an object's field `name` (any case); undefined when it has none. */
+export function fieldIds(value: unknown, name: string): number[] | undefined {
+    if (!value || typeof value !== "object" || Array.isArray(value)) return undefined;
+    const key = Object.keys(value).find((k) => k.toLowerCase() === name);
+    if (key === undefined) return undefined;
+    const ids: number[] = [];
+    collect((value as Record<string, unknown>)[key], ids);
+    return ids;
 }
 
 function unique<T>(values: T[]): T[] {

@@ -23,7 +23,7 @@ import {
     VncStatus,
     normalizeBillingCycle,
 } from "./model";
-import { idsInValue } from "./namedIds";
+import { fieldIds, idsInAnswer } from "./namedIds";
 import { secretInValue, withhold } from "./withhold";
 
 const matching = (pattern: RegExp, message: string) => z.string().trim().regex(pattern, message);
@@ -229,8 +229,9 @@ export const paymentMethodsAnswer = z
  * none in a field is not the specification's order result: read as unexpected, its raw text's ids and words are named.
  */
 export const orderAnswer = z.looseObject({ invoicepaid: wireBool.optional() }).transform((body, ctx): OrderResult => {
-    const ids = idsInValue(body);
-    if (!ids.serviceIds.length) return refuse(ctx, ["serviceids"], "no service id");
+    // The reader of a failed answer's ids, so that a success and a failure of the same body record the same services.
+    const ids = idsInAnswer(JSON.stringify(body)).fields;
+    if (!ids.serviceIds.length || fieldIds(body, "serviceids")?.length === 0) return refuse(ctx, ["serviceids"], "no readable service id");
     return { orderId: ids.orderIds[0], serviceIds: ids.serviceIds, invoiceId: ids.invoiceIds[0], invoicePaid: body.invoicepaid ?? false };
 });
 

@@ -139,3 +139,18 @@ export async function checkCancelHolder(journal: OrderJournal, name: string, key
             `go instead, run \`${stateDelete(key)}\`.`,
     );
 }
+
+/**
+ * An import takes a server only when the journal records no other resource as its holder: two resources that hold one
+ * server would each cancel it. (A read cannot record a holder: a `get` reads the same way.)
+ */
+export async function checkImportHolder(journal: OrderJournal, name: string, key: string, serviceId: number): Promise<void> {
+    const record = await journal.read(adoptionKey(serviceId), "adoption");
+    if (!record || record.holder === key) return;
+    throw new Error(
+        `${name} is held by ${record.holder} (the order journal's holder record), so ${key} may not take it too: either's delete would ` +
+            `cancel the server the other still holds. Nothing was imported. To move it here, let the holder go with ` +
+            `\`${stateDelete(record.holder)}\` in its stack, run \`${resolveCommand("forget", adoptionKey(serviceId), journal, "adoption")}\`, then import again.`,
+    );
+}
+

@@ -6,7 +6,7 @@ import { Context, ServerInitError } from "../context";
 import { UNCONFIRMED, UNFINISHED, diffKvmServer, needsUpgrade } from "./diff";
 import { currentListPrice, withoutNoExtraAddons } from "./orderCheck";
 import { RESOURCE_ALIASES, RESOURCE_KEY, adoptionKey, forgetService, identityOf } from "../journal";
-import { HOLDER_TOKEN, checkCancelHolder, heldElsewhereError, holderToken, recordHolder } from "./holders";
+import { HOLDER_TOKEN, checkCancelHolder, checkImportHolder, heldElsewhereError, holderToken, recordHolder } from "./holders";
 import { defaultJournalDir } from "../journal/location";
 import { INPUT_NAMES, KvmServerOutputs, ORDER_BATCH, checkInputs, compact, inputsOf, resourceKeyOf } from "./inputs";
 import { cancelServer, checkLocation, confirmBatchPlaceLive, readServer, recheckListing, recheckSuspension, upgradeServer } from "./operations";
@@ -127,7 +127,10 @@ export function kvmServerOn(core: Core) {
             await settleJournal(props);
             const read = await readServer(ctx(), id, props);
             // An import (no outputs yet, a URN) is a resource the program declares: it may not share a server with another.
-            if (read.id) holders.see(holdingOf(resourceKeyOf(props), read.id, read.props), props.serviceId === undefined);
+            const key = resourceKeyOf(props);
+            const importing = props.serviceId === undefined;
+            if (read.id && importing && key) await checkImportHolder(ctx().journal, `${String(read.props?.hostname)} (service ${read.id})`, key, Number(read.id));
+            if (read.id) holders.see(holdingOf(key, read.id, read.props), importing);
             return read;
         },
 
