@@ -76,8 +76,10 @@ export function holdsSecret(text: string, wholeOnly = false): boolean {
  */
 export function secretInValue(value: unknown, path = ""): string | undefined {
     if (typeof value === "string") {
-        // As is, with one layer of escapes decoded (percent, entities, \u), backslashes dropped, or `+` as a space.
-        const plain = [value, unescaped(value), value.replace(/\\(.)/g, "$1"), unescaped(value.replace(/\+/g, " "))].map(caseFolded);
+        // As is, with one layer of escapes decoded (percent, entities, \u), backslashes dropped, or `+` as a space; and
+        // each without control characters (UTF-16's NUL after each character).
+        const forms = [value, unescaped(value), value.replace(/\\(.)/g, "$1"), unescaped(value.replace(/\+/g, " "))];
+        const plain = [...forms, ...forms.map((f) => f.replace(/\p{Cc}/gu, ""))].map(caseFolded);
         return [...RAW].some((r) => plain.some((p) => p.includes(r))) ? path || "(the answer)" : undefined;
     }
     if (!value || typeof value !== "object") return undefined;
