@@ -152,6 +152,18 @@ test.each([
     expect(sim.calls("add/order")).toHaveLength(1);
 });
 
+test("one listing entry that holds the account's e-mail or password affects only itself: another server's get/auth entry (its signature), a location's name", async () => {
+    const { email, password } = sim.account.state;
+    const stranger = { api_host: "kvm9.example.net", kvm_id: "kvm_999_1", signature: password };
+    sim.inject({ endpoint: "get/auth", times: 20, rewrite: (a) => ({ ...a, data: { ...(a.data as object), kvm_999_1: stranger, kvm_998_1: { ...stranger, kvm_id: "kvm_998_1", api_host: undefined } } }) });
+    sim.inject({ endpoint: "get/locations", times: 20, rewrite: (a) => ({ ...a, locations: { ...(a.locations as object), [`Office of ${email}`]: { id: 99, headline: "x" } } }) });
+    const { held } = await up(undefined);
+    const e = next();
+    expect((await e.refresh(kvmServerOn(e.core), held))!.outs).toMatchObject({ kvmId: held.outs.kvmId, description: web1.hostname });
+    expect(e.log).not.toContain(password);
+    expect(billed()).toEqual([Number(held.id)]);
+});
+
 test("one entry of get/locations that cannot be read affects only what may be there: a plan found elsewhere is ordered; one found nowhere is 'cannot tell', naming it", async () => {
     const soon = (a: Record<string, unknown>) => ({ ...a, locations: { ...(a.locations as object), "Coming soon": { id: "", headline: "soon" } } });
     sim.inject({ endpoint: "get/locations", times: 100, rewrite: soon });

@@ -149,7 +149,9 @@ export const locationsAnswer = z.object({ locations: keyedBy(z.unknown()) }).tra
     const listing: LocationListing = { locations: [], unreadable: [] };
     for (const [key, raw] of Object.entries(locations)) {
         const read = wireLocation.safeParse(raw);
+        // As a get/auth entry: one that holds a credential is unreadable, and affects only what may be there.
         if (!read.success) listing.unreadable.push(`${withhold(key)} (${withhold(describeIssues(read.error))})`);
+        else if (secretInValue({ key, raw })) listing.unreadable.push(`${withhold(key)} (it holds a secret)`);
         else listing.locations.push({ id: read.data.id, name: key, headline: read.data.headline || undefined, country: read.data.country ?? undefined, outOfStock: read.data.out_of_stock });
     }
     return listing;
@@ -299,7 +301,8 @@ export const authAnswer = z
             const secret = secretId || (read.success && !!secretInValue(read.data));
             if (read.success && agrees && !secret) listing.sessions.push(sessionOf(key, read.data));
             else {
-                const field = (name: string) => [(raw as Record<string, unknown> | null)?.[name]].filter((v) => typeof v === "string");
+                // Kept to be withheld; one that holds a credential needs no keeping (the credential is withheld already).
+                const field = (name: string) => [(raw as Record<string, unknown> | null)?.[name]].filter((v): v is string => typeof v === "string" && !secretInValue(v));
                 const problem = !read.success ? withhold(describeIssues(read.error)) : secret ? "it holds a secret" : "its kvm_id is not the entry's key";
                 listing.unreadable.push({ kvmIds: secretId ? [] : [key, ...field("kvm_id")], identified: agrees && !secretId, problem, signatures: field("signature") });
             }

@@ -71,8 +71,8 @@ export function holdsSecret(text: string, wholeOnly = false): boolean {
 
 /**
  * Where a value EDIS answered holds the account's password or e-mail whole, as given (6+ characters; case, one layer of
- * escapes and form spaces aside): the path of the first, or undefined. Such an answer is not kept: it is read as unexpected. Neither windows nor the
- * letters and digits alone are looked for here: ordinary OS, location and host names share them ("Debian12!").
+ * escapes, form spaces and control characters aside): the path of the first, or undefined. Such an answer is not kept.
+ * Neither windows nor the letters and digits alone are looked for: ordinary OS, location and host names share them.
  */
 export function secretInValue(value: unknown, path = ""): string | undefined {
     if (typeof value === "string") {
