@@ -92,6 +92,20 @@ test("an answer lost after EDIS made the order: every member stays blocked and n
     expect(Object.values(held).map((h) => h.outs.listPrice)).toEqual([undefined, undefined, undefined]);
 });
 
+test("serviceids naming fewer services than items, beside an add-on's service: the members past it are unknown (none takes the add-on's), which is recorded", async () => {
+    sim.inject({ endpoint: "add/order", rewrite: (a) => ({ status: a.status, addons: [{ serviceid: 9999 }], ...a, serviceids: String(a.serviceids).split(",")[0] }) });
+    const errors = await up(Object.fromEntries(Object.entries(fleet).map(([n, s]) => [n, { ...s, provisioningTimeoutSeconds: 1 }])));
+    const [first, ...rest] = itemsOf(orders()[0]);
+    const unknown = errors.filter((e) => e.includes("may or may not have been made"));
+    expect(rest.map((h) => unknown.filter((e) => e.startsWith(`the order for ${h} `)).length)).toEqual([1, 1]);
+    expect(errors.filter((e) => e.includes(`${first} (service ${services()[first]}) is provisioned`) && e.includes("service 9999 belongs to no resource"))).toHaveLength(1);
+    expect(inState()).toEqual({ [first]: services()[first] });
+    expect(await unresolved()).toHaveLength(2);
+    const journal = await new InProcess(config).core.journal().list();
+    expect(journal.filter((e) => e.kind === "extra").flatMap((e) => (e as { serviceIds: number[] }).serviceIds)).toEqual([9999]);
+    expect(orders()).toHaveLength(1);
+});
+
 test("members whose create fails after the order (unpaid invoice) are held with their service ids; paying resumes them without a second order", async () => {
     sim.behaviour.unpaidInvoices = true;
     const errors = await up(fleet);

@@ -59,7 +59,7 @@ describe("billing cycles and payment methods", () => {
 
 describe("orders, locations, sessions", () => {
     test("service ids as a comma list, a number or a list; invoicepaid as bool or string", () => {
-        expect(wire.orderAnswer.parse({ orderid: "5", serviceids: "1, 2", invoiceid: 9, invoicepaid: "true" })).toEqual({ orderId: 5, serviceIds: [1, 2], invoiceId: 9, invoicePaid: true });
+        expect(wire.orderAnswer.parse({ orderid: "5", serviceids: "1, 2", invoiceid: 9, invoicepaid: "true" })).toEqual({ orderId: 5, serviceIds: [1, 2], placed: 2, invoiceId: 9, invoicePaid: true });
         expect(wire.orderAnswer.parse({ orderid: 5, serviceids: 7 }).serviceIds).toEqual([7]);
         expect(wire.orderAnswer.parse({ orderid: 5, serviceids: ["7", 8] }).serviceIds).toEqual([7, 8]);
         // Ids in any shape (namedIds.ts): PHP's associative arrays, under data, as strings.

@@ -178,6 +178,7 @@ function withNamedIds(e: unknown, what: string): unknown {
     return e.with({
         orderId: ids.fields.orderIds[0],
         serviceIds: ids.fields.serviceIds,
+        servicesPlaced: ids.placed,
         invoiceId: ids.fields.invoiceIds[0],
         detail: `${e.detail ? `${e.detail}; ` : ""}the answer names ${named.replace(/^order\b/, what)}, so EDIS may have made something that is billed`,
     });

@@ -21,6 +21,8 @@ export interface EdisApiErrorInit {
     /** Ids the answer names (any shape, any status): each may be something EDIS made and bills. */
     orderId?: number;
     serviceIds?: number[];
+    /** How many of `serviceIds` are the ordered items' by place (IdsInAnswer.placed). */
+    servicesPlaced?: number;
     invoiceId?: number;
     /** The answer as received, to read ids from; never printed. */
     rawAnswer?: string;

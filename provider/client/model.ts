@@ -138,8 +138,10 @@ export interface OrderRequest {
 export interface OrderResult {
     /** The order's id; an answer that names services but no order is still an order. */
     orderId?: number;
-    /** One per item, in item order. */
+    /** The items' services in item order (the first `placed`), then any other service the answer names. */
     serviceIds: number[];
+    /** How many of `serviceIds` are the items' by place: those of the documented `serviceids` field when it has any. */
+    placed: number;
     invoiceId?: number;
     invoicePaid: boolean;
 }

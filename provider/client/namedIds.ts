@@ -12,6 +12,8 @@ export interface NamedIds {
 
 export interface IdsInAnswer {
     fields: NamedIds;
+    /** How many of `fields.serviceIds` come first by place: the documented `serviceids` field's, else every one. */
+    placed: number;
     mentioned: string[];
     kvms: string[];
 }
@@ -161,7 +163,7 @@ const MENTIONED = /\b(service|order|invoice)s?\b(?:\s+(?:id|ids|no\.?|number|num
 export function idsInAnswer(raw: string | undefined): IdsInAnswer {
     const fields: NamedIds = { orderIds: [], serviceIds: [], invoiceIds: [] };
     const kvms: string[] = [];
-    if (!raw) return { fields, mentioned: [], kvms };
+    if (!raw) return { fields, placed: 0, mentioned: [], kvms };
     for (const value of jsonValuesIn(raw)) walk(value, fields, kvms);
     for (const text of [raw, raw.replace(/%2C/gi, ",")]) {
         for (const m of text.matchAll(DUMPED)) {
@@ -173,20 +175,24 @@ export function idsInAnswer(raw: string | undefined): IdsInAnswer {
     for (const m of raw.matchAll(MENTIONED)) mentioned.push(`${m[1].toLowerCase()} ${m[2]}`);
     // Which service is which item's is read from add/order's documented fields alone, whatever order the keys come in:
     // an add-on's service id elsewhere in the answer is one of the extra services, never an item's.
-    for (const [kind, name] of DOCUMENTED) fields[kind].unshift(...documentedIds(raw, name));
-    return { fields: uniqueIds(fields), mentioned: unique(mentioned), kvms: unique(kvms) };
+    const documented = documentedIds(raw, "serviceids");
+    for (const [kind, name] of DOCUMENTED) fields[kind].unshift(...((kind === "serviceIds" ? documented : documentedIds(raw, name)) ?? []));
+    const ids = uniqueIds(fields);
+    // A documented field that names none (present but unreadable) places none: which item is whose cannot be told.
+    const placed = documented === undefined ? ids.serviceIds.length : unique(documented).length;
+    return { fields: ids, placed, mentioned: unique(mentioned), kvms: unique(kvms) };
 }
 
 /** The specification's fields of add/order's answer: `serviceids` has one id per ordered server, in item order. */
 const DOCUMENTED: Array<[Kind, string]> = [["serviceIds", "serviceids"], ["orderIds", "orderid"], ["invoiceIds", "invoiceid"]];
 
-/** The ids of the field `name` in the first answer object that has it. */
-function documentedIds(raw: string, name: string): number[] {
+/** The ids of the field `name` in the first answer object that has it; undefined when none has it. */
+function documentedIds(raw: string, name: string): number[] | undefined {
     for (const value of jsonValuesIn(raw)) {
         const ids = fieldIds(value, name);
         if (ids) return ids;
     }
-    return [];
+    return undefined;
 }
 
 /** The ids of an object's field `name` (any case); undefined when it has none. */

@@ -23,7 +23,7 @@ import {
     VncStatus,
     normalizeBillingCycle,
 } from "./model";
-import { fieldIds, idsInAnswer } from "./namedIds";
+import { idsInAnswer } from "./namedIds";
 import { secretInValue, withhold } from "./withhold";
 
 const matching = (pattern: RegExp, message: string) => z.string().trim().regex(pattern, message);
@@ -232,9 +232,9 @@ export const paymentMethodsAnswer = z
  */
 export const orderAnswer = z.looseObject({ invoicepaid: wireBool.optional() }).transform((body, ctx): OrderResult => {
     // The reader of a failed answer's ids, so that a success and a failure of the same body record the same services.
-    const ids = idsInAnswer(JSON.stringify(body)).fields;
-    if (!ids.serviceIds.length || fieldIds(body, "serviceids")?.length === 0) return refuse(ctx, ["serviceids"], "no readable service id");
-    return { orderId: ids.orderIds[0], serviceIds: ids.serviceIds, invoiceId: ids.invoiceIds[0], invoicePaid: body.invoicepaid ?? false };
+    const { fields: ids, placed } = idsInAnswer(JSON.stringify(body));
+    if (!placed) return refuse(ctx, ["serviceids"], "no readable service id");
+    return { orderId: ids.orderIds[0], serviceIds: ids.serviceIds, placed, invoiceId: ids.invoiceIds[0], invoicePaid: body.invoicepaid ?? false };
 });
 
 /** An id at top level or under `data`, under any of the names. */

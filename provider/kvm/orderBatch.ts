@@ -115,17 +115,19 @@ export class OrderBatcher {
             return;
         }
         const order: OrderResult = "answered" in outcome ? outcome.answered : namedOrder(outcome.named);
-        const extra = order.serviceIds.slice(claimed.length);
+        // The ids no member holds by place: the first member placed records them as extra services.
+        const placed = Math.min(order.placed, claimed.length);
+        const extra = order.serviceIds.slice(placed);
         const hostnames = claimed.map((c) => c.item.hostname);
         for (const [i, m] of claimed.entries()) {
-            const serviceId = order.serviceIds[i];
-            if (serviceId === undefined) {
-                const problem = `EDIS ${"named" in outcome ? `answered "${outcome.named.message}"` : `accepted order ${order.orderId}`} but named ${order.serviceIds.length} service id(s) for ${claimed.length} servers`;
+            if (i >= placed) {
+                const problem = `EDIS ${"named" in outcome ? `answered "${outcome.named.message}"` : `accepted order ${order.orderId}`} but named ${order.placed} service id(s) for ${claimed.length} servers`;
                 m.settle({ error: m.unknown(problem, m.entry) });
                 continue;
             }
-            const mine: OrderResult = { ...order, serviceIds: [serviceId, ...(i === 0 ? extra : [])] };
-            m.settle({ outcome: "answered" in outcome ? { answered: mine } : { named: outcome.named.with({ serviceIds: mine.serviceIds }) }, batch: { id, index: i, hostnames } });
+            const serviceIds = [order.serviceIds[i], ...(i === 0 ? extra : [])];
+            const mine: OrderResult = { ...order, serviceIds, placed: 1 };
+            m.settle({ outcome: "answered" in outcome ? { answered: mine } : { named: outcome.named.with({ serviceIds, servicesPlaced: 1 }) }, batch: { id, index: i, hostnames } });
         }
     }
 
@@ -164,8 +166,8 @@ export class OrderBatcher {
 /** The entry of the server at `index` of an answered order of `size` items: "ordered" with the service id there, else "unknown"; batched or not. */
 export function orderedAt(sending: OrderEntry, order: OrderResult, index: number, size: number): OrderEntry {
     const { orderId, invoiceId, invoicePaid, serviceIds } = order;
-    if (serviceIds[index] === undefined) {
-        return { ...sending, state: "unknown", orderId, invoiceId, problem: `EDIS accepted order ${orderId} but named ${serviceIds.length} service id(s) for ${size} server(s)` };
+    if (index >= order.placed) {
+        return { ...sending, state: "unknown", orderId, invoiceId, problem: `EDIS accepted order ${orderId} but named ${order.placed} service id(s) for ${size} server(s)` };
     }
     return { ...sending, state: "ordered", serviceId: serviceIds[index], orderId, invoiceId, invoicePaid };
 }
@@ -173,10 +175,12 @@ export function orderedAt(sending: OrderEntry, order: OrderResult, index: number
 /** The entry for a failed answer naming what was made: "ordered" at this place's service id, else "unknown" for the user to resolve. */
 export function orderedDespite(sending: OrderEntry, e: EdisApiError, index: number, size: number): OrderEntry | undefined {
     if (!e.serviceIds?.length && e.orderId === undefined) return undefined;
-    if (e.serviceIds?.[index] === undefined) return { ...sending, state: "unknown", orderId: e.orderId, invoiceId: e.invoiceId, problem: e.message };
-    return orderedAt(sending, namedOrder(e), index, size);
+    const order = namedOrder(e);
+    if (index >= order.placed) return { ...sending, state: "unknown", orderId: e.orderId, invoiceId: e.invoiceId, problem: e.message };
+    return orderedAt(sending, order, index, size);
 }
 
 export function namedOrder(e: EdisApiError): OrderResult {
-    return { orderId: e.orderId, serviceIds: e.serviceIds ?? [], invoiceId: e.invoiceId, invoicePaid: false };
+    const serviceIds = e.serviceIds ?? [];
+    return { orderId: e.orderId, serviceIds, placed: e.servicesPlaced ?? serviceIds.length, invoiceId: e.invoiceId, invoicePaid: false };
 }

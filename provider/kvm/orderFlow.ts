@@ -110,11 +110,13 @@ async function orderOrResume(ctx: Context, inputs: KvmServerInputs, id?: Identit
 
     const named = "named" in outcome ? outcome.named : undefined;
     const order: OrderResult = "answered" in outcome ? outcome.answered : namedOrder(named!);
-    const [serviceId, ...extra] = order.serviceIds;
-    if (serviceId === undefined) {
-        throw outcomeUnknown(`EDIS ${named ? `answered "${named.message}"` : `accepted order ${order.orderId}`} but named no service id`);
-    }
+    const serviceId = order.placed > 0 ? order.serviceIds[0] : undefined;
+    const extra = order.serviceIds.slice(order.placed > 0 ? 1 : 0);
+    // Recorded before anything can fail; with no service placed, every id named is kept until the user settles it.
     if (extra.length) await recordExtra(ctx, entry, order.orderId, extra);
+    if (serviceId === undefined) {
+        throw outcomeUnknown(`EDIS ${named ? `answered "${named.message}"` : `accepted order ${order.orderId}`} but named no service id for it in its serviceids field`);
+    }
     // Logged before anything else can fail: if this process dies now, this line is the user's only record of the server.
     ctx.log(
         `ordered ${inputs.hostname}: order ${order.orderId}, service ${order.serviceIds.join(", ")}, invoice ${order.invoiceId ?? "?"} ` +
@@ -171,7 +173,7 @@ async function recordExtra(ctx: Context, entry: OrderEntry | undefined, orderId:
 function extraText(extra: number[], ctx: Context, key: string | undefined): string {
     if (!extra.length) return "";
     return (
-        ` The order named more services than it had items: service ${extra.join(", ")} belongs to no resource and may be billed. ` +
+        ` The order named services beyond its items' own (serviceids, one per item): service ${extra.join(", ")} belongs to no resource and may be billed. ` +
         `Look each up in the EDIS client area's services: an add-on billed as its own service has no KVM and cannot be adopted ` +
         `(cancel it there if it is not wanted); a server can be adopted with adoptKvmId on a resource of its own once provisioned` +
         (key ? `; then run \`${resolveCommand("forget", key, ctx.journal, "extra")}\` (the journal names them on every \`pulumi up\` until then).` : ".")
