@@ -123,6 +123,8 @@ interface Case {
     text: string;
     /** The service ids the body holds in a field. */
     serviceIds: number[];
+    /** The field holding them is cancel/product's documented `serviceid` (any case). */
+    documented: boolean;
     /** Whether the body names anything (a field or a mention) */
     names: boolean;
 }
@@ -144,7 +146,7 @@ const answerCase: fc.Arbitrary<Case> = fc
         if (c.ids) body[c.ids[0]] = c.ids[1][0];
         const text = c.wrapper(JSON.stringify(c.envelope(body)));
         const mentions = /#\d+/.test(c.message);
-        return { status: c.status, text, serviceIds: c.ids?.[1][1] ?? [], names: !!c.ids || c.orderId !== undefined || mentions };
+        return { status: c.status, text, serviceIds: c.ids?.[1][1] ?? [], documented: c.ids?.[0].toLowerCase() === "serviceid", names: !!c.ids || c.orderId !== undefined || mentions };
     });
 
 // ---- 1 and 2: paid writes ------------------------------------------------------------------------------------
@@ -282,8 +284,9 @@ test("no answer alone drops a billed server: a cancel or a refresh leaves state 
             );
             // Safety, the direction that costs money: a server leaves state only when the rule's conditions all hold
             // (EDIS may be read as more careful than this model, by words that make it safer; never less).
-            // A success is about what was asked: it names service 1003 in its serviceid field, and no other (DESIGN.md section 4).
-            const cancelled = succeeded(cancel) && cancel.serviceIds.length > 0 && cancel.serviceIds.every((id) => id === 1003);
+            // A success is about what was asked: it names service 1003 in its documented serviceid field, and no other
+            // anywhere (DESIGN.md section 4).
+            const cancelled = succeeded(cancel) && cancel.documented && cancel.serviceIds.length > 0 && cancel.serviceIds.every((id) => id === 1003);
             if (removed) expect(cancelled || showsGone).toBe(true);
             if (cancelled) expect(removed).toBe(true);
             // refresh: the same observation, never a failure.

@@ -102,6 +102,18 @@ describe("what a change does", () => {
         expect(sim.account.state.services[0].pid).toBe(101);
     });
 
+    test.each([
+        ["echoing the request", (id: string) => ({ status: "success", serviceid: null, request: `serviceid=${id}&type=Immediate` })],
+        ["in words", (id: string) => ({ status: "success", message: `Your request for serviceid=${id} is pending review` })],
+        ["in another field", (id: string) => ({ status: "success", result: { relid: Number(id) } })],
+        ["in a nested record", (id: string) => ({ status: "success", data: { serviceid: Number(id) } })],
+    ])("a cancel/product 'success' that names this server only %s, not in its serviceid field, cancels nothing here", async (_how, json) => {
+        sim.inject({ endpoint: "cancel/product", json: json(held.id) });
+        const e = next();
+        expect(await e.failure(e.destroy(kvmServerOn(e.core), held))).toContain("does not name service");
+        expect(billed()).toEqual([Number(held.id)]);
+    });
+
     test("a cancel answer that names the server in its serviceid field is one, whatever its words say of dates and other numbers", async () => {
         const message = `Service ${held.id} (order 5001, invoice 9002) cancelled. Last day of service 31 January 2027; end of service: 31.01.2027`;
         sim.inject({ endpoint: "cancel/product", processed: true, json: { status: "success", serviceid: Number(held.id), clientid: 7, message } });

@@ -6,7 +6,7 @@ import { Clock, pause } from "../clock";
 import { RetryPolicy, nextDelayMs } from "./retry";
 import { describeIssues } from "./schemas";
 import { PostRequest, postJson } from "./transport";
-import { idsInAnswer } from "./namedIds";
+import { fieldIds, idsInAnswer } from "./namedIds";
 import { secretInValue, withhold } from "./withhold";
 
 export interface RequestSettings {
@@ -87,7 +87,7 @@ function aboutAnother(body: unknown, about: EndpointCall<unknown>["about"]): str
     const asked = [about.serviceId !== undefined ? `service ${about.serviceId}` : undefined, about.kvmId].filter(Boolean).join(", ");
     // A paid write's success rests on the field EDIS documents for it, which cannot be misread; words decide nothing
     // (read for ids, they mistook dates and lists, and missed ids after a line break: two reviews running).
-    if (about.named && about.serviceId !== undefined && !fields.serviceIds.includes(about.serviceId)) {
+    if (about.named && about.serviceId !== undefined && !(fieldIds(body, "serviceid") ?? []).includes(about.serviceId)) {
         return `the answer does not name service ${about.serviceId} in its serviceid field, as EDIS's answer to it does: it is not taken as an answer about this server`;
     }
     const services = about.serviceId === undefined ? [] : fields.serviceIds.filter((id) => id !== about.serviceId);
