@@ -308,7 +308,7 @@ describe("faults", () => {
     test.each([
         ["Pa$$w0rd!!&+", (pw: string) => [pw, new URLSearchParams({ pw }).toString(), pw.replace(/&/g, "&amp;")]],
         ["my pass 1", (pw: string) => [`pw=${pw.replace(/ /g, "+")}`, pw.toUpperCase()]],
-        ["Secret=42!", (pw: string) => [pw, `login ${pw}`, [...pw].map((c) => `${c}\u0000`).join(""), [...pw].join("\u0001")]],
+        ["Secret=42!", (pw: string) => [pw, `login ${pw}`, [...pw].map((c) => `${c}\u0000`).join(""), [...pw].join("\u0001"), [...pw].join("\u200b"), [...pw].join("\u00ad")]],
         ["P@$$w0rd!", (pw: string) => [pw, encodeURIComponent(pw), JSON.stringify(pw).replace(/\//g, "\\/")]],
         ["Straße!", (pw: string) => [pw.toUpperCase()]],
     ])("the password %s echoed in a value, as given or escaped, is kept nowhere; the e-mail's local part in a host name is no secret", async (password, echoes) => {

@@ -77,9 +77,9 @@ export function holdsSecret(text: string, wholeOnly = false): boolean {
 export function secretInValue(value: unknown, path = ""): string | undefined {
     if (typeof value === "string") {
         // As is, with one layer of escapes decoded (percent, entities, \u), backslashes dropped, or `+` as a space; and
-        // each without control characters (UTF-16's NUL after each character).
+        // each without the characters that print nothing (UTF-16's NUL after each character, zero-width spaces, soft hyphens).
         const forms = [value, unescaped(value), value.replace(/\\(.)/g, "$1"), unescaped(value.replace(/\+/g, " "))];
-        const plain = [...forms, ...forms.map((f) => f.replace(/\p{Cc}/gu, ""))].map(caseFolded);
+        const plain = [...forms, ...forms.map((f) => f.replace(/[\p{Cc}\p{Cf}]/gu, ""))].map(caseFolded);
         return [...RAW].some((r) => plain.some((p) => p.includes(r))) ? path || "(the answer)" : undefined;
     }
     if (!value || typeof value !== "object") return undefined;
