@@ -91,7 +91,7 @@ function walk(value: unknown, ids: NamedIds, kvms?: string[], depth = 0): void {
 }
 
 /** All of the text as JSON, else each balanced `{...}`/`[...]` that parses; JSON in strings too. */
-export function jsonValuesIn(text: string): unknown[] {
+function jsonValuesIn(text: string): unknown[] {
     const whole = jsonOf(text);
     if (whole !== undefined) return expand(whole);
     const found: unknown[] = [];
@@ -164,7 +164,8 @@ export function idsInAnswer(raw: string | undefined): IdsInAnswer {
     const fields: NamedIds = { orderIds: [], serviceIds: [], invoiceIds: [] };
     const kvms: string[] = [];
     if (!raw) return { fields, placed: 0, mentioned: [], kvms };
-    for (const value of jsonValuesIn(raw)) walk(value, fields, kvms);
+    const values = jsonValuesIn(raw);
+    for (const value of values) walk(value, fields, kvms);
     for (const text of [raw, raw.replace(/%2C/gi, ",")]) {
         for (const m of text.matchAll(DUMPED)) {
             const named = kindOfKey(m[1] ?? m[2] ?? m[3] ?? m[4]);
@@ -175,8 +176,8 @@ export function idsInAnswer(raw: string | undefined): IdsInAnswer {
     for (const m of raw.matchAll(MENTIONED)) mentioned.push(`${m[1].toLowerCase()} ${m[2]}`);
     // Which service is which item's is read from add/order's documented fields alone, whatever order the keys come in:
     // an add-on's service id elsewhere in the answer is one of the extra services, never an item's.
-    const documented = documentedIds(raw, "serviceids");
-    for (const [kind, name] of DOCUMENTED) fields[kind].unshift(...((kind === "serviceIds" ? documented : documentedIds(raw, name)) ?? []));
+    const documented = documentedIds(values, "serviceids");
+    for (const [kind, name] of DOCUMENTED) fields[kind].unshift(...((kind === "serviceIds" ? documented : documentedIds(values, name)) ?? []));
     const ids = uniqueIds(fields);
     // A documented field that names none (present but unreadable) places none: which item is whose cannot be told.
     const placed = documented === undefined ? ids.serviceIds.length : unique(documented).length;
@@ -187,8 +188,8 @@ export function idsInAnswer(raw: string | undefined): IdsInAnswer {
 const DOCUMENTED: Array<[Kind, string]> = [["serviceIds", "serviceids"], ["orderIds", "orderid"], ["invoiceIds", "invoiceid"]];
 
 /** The ids of the field `name` in the first answer object that has it; undefined when none has it. */
-function documentedIds(raw: string, name: string): number[] | undefined {
-    for (const value of jsonValuesIn(raw)) {
+function documentedIds(values: unknown[], name: string): number[] | undefined {
+    for (const value of values) {
         const ids = fieldIds(value, name);
         if (ids) return ids;
     }

@@ -84,9 +84,12 @@ export function heldElsewhereError(name: string, key: string | undefined, holder
 /** The output that carries the token of the server's holder record in the journal; kept across updates, it follows renames. */
 export const HOLDER_TOKEN = "__adoption";
 
+/** How the holder record names a resource without a URN (one made by a program without the SDK). */
+const NO_URN = "a KvmServer without a URN";
+
 /** The token of a resource's holder record of a server. */
 export function holderToken(key: string | undefined, serviceId: number): string {
-    return createHash("sha256").update(`${key ?? "a KvmServer without a URN"}\n${serviceId}`).digest("hex").slice(0, 16);
+    return createHash("sha256").update(`${key ?? NO_URN}\n${serviceId}`).digest("hex").slice(0, 16);
 }
 
 /**
@@ -96,7 +99,7 @@ export function holderToken(key: string | undefined, serviceId: number): string 
  * included (the same URN may be another stack's, or a resource let go and declared again): the user says they let go.
  */
 export async function recordHolder(journal: OrderJournal, key: string | undefined, outs: { serviceId: number; kvmId?: string; hostname: string }, adopting: boolean): Promise<string> {
-    const holder = key ?? "a KvmServer without a URN";
+    const holder = key ?? NO_URN;
     const token = holderToken(key, outs.serviceId);
     const now = await journal.read(adoptionKey(outs.serviceId), "adoption");
     if (!adopting && now?.holder === holder && now.token === token) return token;

@@ -129,7 +129,7 @@ export function kvmServerOn(core: Core) {
             // An import (no outputs yet, a URN) is a resource the program declares: it may not share a server with another.
             const key = resourceKeyOf(props);
             const importing = props.serviceId === undefined;
-            if (read.id && importing && key) await checkImportHolder(ctx().journal, `${String(read.props?.hostname)} (service ${read.id})`, key, Number(read.id));
+            if (read.id && importing && key) await checkImportHolder(ctx().journal, `${String(read.props?.description ?? "the server")} (service ${read.id})`, key, Number(read.id));
             if (read.id) holders.see(holdingOf(key, read.id, read.props), importing);
             return read;
         },

@@ -242,7 +242,10 @@ export function providerService(core: Core) {
                 const inputs = fromStruct(req.getInputs());
                 // No outputs: `pulumi import` (no inputs either) or `refresh --import-pending-creates`.
                 const bare = Object.keys(props.props).length === 0;
-                const result = await door.impl.read(req.getId(), withKey(props.props, req.getUrn()));
+                // A `get` (the engine's read step, and its refresh) sends empty inputs, an import none: a `get` holds nothing,
+                // so it carries no URN to the core, as in the dynamic door (shown through the real CLI: plugin.cli).
+                const reading = req.hasInputs() && Object.keys(inputs.props).length === 0 && props.props[RESOURCE_KEY] === undefined;
+                const result = await door.impl.read(req.getId(), reading ? props.props : withKey(props.props, req.getUrn()));
                 const resp = new provproto.ReadResponse();
                 resp.setId(result.id ?? "");
                 if (!result.id) return resp;

@@ -98,6 +98,10 @@ test("a YAML program orders, refreshes and cancels a server through the plugin; 
 
     const up = ok(await stack.up());
     expect(up.ops.web).toEqual(["create"]);
+    // A `get` of the server the program holds only reads it: not taken for an import, nothing refused or sent.
+    const serviceId = sim.account.state.services[0].serviceId;
+    editProgram(stack, (y) => y.replace("resources:\n", `resources:\n  other:\n    type: edis:index:KvmServer\n    get:\n      id: "${serviceId}"\n`));
+    expect(ok(await stack.up()).ops.other).toEqual(["read"]);
     const outputs = await stack.outputs();
     expect(outputs).toMatchObject({ cheapest: "KVM S", apiHost: expect.stringContaining("edis-sim") });
     expect(Object.keys(outputs.session as object)).not.toContain("signature");
