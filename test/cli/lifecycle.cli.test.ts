@@ -80,6 +80,12 @@ test("an unpaid create finished by the next up without a second order, a no-chan
     expect(inPlace.steps.a).toEqual(["update"]);
     const upgraded = await r.run("up");
     expect(upgraded).toMatchObject({ ok: true, paid: ["add/order", "add/order", "add/upgrade"] });
+    // A replacement whose new order EDIS's catalogue refutes (an OS the new plan lacks), with deleteBeforeReplace: the
+    // engine checks the new half before any step, so nothing is cancelled or ordered.
+    await r.declare({ a: { ...a, planId: 201, osId: 9999, replaceOnPlanChange: true }, b }, { a: { deleteBeforeReplace: true } });
+    const refuted = await r.run("up");
+    expect(refuted).toMatchObject({ ok: false, paid: upgraded.paid, state: { a: { planId: 102 } } });
+    expect(refuted.output).toContain("osId 9999 is not an operating system of plan 201");
     // The input the provider's Diff honours: a new server at the new plan's location, then the old one cancelled.
     await r.declare({ a: { ...a, planId: 201, replaceOnPlanChange: true }, b });
     const planned = await r.run("preview");
