@@ -53,6 +53,7 @@ describe("what a change does", () => {
         );
         expect(writes()).toEqual([]);
         const upgraded = await up(read, { ...web1, planId: 102 });
+        expect(upgraded.e.log).toContain("web1.example.com: changes to KVM M, billed monthly: 8.00 EUR/month at list price before tax (+3.50 EUR/month); this deployment adds 3.50 EUR/month so far");
         expect(upgraded.held.outs.listPrice).toEqual({ amount: 8, billingCycle: "monthly", currency: "EUR", monthly: 8 });
 
         const replaced = await up(upgraded.held, { ...web1, planId: 102, osId: 1024 });
