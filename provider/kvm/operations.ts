@@ -12,7 +12,7 @@ import { KvmServerInputs, KvmServerOutputs, NOT_LISTED, ORDER_BATCH, compact, re
 import { managesPower, readPowerState } from "./power";
 import { confirmBatchPlace, requireBatchPlace, unconfirmedPlace } from "./batchCheck";
 import { stateDelete } from "./holders";
-import { billingCycleProblem, paymentMethodProblem, resolvePaymentMethod } from "./orderCheck";
+import { REPLACE_HINT, checkUpgrade, resolvePaymentMethod } from "./orderCheck";
 
 /** The engine's "gone": a read with an empty id removes the resource from state. */
 const GONE = { id: "", props: {} } satisfies ReadResult;
@@ -162,28 +162,12 @@ export async function recheckListing(ctx: Context, outs: KvmServerOutputs): Prom
 /** Changes plan and/or billing cycle through add/upgrade, sent once; a cross-location change is refused before anything is bought. */
 export async function upgradeServer(ctx: Context, olds: KvmServerOutputs, news: KvmServerInputs, id?: Identity): Promise<void> {
     const name = `${olds.hostname} (service ${olds.serviceId})`;
-    const replaceHint =
-        `To move it instead, replace the server: set \`replaceOnPlanChange: true\` on it (a new server is ordered, then ` +
-        `this one is cancelled; the \`replaceOnChanges\` resource option does nothing for this resource).`;
     if (!olds.kvmId) throw new Error(`cannot change the plan of ${name}: it is not provisioned yet. Run \`pulumi up\` again once it is.`);
     if (!news.billingCycle || !news.planId) {
         throw new Error(`cannot change the plan of ${name}: it was adopted, and EDIS does not report its plan or billing cycle. Set both planId and billingCycle to what it has now, run \`pulumi up\` (that records them and orders nothing), then change them.`);
     }
     const paymentMethod = resolvePaymentMethod(news.paymentMethod, ctx.config, `changing the plan of ${name}`);
-    const [from, to, methods] = await Promise.all([
-        ctx.catalogue.findPlan(olds.planId),
-        ctx.catalogue.findPlan(news.planId),
-        ctx.catalogue.paymentMethods(),
-    ]);
-    if (!to) throw new Error(`planId ${news.planId} is not a product at any location; nothing was changed (see edis.getPlans())`);
-    if (from && from.location.id !== to.location.id) {
-        throw new Error(
-            `planId ${news.planId} (${to.plan.name}) is at ${to.location.name}, but ${name} is at ${from.location.name}; ` +
-                `EDIS changes plans only within a location, so nothing was changed. ${replaceHint}`,
-        );
-    }
-    const problems = [billingCycleProblem(to.plan, news.billingCycle), paymentMethodProblem(methods, paymentMethod)].filter(Boolean);
-    if (problems.length) throw new Error(`nothing was changed for ${name}: ${problems.join("; ")}`);
+    await checkUpgrade(ctx.catalogue, name, olds.planId, news, paymentMethod);
 
     const key = id?.key;
     const journaled = id ? await entryFor(ctx.journal, id, "upgrade", ctx.log, (e) => e.serviceId === olds.serviceId) : undefined;
@@ -253,7 +237,7 @@ export async function upgradeServer(ctx: Context, olds: KvmServerOutputs, news: 
                 `invoice ${result.invoiceId ?? "?"}`,
         );
     } catch (e) {
-        if (isEdisApiError(e)) throw new Error(`EDIS refused to change ${name}; nothing was changed: ${e.message}. ${replaceHint}`);
+        if (isEdisApiError(e)) throw new Error(`EDIS refused to change ${name}; nothing was changed: ${e.message}. ${REPLACE_HINT}`);
         throw e;
     } finally {
         ctx.sessions.invalidate();

@@ -7,8 +7,11 @@ import type { KvmServerDiff } from "./diff";
 
 export class OrderCheckError extends Error {
     override name = "OrderCheckError";
-    constructor(readonly problems: string[]) {
-        super(`nothing was ordered: ${problems.join("; ")}`);
+    constructor(
+        readonly problems: string[],
+        outcome = "nothing was ordered",
+    ) {
+        super(`${outcome}: ${problems.join("; ")}`);
     }
 }
 
@@ -84,13 +87,7 @@ export async function checkOrder(
     }
     const { plan } = home;
     const planName = `plan ${plan.id} (${plan.name})`;
-    if (home.location.outOfStock) {
-        const inStock = everything.filter((e) => !e.location.outOfStock).map((e) => describeLocation(e.location));
-        problems.push(`${describeLocation(home.location)} is out of stock (get/locations says so); locations in stock: ${inStock.join(", ") || "none"}`);
-    } else if (plan.outOfStock) {
-        const here = everything.find((e) => e.location.id === home.location.id);
-        problems.push(`${planName} is out of stock at ${describeLocation(home.location)}; plans in stock there: ${listItems((here?.products ?? []).filter((p) => !p.outOfStock))}`);
-    }
+    problems.push(...targetProblems(everything, home, inputs.billingCycle));
 
     if (!plan.addons.os.some((a) => a.id === inputs.osId)) {
         problems.push(`osId ${inputs.osId} is not an operating system of ${planName}; allowed: ${listAddons(plan.addons.os)}`);
@@ -101,10 +98,56 @@ export async function checkOrder(
             problems.push(`${input} ${id} is not a ${label} of ${planName}; allowed: ${listAddons(plan.addons[group])}`);
         }
     }
-    const cycleProblem = billingCycleProblem(plan, inputs.billingCycle);
-    if (cycleProblem) problems.push(cycleProblem);
     if (problems.length) throw new OrderCheckError(problems);
     return { plan, location: home.location };
+}
+
+/** How to move a server to another plan when EDIS will not change it in place. */
+export const REPLACE_HINT =
+    `To move it instead, replace the server: set \`replaceOnPlanChange: true\` on it (a new server is ordered, then this one ` +
+    `is cancelled; the \`replaceOnChanges\` resource option does nothing for this resource).`;
+
+type Everything = Awaited<ReturnType<Catalogue["everything"]>>;
+
+/** What the catalogue refutes of a plan as what is bought, by an order and by a plan change alike: stock, billing cycle. */
+function targetProblems(everything: Everything, home: { plan: Product; location: Location }, cycle: BillingCycle): string[] {
+    const { plan, location } = home;
+    const problems: string[] = [];
+    if (location.outOfStock) {
+        const inStock = everything.filter((e) => !e.location.outOfStock).map((e) => describeLocation(e.location));
+        problems.push(`${describeLocation(location)} is out of stock (get/locations says so); locations in stock: ${inStock.join(", ") || "none"}`);
+    } else if (plan.outOfStock) {
+        const here = everything.find((e) => e.location.id === location.id);
+        problems.push(`plan ${plan.id} (${plan.name}) is out of stock at ${describeLocation(location)}; plans in stock there: ${listItems((here?.products ?? []).filter((p) => !p.outOfStock))}`);
+    }
+    const cycleProblem = billingCycleProblem(plan, cycle);
+    return cycleProblem ? [...problems, cycleProblem] : problems;
+}
+
+/**
+ * Throws OrderCheckError when the catalogue refutes a plan change of `name` (a server on plan `fromPlanId`): the order's
+ * rules for what is bought, and EDIS changes plans only within a location. Run by preview's check and by the update.
+ */
+export async function checkUpgrade(catalogue: Catalogue, name: string, fromPlanId: number | undefined, news: KvmServerInputs, paymentMethod: string): Promise<void> {
+    const [everything, methods, from, to] = await Promise.all([
+        catalogue.everything(),
+        catalogue.paymentMethods(),
+        fromPlanId === undefined ? undefined : catalogue.findPlan(fromPlanId),
+        catalogue.findPlan(news.planId),
+    ]);
+    const unchanged = `nothing was changed for ${name}`;
+    if (!to) throw new OrderCheckError([`planId ${news.planId} is not a product at any location (see edis.getPlans())`], unchanged);
+    if (from && from.location.id !== to.location.id) {
+        throw new OrderCheckError(
+            [
+                `planId ${news.planId} (${to.plan.name}) is at ${to.location.name}, but ${name} is at ${from.location.name}; EDIS changes ` +
+                    `plans only within a location. ${REPLACE_HINT}`,
+            ],
+            unchanged,
+        );
+    }
+    const problems = [...targetProblems(everything, to, news.billingCycle), paymentMethodProblem(methods, paymentMethod)];
+    if (problems.some(Boolean)) throw new OrderCheckError(problems.filter((p): p is string => !!p), unchanged);
 }
 
 /**

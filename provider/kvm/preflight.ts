@@ -7,7 +7,7 @@ import { ProviderConfig, describeSetting } from "../config";
 import { UNKNOWN } from "../fields";
 import { CheckFailure, INPUT_NAMES, KvmServerInputs, inputsOf } from "./inputs";
 import { OrderJournal, identityOf } from "../journal";
-import { OrderCheckError, checkOrder, currentListPrice, listPrice, resolvePaymentMethod, withoutNoExtraAddons } from "./orderCheck";
+import { OrderCheckError, checkOrder, checkUpgrade, currentListPrice, listPrice, resolvePaymentMethod, withoutNoExtraAddons } from "./orderCheck";
 import { ListPrice } from "../client/model";
 import { Context } from "../context";
 import { diffKvmServer, needsUpgrade } from "./diff";
@@ -122,7 +122,17 @@ function addSpend({ config, ordering, log }: Deployment, { key, hostname, price,
 async function priceUpgrade(d: Deployment, olds: KvmServerInputs, news: KvmServerInputs, key: string | undefined): Promise<CheckFailure[]> {
     const { config, context } = d;
     if (!config.email || !config.password) return noCredentials(d.log);
-    if ([news.planId, news.billingCycle].some((v) => (v as unknown) === UNKNOWN)) return [];
+    if ([news.planId, news.billingCycle, news.paymentMethod].some((v) => (v as unknown) === UNKNOWN)) return [];
+    if (olds.planId !== undefined && olds.billingCycle !== undefined) {
+        const name = news.hostname;
+        try {
+            await checkUpgrade(context().catalogue, name, olds.planId, news, resolvePaymentMethod(news.paymentMethod, config, `changing the plan of ${name}`));
+        } catch (e) {
+            if (e instanceof OrderCheckError) return e.problems.map((reason) => ({ property: propertyOf(reason), reason: `${withConfigKey(reason, news)}; its plan is not changed` }));
+            if (isEdisApiError(e)) throw new Error(`the plan change of ${news.hostname} could not be checked against EDIS's catalogue, and \`pulumi up\` would stop there too: ${e.message}`);
+            return [{ property: "paymentMethod", reason: (e as Error).message }];
+        }
+    }
     const [was, price] = await Promise.all([currentListPrice(context().catalogue, olds), currentListPrice(context().catalogue, news)]);
     const added = price && (was?.currency === price.currency ? Math.max(0, Math.round((price.monthly - was.monthly) * 100) / 100) : price.monthly);
     const change = (p: ListPrice) => (was?.currency === p.currency ? `${p.monthly >= was.monthly ? "+" : "-"}${Math.abs(p.monthly - was.monthly).toFixed(2)} ${p.currency}/month` : "the old price is not known");
