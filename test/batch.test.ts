@@ -198,12 +198,14 @@ test("one listing entry whose kvm_id is another KVM's answers for neither: a swa
 
 test("a plan change of a swapped member whose KVM the listing does not describe upgrades nothing; a refused login while looking for a KVM is reported as it is", async () => {
     await swappedWhileUnpaidThenPaid();
+    const unprovisioned = held.web1;
     sim.inject({ endpoint: "get/auth", times: 20, rewrite: withoutDescriptions });
     expect((await up({ ...fleet, web1: { ...fleet.web1, planId: 103 } })).join("\n")).toContain("EDIS's listing does not describe its KVM yet");
     expect(sim.calls("add/upgrade")).toHaveLength(0);
+    expect(held.web1.outs).toMatchObject({ planId: 101, kvmId: expect.any(String) });
     sim.inject({ endpoint: "get/kvmid", status: 401 });
     const e = new InProcess(config);
-    expect(await e.failure(e.destroy(kvmServerOn(e.core), held.web1))).toMatch(/^EDIS get\/kvmid: the e-mail or password was refused/);
+    expect(await e.failure(e.destroy(kvmServerOn(e.core), unprovisioned))).toMatch(/^EDIS get\/kvmid: the e-mail or password was refused/);
     expect(sim.calls("cancel/product")).toHaveLength(0);
 });
 

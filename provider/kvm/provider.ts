@@ -3,7 +3,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { ConfigureRequest, Core } from "../runtime";
 import { preflight } from "./preflight";
 import { Context, ServerInitError } from "../context";
-import { UNCONFIRMED, UNFINISHED, diffKvmServer, needsUpgrade } from "./diff";
+import { UNCONFIRMED, UNFINISHED, UPGRADE_IN_PLACE, diffKvmServer, needsUpgrade } from "./diff";
 import { currentListPrice, withoutNoExtraAddons } from "./orderCheck";
 import { RESOURCE_ALIASES, RESOURCE_KEY, adoptionKey, forgetService, identityOf } from "../journal";
 import { HOLDER_TOKEN, checkCancelHolder, checkImportHolder, heldElsewhereError, holderToken, recordHolder } from "./holders";
@@ -141,7 +141,10 @@ export function kvmServerOn(core: Core) {
             const key = resourceKeyOf(news) ?? resourceKeyOf(olds);
             // The location the server was ordered in stays recorded when the program leaves locationId out.
             const locationId = inputs.locationId ?? (olds.locationId as number | undefined);
-            let outs = compact({ ...computedOf(olds), ...inputs, [RESOURCE_KEY]: key, locationId, serviceId: Number(id) }) as KvmServerOutputs;
+            // What EDIS bills stays as it was until the plan change is made: a failure before it leaves state saying so.
+            const upgrade = needsUpgrade(olds, news);
+            const billed = upgrade ? Object.fromEntries(UPGRADE_IN_PLACE.map((k) => [k, olds[k]])) : {};
+            let outs = compact({ ...computedOf(olds), ...inputs, ...billed, [RESOURCE_KEY]: key, locationId, serviceId: Number(id) }) as KvmServerOutputs;
             if (inputs.locationId !== undefined && olds.locationId == null && outs.planId !== undefined) await checkLocation(c, outs);
             outs = await confirmBatchPlaceLive(c, outs);
             // A create that stopped after its order: one without a KVM yet, or one whose batched place was not confirmed.
@@ -161,9 +164,9 @@ export function kvmServerOn(core: Core) {
             // Entries written under the key state recorded (before a stack rename or an alias) are this resource's too.
             const identity = identityOf({ ...news, [RESOURCE_KEY]: key });
             if (identity && typeof olds[RESOURCE_KEY] === "string" && olds[RESOURCE_KEY] !== key) identity.aliases.push(olds[RESOURCE_KEY] as string);
-            if (needsUpgrade(olds, news)) {
+            if (upgrade) {
                 await upgradeServer(c, { ...(olds as unknown as KvmServerOutputs), kvmId: outs.kvmId }, inputs, identity);
-                outs = await priced(c, outs);
+                outs = await priced(c, compact({ ...outs, planId: inputs.planId, billingCycle: inputs.billingCycle }));
             }
             if (outs.suspended) outs = await recheckSuspension(c, outs);
             if (outs.notListed) outs = await recheckListing(c, outs);

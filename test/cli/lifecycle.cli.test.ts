@@ -67,6 +67,11 @@ test("an unpaid create finished by the next up without a second order, a no-chan
     const unpaid = await r.run("up");
     expect(unpaid).toMatchObject({ ok: false, paid: ["add/order", "add/order"], state: { a: { kvmId: false, initErrors: true } } });
     expect(unpaid.output).toContain("is unpaid");
+    // A plan change declared while it waits: the engine keeps the update's init-error outputs, which hold the plan EDIS
+    // bills, not the one asked for; declared back, it is no plan change.
+    await r.declare({ a: { ...a, planId: 102, provisioningTimeoutSeconds: 1 }, b: { ...b, provisioningTimeoutSeconds: 1 } });
+    expect(await r.run("up")).toMatchObject({ ok: false, paid: unpaid.paid, state: { a: { planId: 101, initErrors: true } } });
+    await r.declare({ a, b });
     payAll(r.sim);
     // Once paid, the next up finishes each create by an update, without a second order.
     const resumed = await r.run("up");

@@ -94,9 +94,7 @@ export class InProcess {
             if (!next.initError) await p.delete(held.id, held.outs);
             return { step: "replace", held: next };
         }
-        const { outs = {} } = await p.update(held.id, held.outs, inputs);
-        this.text.push(JSON.stringify(outs));
-        return { step: "update", held: { id: held.id, inputs, outs } };
+        return { step: "update", held: await this.initFailureKept(inputs, async () => ({ id: held.id, ...(await p.update(held.id, held.outs, inputs)) })) };
     }
 
     /** Read: undefined when the provider says it is gone. */
@@ -112,9 +110,14 @@ export class InProcess {
 
     readonly failure = failureMessage;
 
-    private async create(p: Provider, inputs: Record<string, unknown>): Promise<Held> {
+    private create(p: Provider, inputs: Record<string, unknown>): Promise<Held> {
+        return this.initFailureKept(inputs, () => p.create(inputs));
+    }
+
+    /** A create or update; one that fails with an id and outputs (an init error) is kept with them, as the engine keeps it. */
+    private async initFailureKept(inputs: Record<string, unknown>, op: () => Promise<{ id: string; outs?: Record<string, unknown> }>): Promise<Held> {
         try {
-            const { id, outs = {} } = await p.create(inputs);
+            const { id, outs = {} } = await op();
             this.text.push(JSON.stringify(outs));
             return { id, inputs, outs };
         } catch (e) {
