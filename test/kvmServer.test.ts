@@ -73,6 +73,22 @@ describe("what a change does", () => {
     });
 
     test.each([
+        ["the plan", (p: { id: number }) => ({ ...p, out_of_stock: p.id === 102 }), "plan 102 (KVM M) is out of stock"],
+        ["its location", (p: object) => ({ ...p, out_of_stock: false }), "Frankfurt, Germany (locationId 1) is out of stock"],
+    ])("a plan change to what EDIS sells out of (%s) is refused by check (so preview) and by the update, as an order is: nothing bought", async (what, plan, refusal) => {
+        const soldOut = (a: Record<string, Record<string, object>>) => ({ ...a, products: Object.fromEntries(Object.entries(a.products).map(([k, p]) => [k, plan(p as { id: number })])) });
+        sim.inject({ endpoint: "get/products", times: 1000, rewrite: soldOut as (a: Record<string, unknown>) => unknown });
+        const frankfurtSoldOut = (l: Record<string, object>) => ({ ...l, "Frankfurt, Germany": { ...l["Frankfurt, Germany"], out_of_stock: true } });
+        if (what === "its location") sim.inject({ endpoint: "get/locations", times: 1000, rewrite: (a) => ({ ...a, locations: frankfurtSoldOut(a.locations as Record<string, object>) }) });
+        expect(await upFails(held, { ...web1, planId: 102 })).toContain(`${refusal}`);
+        // The update's own check, as `pulumi up --skip-preview` of a state whose check passed earlier reaches it.
+        const e = next();
+        const update = kvmServerOn(e.core).update!(held.id, held.outs, { ...held.inputs, planId: 102 });
+        expect(await e.failure(update)).toContain(`nothing was changed for web1.example.com (service ${held.id}): ${refusal}`);
+        expect(writes()).toEqual([]);
+    });
+
+    test.each([
         ["answered with an unreadable body", { body: "badjson" }, "forget", [2, 1]],
         ["made but its answer lost", { drop: "after" }, "confirm", [1, 1]],
         ["answered 'failed' (an answer naming a service is an order)", { rewrite: (a: Record<string, unknown>) => ({ ...a, status: "failed" }) }, "confirm", [1, 1]],
@@ -224,6 +240,34 @@ test("an import (a read with no outputs, in its own process) of a server another
     await d.destroy(kvmServerOn(d.core), web);
     expect(sim.calls("cancel/product")).toHaveLength(1);
     expect(billed()).toEqual([]);
+});
+
+test("a plan change declared while the server waits for payment is not in state until it is made: state keeps the plan EDIS bills, and the change is sent once paid", async () => {
+    sim.behaviour.unpaidInvoices = true;
+    const unpaid = (await up(undefined, { ...web1, provisioningTimeoutSeconds: 1 })).held;
+    const waiting = (await up(unpaid, { ...web1, planId: 102, provisioningTimeoutSeconds: 1 })).held;
+    expect(waiting.initError).toContain("unpaid");
+    expect(waiting.outs.planId).toBe(101);
+    sim.behaviour.unpaidInvoices = false;
+    for (const invoice of sim.account.state.invoices) sim.account.payInvoice(invoice.invoiceId);
+    const paid = await up(waiting, { ...web1, planId: 102 });
+    expect(paid.held.outs).toMatchObject({ planId: 102, listPrice: { monthly: 8 } });
+    expect(sim.calls("add/upgrade").map((c) => c.fields.newpid)).toEqual([102]);
+    expect(sim.account.state.services.find((s) => String(s.serviceId) === paid.held.id)?.pid).toBe(102);
+});
+
+test("a create the engine lost whose server is gone at EDIS orders nothing in that run: the next run's order is checked like any other (edis:maxNewServers, the spend limit)", async () => {
+    await up(undefined); // returned, its checkpoint never saved: the journal's entry is "created", and no state holds it
+    sim.account.cancelService(sim.account.state.services[0], "Immediate");
+    sim.clearLog();
+    const limited = { ...config, "edis:maxNewServers": "0" };
+    const e = new InProcess(limited);
+    expect(await e.failure(e.up(kvmServerOn(e.core), undefined, web1))).toContain("is gone at EDIS; its journal entry is dropped. Nothing was ordered");
+    const again = new InProcess(limited);
+    expect(await again.failure(again.up(kvmServerOn(again.core), undefined, web1))).toContain("allows 0: it is not ordered");
+    expect(writes()).toEqual([]);
+    expect((await up(undefined)).step).toBe("create");
+    expect(writes()).toEqual(["add/order"]);
 });
 
 test("an unpaid server that is destroyed instead is cancelled, with edis:cancellationType where the input is unset", async () => {

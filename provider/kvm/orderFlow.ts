@@ -49,10 +49,8 @@ async function orderOrResume(ctx: Context, inputs: KvmServerInputs, id?: Identit
     }
     const journaled = id ? await entryFor(ctx.journal, { ...id, provider: ctx.provider }, "order", ctx.log, (e) => sameHostname(e.hostname, inputs.hostname)) : undefined;
     if (journaled?.state === "ordered") return resumeJournaledOrder(ctx, journaled, inputs);
-    if (journaled?.state === "created") {
-        const resumed = await resumeHandedOver(ctx, journaled, inputs);
-        if (resumed) return resumed;
-    } else if (journaled) throw unknownOrder(journaled, ctx.journal);
+    if (journaled?.state === "created") return resumeHandedOver(ctx, journaled, inputs);
+    if (journaled) throw unknownOrder(journaled, ctx.journal);
 
     const paymentMethod = resolvePaymentMethod(inputs.paymentMethod, ctx.config, "nothing was ordered: the order");
     const { plan, location } = await checkOrder(ctx.catalogue, inputs, paymentMethod);
@@ -190,17 +188,21 @@ async function handedOver(ctx: Context, id: Identity | undefined, outs: KvmServe
     }
 }
 
-/** The engine lost a server an earlier create returned: taken back if listed, ordered anew if EDIS confirms it gone, else the user is asked. */
-async function resumeHandedOver(ctx: Context, entry: OrderEntry, inputs: KvmServerInputs): Promise<{ id: string; outs: KvmServerOutputs } | undefined> {
+/** The engine lost a server an earlier create returned: taken back if listed, else the user is told what to do. */
+async function resumeHandedOver(ctx: Context, entry: OrderEntry, inputs: KvmServerInputs): Promise<{ id: string; outs: KvmServerOutputs }> {
     if (!entry.kvmId) return resumeJournaledOrder(ctx, entry, inputs);
     if ((await ctx.sessions.all()).has(entry.kvmId)) {
         ctx.log(`${entry.hostname}: service ${entry.serviceId} (${entry.kvmId}) was created for this resource earlier and is still at EDIS; it is taken back, not ordered again`);
         return resumeJournaledOrder(ctx, entry, inputs);
     }
     if ((await observe(ctx, entry.serviceId!, entry.kvmId)).gone) {
-        ctx.log(`${entry.hostname}: service ${entry.serviceId} created for this resource earlier is gone at EDIS; its journal entry is dropped`);
+        // Not ordered anew here: this create's check skipped the order's checks (edis:maxNewServers, the spend limit) for
+        // the entry; the next run orders, checked like any other order.
         await ctx.journal.clear(entry.key, "order");
-        return undefined;
+        throw new Error(
+            `${entry.hostname}: service ${entry.serviceId} created for this resource earlier is gone at EDIS; its journal entry is ` +
+                `dropped. Nothing was ordered: run \`pulumi up\` again to order a new server (preview first shows what it orders).`,
+        );
     }
     throw new Error(
         `${entry.hostname}: service ${entry.serviceId} (${entry.kvmId}) was created for ${entry.key} at ${entry.sentAt}, is not in the ` +

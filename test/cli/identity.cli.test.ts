@@ -83,7 +83,7 @@ test.each([
     expect(paidWrites(sim)).toEqual(["add/order"]);
 });
 
-test("case 3: a finished up leaves no entry; after `stack rm --force` and `stack init`, a leftover entry of a dead engine takes the server back, or, when EDIS confirms it gone, never stalls", async () => {
+test("case 3: a finished up leaves no entry; after `stack rm --force` and `stack init`, a leftover entry of a dead engine takes the server back, or, when EDIS confirms it gone, orders again only after a run that checks the order", async () => {
     const f = await open(SERVERS);
     const { sim, stack } = f;
     await declare(stack, { web });
@@ -104,14 +104,20 @@ test("case 3: a finished up leaves no entry; after `stack rm --force` and `stack
     expect(await serverUrns(stack)).toEqual({ [key]: String(service.serviceId) });
     expect(paidWrites(sim)).toEqual(["add/order"]);
 
-    // The same leftover after the server was cancelled behind Pulumi's back: EDIS confirms it gone, a new order follows at once.
+    // The same leftover after the server was cancelled behind Pulumi's back: EDIS confirms it gone.
     await stack.removeAndInitAgain();
     await declare(stack, { web });
     await new OrderJournal(journal.dir).write(leftover); // a journal that never saw the entry (this one saw it settled): it writes over what is there
     sim.account.cancelService(service, "Immediate");
     const seen = sim.log.length;
-    const again = ok(await stack.up());
-    expect(again.output).toContain("is gone at EDIS; its journal entry is dropped");
+    const again = failed(await stack.up());
+    // Orders nothing in the run whose check skipped the order's checks for the entry; the next run orders, checked.
+    expect(again.output).toContain("is gone at EDIS; its journal entry is dropped. Nothing was ordered");
+    expect(paidWrites(sim)).toEqual(["add/order"]);
+    await stack.setConfig({ "edis:maxNewServers": "0" });
+    expect(failed(await stack.up()).output).toContain("allows 0: it is not ordered");
+    await stack.setConfig({ "edis:maxNewServers": "5" });
+    ok(await stack.up());
     // Never stalls: the gone server is asked about once, not polled as if it were still being provisioned.
     expect(sim.log.slice(seen).filter((e) => e.endpoint === "get/kvmid" && e.fields.serviceid === String(service.serviceId)).length).toBeLessThanOrEqual(1);
     expect(paidWrites(sim)).toEqual(["add/order", "add/order"]);
