@@ -43,6 +43,7 @@ const KIND_TEXT = {
 
 export type EdisErrorKind = keyof typeof KIND_TEXT;
 
+const CHECK_NETWORK = "check config `edis:baseUrl` and `edis:authUrl` (or EDIS_BASE_URL and EDIS_AUTH_URL) and the network";
 /** What to do, right after what failed; a second part, when there is one, comes last. */
 const KIND_HINT: Partial<Record<EdisErrorKind, [string, string?]>> = {
     credentials: [
@@ -50,8 +51,8 @@ const KIND_HINT: Partial<Record<EdisErrorKind, [string, string?]>> = {
         "after changing them, record them with one `pulumi up --refresh=false` (preview it first): refresh, destroy and the " +
             "refresh before up and preview use the credentials recorded at the last up",
     ],
-    not_sent: ["check config `edis:baseUrl` and `edis:authUrl` (or EDIS_BASE_URL and EDIS_AUTH_URL) and the network"],
-    network: ["check config `edis:baseUrl` and `edis:authUrl` (or EDIS_BASE_URL and EDIS_AUTH_URL) and the network"],
+    not_sent: [CHECK_NETWORK],
+    network: [CHECK_NETWORK],
     session: [
         "enable API Access in the KVM portal of any of your servers (it applies to the whole account), then run the command again",
         "if it is enabled, check config `edis:managementUrl` (or EDIS_MANAGEMENT_URL)",
