@@ -1,9 +1,7 @@
 #!/usr/bin/env bash
-# Builds the provider plugin's SDKs for Python and Go with `pulumi package gen-sdk` from schema.json (Pulumi's own
-# code generators; nothing here is written by hand), into sdks/python and sdks/go, and compiles the Go SDK against
-# the Go module proxy. The real-CLI tests install the Python SDK from sdks/python offline. Prints the sdks
-# directory as its last line. Needs the CLI and its language hosts (install-pulumi.sh), whose bin directory is
-# PULUMI_EDIS_CLI_BIN or the one install-pulumi.sh prints.
+# Builds the plugin's Python and Go SDKs from schema.json with `pulumi package gen-sdk` (Pulumi's code generators;
+# nothing hand-written) into sdks/python and sdks/go, and compiles the Go SDK. Needs the CLI and its language hosts
+# (PULUMI_EDIS_CLI_BIN, or the bin directory install-pulumi.sh prints). Prints the sdks directory last.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 bin="${PULUMI_EDIS_CLI_BIN:-$(bash "$root/.ci/install-pulumi.sh")}"
@@ -25,8 +23,7 @@ for language in python go; do
 done
 echo "build-sdks: gen-sdk wrote python and go after $((SECONDS - started)) s" >&2
 
-# The Python SDK as a wheel, what `pip install` takes (sdks/python/dist/pulumi_edis-<version>-py3-none-any.whl),
-# built with the Python environment install-pulumi.sh made (pip, setuptools and wheel, no download).
+# The Python SDK as a wheel (sdks/python/dist/), built with install-pulumi.sh's Python environment (no download).
 "$bin/../python-env/bin/python" -m pip wheel --quiet --no-deps --no-build-isolation --disable-pip-version-check \
     -w "$out/python/dist" "$out/python" >&2
 echo "build-sdks: $(basename "$out"/python/dist/*.whl) after $((SECONDS - started)) s" >&2

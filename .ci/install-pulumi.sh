@@ -1,10 +1,8 @@
 #!/usr/bin/env bash
-# Builds the real Pulumi CLI (pulumi, pulumi-language-nodejs and the dynamic-provider plugin
-# pulumi-resource-pulumi-nodejs) from the Go module proxy, pinned, into a cache directory outside the
-# repository, with what the provider plugin's other languages need beside it (pulumi-language-yaml, the
-# stand-in pulumi-language-python and pulumi-language-go, and a Python environment with the pulumi package from
-# PyPI), and prints that bin directory as its last line. A cache that already holds a piece is reused as it is.
-# Nothing but Go modules and PyPI packages is downloaded: no release binary exists that these machines can reach.
+# Builds the real Pulumi CLI (pulumi, pulumi-language-nodejs, the dynamic-provider plugin), pinned, from the Go module
+# proxy into a cache outside the repository, with what the plugin's other languages need (pulumi-language-yaml, the
+# stand-in python and go hosts, a Python environment with the pulumi package), and prints that bin directory last.
+# Cached pieces are reused. Only Go modules and PyPI packages are downloaded: no release binary is reachable here.
 #
 #   PULUMI_EDIS_CLI_CACHE   where to keep it (default: ${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-edis/cli)
 #
@@ -14,8 +12,7 @@ set -euo pipefail
 PULUMI_VERSION="v3.259.0"
 # pulumi-language-nodejs has no tags of its own: the commit of pkg/v3.259.0, as a pseudo-version.
 LANGUAGE_HOST_VERSION="v3.0.0-20260820084410-a05d88f24d05"
-# Pulumi YAML's language host (for the provider plugin's YAML programs): the newest pulumi-yaml release the Go
-# module proxy serves here (v1.33 to v1.36 are refused); it speaks the same language-host protocol.
+# Pulumi YAML's language host: the newest pulumi-yaml release the proxy serves here (v1.33 to v1.36 are refused).
 YAML_HOST_VERSION="v1.32.0"
 
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -24,8 +21,7 @@ dest="$cache_root/$PULUMI_VERSION"
 bin="$dest/bin"
 
 command -v go >/dev/null || { echo "install-pulumi: Go is needed to build the Pulumi CLI (go not on PATH)" >&2; exit 1; }
-# pkg/v3.259.0 needs Go 1.25.11 or later. An older local Go fetches that toolchain from the Go module proxy
-# (GOTOOLCHAIN=auto, a module like any other); a recent one is used as it is.
+# pkg/v3.259.0 needs Go 1.25.11 or later: with GOTOOLCHAIN=auto an older local Go fetches it from the proxy.
 export GOTOOLCHAIN=auto CGO_ENABLED=0 GOFLAGS="-mod=mod"
 build_flags=(-trimpath -tags osusergo,grpcnotrace
     -ldflags "-w -s -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=$PULUMI_VERSION")
@@ -34,9 +30,8 @@ started=$SECONDS
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
-# A wrapper module in $work/<name>: pkg/go.mod has replace directives, so `go install pkg@version` refuses, and
-# the proxy lists no versions of these modules; a wrapper requires them instead and copies the one replace of
-# pkg/go.mod that is not a local path.
+# A wrapper module in $work/<name>: `go install pkg@version` refuses pkg/go.mod's replace directives; a wrapper requires
+# the modules instead and copies pkg/go.mod's one replace that is not a local path.
 wrapper() {
     mkdir -p "$work/$1" && cd "$work/$1"
     go mod init "pulumi-edis.local/$1" >/dev/null 2>&1
@@ -52,9 +47,8 @@ build_core() {
     go build "${build_flags[@]}" -o "$work/bin/pulumi" github.com/pulumi/pulumi/pkg/v3/cmd/pulumi >&2
     echo "install-pulumi: pulumi built after $((SECONDS - started)) s" >&2
 
-    # 2. pulumi-language-nodejs, pinned to the same commit, against pkg and sdk at the pinned version. The module
-    #    has no tags of its own and the Go module proxy may refuse its pseudo-version; then the stand-in beside
-    #    this script is installed instead (what it does and leaves out: its header), and this says so.
+    # 2. pulumi-language-nodejs at the same commit. If the proxy refuses its pseudo-version (the module has no tags),
+    #    the stand-in beside this script is installed instead, and this says so.
     wrapper lang
     if go get "github.com/pulumi/pulumi/sdk/nodejs/cmd/pulumi-language-nodejs/v3@$LANGUAGE_HOST_VERSION" \
            "github.com/pulumi/pulumi/pkg/v3@$PULUMI_VERSION" "github.com/pulumi/pulumi/sdk/v3@$PULUMI_VERSION" >"$work/lang.log" 2>&1 \
@@ -69,8 +63,7 @@ build_core() {
         chmod 0755 "$work/bin/pulumi-language-nodejs"
     fi
 
-    # 3. The dynamic-provider plugin is a shell script shipped inside the sdk module; the module cache is
-    #    read-only and not executable, so install a copy.
+    # 3. The dynamic-provider plugin, a script in the sdk module: copied, as the module cache is not executable.
     local sdk_dir
     sdk_dir="$(cd "$work/cli" && go list -m -f '{{.Dir}}' github.com/pulumi/pulumi/sdk/v3)"
     install -m 0755 "$sdk_dir/nodejs/dist/pulumi-resource-pulumi-nodejs" "$work/bin/pulumi-resource-pulumi-nodejs"
@@ -91,10 +84,8 @@ build_plugin_languages() {
         echo "install-pulumi: pulumi-language-yaml $YAML_HOST_VERSION built after $((SECONDS - started)) s" >&2
     fi
 
-    # 5. pulumi-language-python and pulumi-language-go: the Go module proxy refuses the real ones (untagged, 403),
-    #    so the stand-in in language-hosts/main.go is built against pkg and sdk at the pinned version (what it does
-    #    and leaves out: its header). It runs Pulumi's own code generators for `pulumi package gen-sdk`, and Python
-    #    programs with the pulumi package's own executor script, installed beside it.
+    # 5. pulumi-language-python and -go: the proxy refuses the real ones (untagged, 403), so the stand-in in
+    #    language-hosts/main.go is built against the pinned pkg and sdk (see its header).
     local stamp
     stamp="$(sha256sum "$here/language-hosts/main.go" | cut -c1-64)"
     if [[ "$(cat "$bin/.language-hosts.sha256" 2>/dev/null)" != "$stamp" || ! -x "$bin/pulumi-language-python" || ! -x "$bin/pulumi-language-go" ]]; then
@@ -111,9 +102,8 @@ build_plugin_languages() {
         echo "install-pulumi: the stand-in pulumi-language-python and pulumi-language-go built after $((SECONDS - started)) s" >&2
     fi
 
-    # 6. A Python environment with the pulumi package (PyPI, the CLI's version) and what the generated SDK
-    #    needs at install and run time, so that the tests install nothing from the network: each test's
-    #    virtualenv reaches these packages through a .pth file and pip-installs the generated SDK offline.
+    # 6. A Python environment with the pulumi package (the CLI's version) and what the generated SDK needs, so tests
+    #    install nothing from the network: each test's virtualenv reaches it through a .pth file.
     local py="$dest/python-env"
     if [[ ! -x "$py/bin/python" ]] || ! "$py/bin/python" -c "import pulumi, parver, semver, setuptools" 2>/dev/null; then
         command -v python3 >/dev/null || { echo "install-pulumi: python3 is needed for the Python SDK tests" >&2; exit 1; }

@@ -1,9 +1,7 @@
 #!/usr/bin/env bash
-# Builds MinIO, the S3-compatible server the journal's tests run on 127.0.0.1 (test/support/s3Server.ts), pinned,
-# from the Go module proxy into a cache directory outside the repository, and prints the binary's path as its
-# last line. A cache that already holds the pinned build is reused. MinIO is a real S3 server (conditional writes,
-# ETags, listings, signatures v4), not a mock of the S3 API; its module has no release tags the proxy lists, so
-# it is pinned by pseudo-version.
+# Builds MinIO, the real S3 server (conditional writes, ETags, listings, signatures v4) the journal's tests run on
+# 127.0.0.1, pinned by pseudo-version from the Go module proxy into a cache outside the repository (reused), and prints
+# the binary's path last.
 #
 #   PULUMI_EDIS_S3_SERVER_CACHE        where to keep it (default: ${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-edis/minio)
 #   PULUMI_EDIS_S3_SERVER_ONLY_CACHED  print the cached binary's path, or fail; never build (what the tests ask)

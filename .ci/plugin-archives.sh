@@ -1,12 +1,9 @@
 #!/usr/bin/env bash
-# Builds the provider plugin's release archives, as every Pulumi provider ships its plugin:
-#   plugins/pulumi-resource-edis-v<version>-<os>-<arch>.tar.gz
-# each holding the executable `pulumi-resource-edis` (a launcher for the `node` on the PATH) and the plugin's code
-# with its runtime dependencies (the package from `npm pack`, installed with --omit=dev). The code is JavaScript, so
-# one tree serves every platform; each archive carries the launcher its platform runs (a .cmd on Windows).
+# Builds the plugin's release archives, plugins/pulumi-resource-edis-v<version>-<os>-<arch>.tar.gz: the launcher
+# `pulumi-resource-edis` (node on the PATH; a .cmd on Windows) and the `npm pack` package with its runtime dependencies,
+# one JavaScript tree for every platform. Version: package.json's (release.yml sets it). Reuses archives newer than
+# their inputs. Prints the plugins directory last.
 #   pulumi plugin install resource edis <version> --file plugins/pulumi-resource-edis-v<version>-linux-amd64.tar.gz
-# The version is package.json's (a release tag sets it there first: .github/workflows/release.yml). Reuses the
-# archives when they are newer than every file that goes into them. Prints the plugins directory as its last line.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 version="$(node -p "require('$root/package.json').version")"

@@ -1,21 +1,13 @@
 #!/usr/bin/env node
 /*
- * A stand-in for Pulumi's Node.js language host, installed by install-pulumi.sh only when the Go module proxy
- * refuses the real one (github.com/pulumi/pulumi/sdk/nodejs/cmd/pulumi-language-nodejs/v3 has no tags, and the
- * proxy here answers "403 This module version is not available" for its pseudo-version).
- *
- * The language host does not decide anything the engine does: the engine (pulumi) plans and runs every step,
- * and the program is run by @pulumi/pulumi's own `cmd/run`, which talks to the engine's resource monitor. The
- * real host's Run (sdk/nodejs/cmd/pulumi-language-nodejs/main.go at v3.259.0) finds that script from the
- * program's directory and starts it with node, the monitor and engine addresses, the project, stack,
- * organization, directories, dry-run flag, parallelism and entry point as arguments, and the config as
- * PULUMI_CONFIG (keys as `<namespace>:config:<name>`) and PULUMI_CONFIG_SECRET_KEYS. This does the same. What
- * it leaves out: the monitor proxy and the synchronous-invoke pipes (the program reaches the engine's monitor
- * directly, and current SDKs make no synchronous invokes), GetRequiredPackages and GetRequiredPlugins (unimplemented,
- * which the engine reads as none: the only plugin a pulumi-edis program needs is the bundled pulumi-nodejs),
- * `pulumi new`/`install`/`about` support, and the debugger.
- *
- * Started by the engine as `pulumi-language-nodejs <engine address>` in the program's directory; prints its port.
+ * A stand-in for Pulumi's Node.js language host, installed by install-pulumi.sh only when the Go module proxy refuses
+ * the real one (its module has no tags, and the proxy answers 403 for its pseudo-version). It decides nothing the
+ * engine does: as the real host's Run (v3.259.0), it starts the program's @pulumi/pulumi `cmd/run` with the monitor and
+ * engine addresses, project, stack, organization, directories, dry-run flag, parallelism and entry point as arguments,
+ * and the config as PULUMI_CONFIG (keys `<namespace>:config:<name>`) and PULUMI_CONFIG_SECRET_KEYS. Left out: the
+ * monitor proxy and synchronous-invoke pipes (unused by current SDKs), GetRequiredPackages/Plugins (read as none: the
+ * bundled pulumi-nodejs is the only plugin needed), `pulumi new`/`install`/`about` and the debugger. Started as
+ * `pulumi-language-nodejs <engine address>` in the program's directory; prints its port.
  */
 "use strict";
 const { spawn } = require("node:child_process");

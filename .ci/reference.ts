@@ -1,7 +1,4 @@
-/**
- * The reference (docs/reference/): a page per resource and per function, built from schema.json, the description every
- * language's SDK carries (`npm run schema` writes it; test/pluginSchema.test.ts checks the committed pages are fresh).
- */
+/** docs/reference/: a page per resource and function, from schema.json (`npm run schema`; pluginSchema.test checks). */
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { PACKAGE_ROOT as ROOT } from "../provider/version";
@@ -20,11 +17,7 @@ interface Spec {
     enum?: Array<{ name: string; value: string }>;
 }
 
-/**
- * One example per page, rendered in TypeScript, Python, Go and YAML from the schema's types (enums, integers). A
- * string "${web.<output>}" names an output of the KvmServer "web" that `server` examples declare first. The tests
- * compile or type-check every block (readme.test, .ci/build-sdks.sh) and preview the YAML ones (plugin.cli).
- */
+/** One example per page, in TypeScript, Python, Go and YAML; "${web.<output>}" is an output of KvmServer "web". */
 interface Example {
     name: string;
     args: Record<string, string | number | boolean>;
@@ -56,7 +49,6 @@ const snake = (n: string) => n.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 const pascal = (n: string) => n[0].toUpperCase() + n.slice(1);
 const REF = /^\$\{web\.(\w+)\}$/;
 
-/** The example of one resource or function, a block per language. */
 function exampleSections(token: string, types: Record<string, Spec>, inputs: Record<string, Spec>, isFunction: boolean, webRequired: string[]): string[] {
     const name = token.split(":").pop()!;
     const ex = EXAMPLES[name];
@@ -140,7 +132,6 @@ function exampleSections(token: string, types: Record<string, Spec>, inputs: Rec
 const NAMES =
     "Names are as TypeScript and YAML write them; Python writes them in snake_case (`plan_id`), Go in PascalCase (`PlanId`).";
 
-/** The pages by file name: `_index.md`, then one per resource and function. */
 export function referencePages(schema = JSON.parse(readFileSync(path.join(ROOT, "schema.json"), "utf8"))): Record<string, string> {
     const types = schema.types as Record<string, Spec>;
     const webRequired = schema.resources["edis:index:KvmServer"].required as string[];
@@ -168,7 +159,6 @@ export function referencePages(schema = JSON.parse(readFileSync(path.join(ROOT, 
         const rows = Object.entries(props).map(([n, p]) => `| \`${n}\` | ${typeOf(p, seen)} | ${required.includes(n) ? "yes" : ""}${p.secret ? " (secret)" : ""} | ${text(p.description)} |`);
         return rows.length ? [`## ${heading}`, "", "| name | type | required | description |", "|---|---|---|---|", ...rows, ""] : [];
     };
-    /** Every object type the page names, and those they name in turn. */
     const typesSection = (seen: Set<string>) => {
         const out: string[] = [];
         const done = new Set<string>();
@@ -221,7 +211,6 @@ if (require.main === module) {
     } else process.stdout.write(Object.keys(pages).join("\n") + "\n");
 }
 
-/** The pages committed now, by file name. */
 export function committedPages(): Record<string, string> {
     if (!existsSync(REFERENCE_DIR)) return {};
     return Object.fromEntries(readdirSync(REFERENCE_DIR).map((f) => [f, readFileSync(path.join(REFERENCE_DIR, f), "utf8")]));

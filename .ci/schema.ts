@@ -1,8 +1,4 @@
-/**
- * Builds the plugin's Pulumi package schema (schema.json) from the SDK's TypeScript declarations and their doc
- * comments, so each property has one description. `node dist/.ci/schema.js [--write]` prints it or writes the file
- * (`npm run schema`); test/pluginSchema.test.ts checks that the committed one is fresh.
- */
+/** Builds schema.json from the SDK's declarations and doc comments: one description per property (`npm run schema`). */
 import { writeFileSync } from "node:fs";
 import * as path from "node:path";
 import ts from "typescript";
@@ -17,10 +13,7 @@ const PKG = "edis";
 
 type Spec = Record<string, unknown>;
 
-/**
- * Closed sets of strings, as schema enums: every language's SDK names the values (edis.BillingCycleMonthly in Go,
- * edis.BillingCycle.MONTHLY in Python). A property whose declared type names one of these is typed by it.
- */
+/** Schema enums (every SDK names their values); a property whose declared type names one is typed by it. */
 const ENUMS: Record<string, { description: string; values: readonly string[] }> = {
     BillingCycle: { description: "How often EDIS invoices a server.", values: BILLING_CYCLES },
     CancellationType: { description: "What deleting a server asks EDIS for.", values: CANCELLATION_TYPES },
@@ -37,7 +30,6 @@ const RESOURCES = [
     { name: "TrafficAlert", file: "sdk/trafficAlert.ts", args: "TrafficAlertArgs" },
 ] as const;
 
-/** The lookups the plugin serves (provider/plugin/functions.ts), by the SDK function they run. */
 const FUNCTIONS = FUNCTION_TOKENS.map((token) => token.replace("edis:index:", "")).map((name) => ({
     name,
     file: name in catalogueLookups ? "sdk/lookups/catalogue.ts" : "sdk/lookups/account.ts",

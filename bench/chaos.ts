@@ -1,8 +1,8 @@
 /**
  * `npm run chaos -- --runs N --seed S [--parallel 2] [--batch] [--shared-journal | --fresh-runners]`: each run deploys
  * a small fleet through the real `pulumi` CLI with random faults and a killed provider host or deployment, recovers as
- * a user would (acting only on what the errors say), destroys, and checks the invariants below. `--shared-journal`: recovery on fresh runners (as CI jobs)
- * with the journal in S3; `--fresh-runners`: the same with the journal on their disk, the control.
+ * a user would (acting only on what the errors say), destroys, and checks the invariants below. `--shared-journal`:
+ * recovery on fresh runners with the journal in S3; `--fresh-runners`: on their disk, the control.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -65,7 +65,6 @@ export interface Runners {
     s3?: S3Server;
 }
 
-/** One `pulumi` command's result as the campaign reads it: the errors by resource, and all it printed. */
 interface Seen {
     ok: boolean;
     errors: string[];
@@ -155,9 +154,8 @@ export async function chaosRun(seed: number, index: number, batch = false, runne
             sim.inject({ endpoint, times, ...fault });
             report.faults.push(`${name} ${endpoint} x${times}`);
         }
-        // The kill, at the moment a chosen call reaches EDIS (no clock decides it, so that call is not slowed): the provider
-        // host alone, or the whole deployment (a cancelled CI job); "-after-order" at the first provisioning poll after an
-        // add/order was answered. A batched run is killed around its batched order.
+        // The kill of the provider host or the whole deployment, as a chosen call reaches EDIS (no clock decides it);
+        // "-after-order" at the first provisioning poll after add/order answered; a batch around its batched order.
         const at = report.crash.endsWith("-after-order") ? "get/kvmid" : pick(batch ? ["add/order", "get/kvmid"] : ["add/order", "get/kvmid", "get/auth", "get/products", "hooks/set"]);
         if (report.crash !== "none") {
             report.crash += ` at ${at}`;

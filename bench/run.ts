@@ -1,9 +1,8 @@
 /**
  * `npm run bench [--sizes 1,50,200,1000] [--latency-ms 50] [--parallelism 16] [--no-batch] [--journal s3]`: fleets of N
- * servers through the real `pulumi` CLI against the simulator; prints wall time and API calls per command, with and
- * without `edis:batchOrders`, writes them under bench/results/, and exits non-zero when a call-count target (`targets`) is
- * missed. `--journal s3` keeps the order journal in S3 (MinIO on 127.0.0.1) and counts its requests per command
- * (`npm run bench:journal`): the counts carry over to a real store, the times do not.
+ * servers through the real `pulumi` CLI against the simulator, with and without `edis:batchOrders`: wall time and API
+ * calls per command, under bench/results/; fails when a `targets` call count is missed. `--journal s3` also counts the
+ * S3 journal's requests (MinIO): counts carry over to a real store, times do not.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

@@ -1,7 +1,4 @@
-/**
- * Provider configuration: the `edis:*` stack config keys and their environment fallbacks. Credentials are read here and
- * handed to the client; they are never inputs, outputs or closure captures.
- */
+/** `edis:*` settings and env fallbacks; credentials go only to the client, never inputs, outputs or captures. */
 import { CANCELLATION_TYPES, CancellationType } from "./client/model";
 import { DEFAULT_AUTH_URL, DEFAULT_BASE_URL, EdisClient, EdisClientOptions, trimSlash } from "./client/client";
 import { DEFAULT_MANAGEMENT_URL } from "./client/management";
@@ -11,11 +8,7 @@ import { CheckFailure, nearest } from "./fields";
 /** A loop that orders forty servers instead of four stops at the eleventh; a larger fleet raises it knowingly. */
 export const DEFAULT_MAX_NEW_SERVERS = 10;
 
-/**
- * Every provider setting, once: its type (the schema's, so that every language's SDK types it; a string form is accepted
- * too, as `pulumi config set` and the dynamic host deliver strings) and meaning. Its config key is its name, and its
- * environment fallback EDIS_ and the name in upper snake case.
- */
+/** Every setting once: schema type (strings too, as the CLI and host send them) and meaning; env EDIS_<UPPER_SNAKE>. */
 export const SETTINGS = settings({
     email: { type: "string", doc: "E-mail address of the EDIS account." },
     password: { type: "string", doc: "Password of the EDIS account. Set it as a secret: `pulumi config set --secret edis:password`." },
@@ -47,10 +40,7 @@ function settings<const T extends Record<string, { type: string; doc: string }>>
     return Object.fromEntries(withKeys) as { [K in keyof T]: T[K] & { key: K; env: string } };
 }
 
-/**
- * The keys of the `edis` namespace that are no setting: a mistyped key would otherwise be ignored without a word, and a
- * guard set under it would be off. Each names the setting it most resembles, or lists them all.
- */
+/** The `edis` keys that are no setting: a mistyped key would be ignored without a word, and a guard under it off. */
 export function unknownSettings(keys: Iterable<string>): CheckFailure[] {
     const known = Object.values(SETTINGS).map((s) => s.key as string);
     return [...keys]

@@ -32,10 +32,7 @@ export interface Context {
     provider?: EngineProvider;
 }
 
-/**
- * A failure after the server exists at EDIS: "created but failed to initialise", so the service id reaches state, the
- * next `pulumi up` resumes and `pulumi destroy` cancels.
- */
+/** "Created but failed to initialise": the service id reaches state; `pulumi up` resumes, `pulumi destroy` cancels. */
 export class ServerInitError extends Error {
     readonly reasons: string[];
 

@@ -1,8 +1,4 @@
-/**
- * The provider's lines as the engine's diagnostics: under the resource they are about (its URN) and with their severity
- * (a line that starts "warning:" is a warning), through the engine's Log service at the address each door's host is
- * given. Stderr would put them under the stack, as info, or hide them below the default verbosity.
- */
+/** Provider lines as engine diagnostics (Log service), under the resource's URN and severity: stderr buries them. */
 import { AsyncLocalStorage } from "node:async_hooks";
 import * as net from "node:net";
 import * as path from "node:path";
@@ -12,7 +8,6 @@ import type { Core } from "./runtime";
 /** A module of @pulumi/pulumi or one it depends on, resolved from it: npm need not hoist its dependencies beside this package. */
 export const fromPulumi = (id: string) => require(require.resolve(id, { paths: [path.dirname(require.resolve("@pulumi/pulumi/package.json"))] }));
 
-/** The resource a call is about: its log lines show under it. */
 const underResource = new AsyncLocalStorage<string>();
 /** One line at a time, so the engine shows them in the order they were said ("ordered" before "waiting"). */
 let lastLine = Promise.resolve();
@@ -21,10 +16,7 @@ export function inResource<T>(urn: string | undefined, run: () => Promise<T>): (
     return () => (urn ? underResource.run(urn, run) : run());
 }
 
-/**
- * Ties the core to the engine at `address`: its log lines go to the engine (under the resource a call is about), and
- * when the engine stops answering the core is cancelled (watchEngine), so no paid write starts after it.
- */
+/** Log lines go to the engine at `address`; when it stops answering, the core is cancelled (watchEngine). */
 export function connectEngine(core: Core, address: string): void {
     const grpc: typeof grpcTypes = fromPulumi("@grpc/grpc-js");
     const engrpc = fromPulumi("@pulumi/pulumi/proto/engine_grpc_pb");
@@ -48,8 +40,7 @@ export function connectEngine(core: Core, address: string): void {
                         if (!process.stderr.destroyed) process.stderr.write(`${line}\n`);
                         resolve();
                     };
-                    // A channel that throws (shut down) is refused too: the chain never rejects, so no answer (a create's
-                    // service id among them) waits on a line forever or fails because of one.
+                    // A channel that throws is refused too: no answer (a create's service id) waits on a line.
                     try {
                         engine.log(req, (err: unknown) => (err ? refused() : (clearTimeout(timer), resolve())));
                     } catch {
@@ -61,10 +52,7 @@ export function connectEngine(core: Core, address: string): void {
     watchEngine(core, address);
 }
 
-/**
- * When the engine's address stops answering (the engine was killed, or left its plugins behind after a CI system's
- * second signal), the deployment is over: the core is cancelled, so every wait ends and no paid write starts.
- */
+/** An engine that stops answering (killed, or gone after a CI's 2nd signal) cancels the core: no paid write starts. */
 export function watchEngine(core: Pick<Core, "cancel">, address: string, everyMs = 5_000): void {
     const m = /^(.*):(\d+)$/.exec(address);
     if (!m) return;

@@ -1,7 +1,4 @@
-/**
- * The offline input check of every resource: each input validated and normalized by its rule. Unset optional inputs are
- * left out (the host cannot send `undefined`) or set to their default, so that state shows what was used.
- */
+/** Offline input checks: unset optional inputs are left out (the host cannot send `undefined`) or defaulted. */
 import { RESOURCE_ALIASES, RESOURCE_KEY } from "./journal";
 
 /** pulumi.runtime.unknownValue */
@@ -77,7 +74,6 @@ export function nearest(name: string, names: readonly string[]): string | undefi
     return best?.name;
 }
 
-/** Levenshtein distance: insertions, deletions and substitutions. */
 function editDistance(a: string, b: string): number {
     let row = Array.from({ length: b.length + 1 }, (_, j) => j);
     for (let i = 1; i <= a.length; i++) {

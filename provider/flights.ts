@@ -1,9 +1,4 @@
-/**
- * The creates that run together in one provider host, and where they wait for each other. A `Gathering` (one session
- * listing, one batch order) acts once every create in flight has arrived or finished without it, so the count of listings
- * or orders follows the engine's `--parallel`, not machine speed; waits are capped by `maxWaitMs`, and `quietMs` waits
- * out creates the engine is still starting a few milliseconds apart.
- */
+/** Creates in flight and where they meet: a Gathering acts once all arrived or passed, so counts follow --parallel. */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { Clock } from "./clock";
 

@@ -15,11 +15,7 @@ if (/[\\/]cmd[\\/]dynamic-provider[\\/]index\.js$/.test(process.argv[1] ?? "") &
     connectEngine(processCore, process.argv[2]);
 }
 
-/**
- * A resource's provider as the dynamic host calls it: each call runs under the URN its inputs or state carry (the SDK
- * passes it), its errors and check failures are withheld (what the host prints and stores holds no secret) and carry no
- * repeated message, and it answers once its lines are delivered.
- */
+/** A provider as the dynamic host calls it: under the SDK's URN, failures withheld, answering once lines are sent. */
 function dynamicDoor<T extends object>(impl: T): T {
     const urnOf = (args: unknown[]) =>
         args.map((a) => (a && typeof a === "object" ? (a as Record<string, unknown>)[RESOURCE_KEY] : undefined)).find((k): k is string => typeof k === "string");

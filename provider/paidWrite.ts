@@ -1,11 +1,7 @@
 /**
- * The one path of every paid or non-repeatable write (add/order, add/upgrade, hooks/set), sent at most once per intent:
- *   claim "sending"      exclusively; a second deployment stops here
- *   send once            never retried
- *   an answer            the caller's entry ("ordered", "done")
- *   certainly nothing    (the request never left this machine): entry removed, may be sent again
- *   any other failure    what it names is recorded; else "unknown" and WriteOutcomeUnknownError, never sent again
- * A failed journal write after the answer is logged, not thrown: the "sending" entry still blocks a second write.
+ * The one path of every paid or non-repeatable write, sent at most once per intent: claimed "sending" (a second
+ * deployment stops), sent once. Only a request that never left clears the entry; any other failure records what it
+ * names, else "unknown" (never resent). A journal write failing after the answer only warns: "sending" still blocks.
  */
 import { nothingHappened } from "./client/answers";
 import type { ENDPOINTS } from "./client/client";
@@ -20,7 +16,6 @@ export class WriteOutcomeUnknownError extends Error {
     constructor(
         /** What was sent, e.g. "the order of web-1". */
         readonly what: string,
-        /** Why the outcome is unknown. */
         readonly problem: string,
         /** How the user finds out, and the commands that record what they found. */
         readonly resolution: string,
@@ -39,11 +34,9 @@ export interface PaidWrite<E extends WriteEntry, R> {
     /** The write's endpoint, as its client names it: a failure of another call before it (a session, a lookup) means it was never sent. */
     endpoint: typeof ENDPOINTS.order.path | typeof ENDPOINTS.upgrade.path | typeof MANAGEMENT_ENDPOINTS.hookSet.path;
     send(): Promise<R>;
-    /** The entry that records an answer. */
     made(sending: E, result: R, index: number): E;
     /** The entry that records a failed answer naming what was made; undefined when it names nothing. */
     madeDespite(sending: E, e: EdisApiError, index: number): E | undefined;
-    /** The error for an unknown outcome (with the entry that records it, when there is one). */
     unknown(problem: string, entry?: E): WriteOutcomeUnknownError;
     log(line: string): void;
     /** A cancelled deployment: the write is not sent (a batch, claimed already, checks before it claims). */
@@ -52,14 +45,12 @@ export interface PaidWrite<E extends WriteEntry, R> {
 
 export type PaidOutcome<R> = { answered: R } | { named: EdisApiError };
 
-/** Sends the write once; see the module comment for what each outcome records. */
 export async function sendOnce<E extends WriteEntry, R>(w: PaidWrite<E, R>): Promise<PaidOutcome<R>> {
     if (w.cancelled?.aborted) throw new Error(`the deployment was cancelled before ${w.endpoint}${w.entry ? ` for ${w.entry.hostname}` : ""} was sent: nothing was sent`);
     if (w.entry) await w.journal.claim(w.entry);
     const entries = w.claimed ?? (w.entry ? [w.entry] : []);
     const warn = (what: string) => (e: unknown) => w.log(`warning: the order journal could not ${what}: ${(e as Error).message}`);
     const record = (entry: E) => w.journal.write(entry).catch(warn(`record the ${entry.kind} of ${entry.hostname}`));
-    /** Records each claimed entry as `entryOf` says; gives the entries recorded. */
     const recordEach = async (entryOf: (sending: E, index: number) => E) => {
         const written = entries.map(entryOf);
         await Promise.all(written.map(record));

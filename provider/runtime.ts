@@ -1,8 +1,7 @@
 /**
- * The core: the provider's configuration, context and per-deployment memory, built by each door. The plugin builds one
- * per provider process; the dynamic door has one per host process (processCore), because the host caches a provider per
- * resource type and the four types must share one listing and one journal. The context is built on first use, so that
- * check and diff work without credentials (e.g. in preview).
+ * The core: configuration, context and per-deployment memory. The plugin builds one per provider process; the dynamic
+ * door has one per host process (processCore): the host caches a provider per resource type, and the four types must
+ * share one listing and journal. The context is built on first use, so check and diff need no credentials (preview).
  */
 import type { Ordering } from "./kvm/preflight";
 import { Catalogue } from "./catalogue";
@@ -43,7 +42,6 @@ export class Core {
     readonly ordering: Ordering = { servers: new Set(), prices: new Map() };
     private readonly cancellation = new AbortController();
 
-    /** The deployment is cancelled (Ctrl-C, a CI system's cancel): the provisioning wait stops; what was ordered stays in state. */
     cancel = (): void => this.cancellation.abort();
 
     setLogSink = (next: (line: string) => void): void => {
@@ -96,7 +94,6 @@ export class Core {
     };
 }
 
-/** The dynamic door's core: one per host process (see above). */
 export const processCore = new Core();
 
 export function createContext(

@@ -1,7 +1,4 @@
-/**
- * KVM session entries (get/auth). The account's listing is fetched once and shared by concurrent reads for a few
- * seconds; creates in flight share one listing for their new KVMs.
- */
+/** KVM session entries (get/auth): one account listing, shared by concurrent reads for seconds and by creates. */
 import { stopsWaiting } from "./client/answers";
 import { SingleFlightCache } from "./cache";
 import { Clock, systemClock } from "./clock";

@@ -1,16 +1,11 @@
 /**
- * A program and pulumi-edis must share one `@pulumi/pulumi`. A linked pulumi-edis (`npm link`, or `file:` to
- * a checkout) loads the one beside its own sources instead, and two copies fail far from the cause: resources
- * registered with one copy's runtime are answered by the other's (`resp.getUnknown is not a function` under
- * `setMocks`). So a linked copy checks, when the program loads it, which `@pulumi/pulumi` the program loads
- * (resolved from the program's entry module: under `pulumi`, the `cmd/run` of the program's own @pulumi/pulumi;
- * under jest, the test file; else the working directory), and refuses to run with two, saying which and what
- * to do. An installed copy (under node_modules) shares the program's by npm's own resolution and is not checked.
+ * A program and pulumi-edis must share one `@pulumi/pulumi`: two fail far from the cause (`resp.getUnknown is not a
+ * function` under `setMocks`). A linked copy (`npm link`, `file:`) loads the one beside its sources, so it refuses to
+ * run when the program's entry module resolves another; an installed copy shares the program's.
  */
 import { realpathSync } from "node:fs";
 import { dirname, sep } from "node:path";
 
-/** The directory of the `@pulumi/pulumi` that `require` finds from `from` (a directory), or undefined. */
 function sdkSeenFrom(from: string): string | undefined {
     try {
         return realpathSync(dirname(require.resolve("@pulumi/pulumi/package.json", { paths: [from] })));

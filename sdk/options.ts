@@ -5,16 +5,12 @@ import { CONFIG_NAMESPACE, SETTINGS, unknownSettings } from "../provider/config"
 export const CREDENTIAL_SETTINGS = (["email", "password"] as const).map((name) => ({ key: `${CONFIG_NAMESPACE}:${SETTINGS[name].key}`, env: SETTINGS[name].env }));
 
 /**
- * Refuses to register a pulumi-edis resource while a credential is plain-text stack config. The engine records
- * the whole stack config as the inputs of the provider that serves dynamic resources
- * (`pulumi:providers:pulumi-nodejs::default` in every checkpoint, `pulumi stack export` and the backups), in
- * plain text unless the key is a secret; it also configures refresh and destroy from that record. So a plain
- * `edis:email` or `edis:password` would be stored readable in the state, and the program stops here, before
- * anything is ordered, in preview too.
+ * Refuses to register a resource while a credential is plain-text stack config: the engine records the whole stack
+ * config, in plain text unless secret, as the inputs of the dynamic resources' provider
+ * (`pulumi:providers:pulumi-nodejs::default`) in every checkpoint, export and backup. Stops before anything is ordered.
  */
 export function requireSecretCredentials(resource: string): void {
-    // Only where there is a state to protect: unit tests under setMocks have none (and Pulumi's documented
-    // `pulumi.runtime.setConfig` in a test marks every key plain).
+    // Unit tests under setMocks have no state to protect (and `pulumi.runtime.setConfig` there marks every key plain).
     if (underMocks()) return;
     for (const { key, env: variable } of CREDENTIAL_SETTINGS) {
         if (pulumi.runtime.getConfig(key) === undefined || isSecretConfig(key)) continue;
@@ -35,10 +31,7 @@ function isSecretConfig(key: string): boolean {
     return runtime.isConfigSecret?.(key) ?? false;
 }
 
-/**
- * Refuses a stack config key of the `edis` namespace that is no setting (a typo would leave its guard off): the plugin
- * refuses it in CheckConfig, and the dynamic provider's host has no such step, so the program does, in preview too.
- */
+/** Refuses `edis` keys that are no setting (a typo would leave its guard off): the dynamic host has no CheckConfig. */
 export function refuseUnknownSettings(): void {
     const prefix = `${CONFIG_NAMESPACE}:`;
     const keys = Object.keys(pulumi.runtime.allConfig()).filter((k) => k.startsWith(prefix)).map((k) => k.slice(prefix.length));
@@ -46,7 +39,6 @@ export function refuseUnknownSettings(): void {
     if (unknown.length) throw new pulumi.RunError(unknown.map((f) => f.reason).join("\n"));
 }
 
-/** The options of every pulumi-edis resource registration, with `secret` outputs encrypted in state; checks the credentials and settings first. */
 export function registration(resource: string, opts: pulumi.CustomResourceOptions | undefined, secret: string[] = []): pulumi.CustomResourceOptions {
     requireSecretCredentials(resource);
     refuseUnknownSettings();
@@ -59,12 +51,7 @@ function underMocks(): boolean {
     return monitor?.constructor?.name === "MockMonitor";
 }
 
-/**
- * The order journal's identity of a resource (provider/journal.ts): its URN, computed as the engine does (project,
- * stack, the types of its parents, its type and name), and the URNs of its aliases. A dynamic provider never sees
- * the URN, so the SDK passes both as inputs, which diff ignores. The resource's own aliases, and those it inherits
- * from a parent component renamed with aliases (as the engine derives them: @pulumi/pulumi's allAliases).
- */
+/** A resource's URN and its aliases' (allAliases), as inputs diff ignores: a dynamic provider never sees the URN. */
 export function journalIdentity(name: string, type: string, opts: pulumi.CustomResourceOptions | undefined): Record<string, pulumi.Output<unknown>> {
     const aliases = (opts?.aliases ?? []).map((alias) =>
         pulumi.output(alias).apply((a): pulumi.Output<string> => {
@@ -87,11 +74,7 @@ export function journalIdentity(name: string, type: string, opts: pulumi.CustomR
     };
 }
 
-/**
- * Once the engine has saved a resource (its registration answered, outside preview, with checkpoints saved), the
- * journal entry of the write that made it goes (provider/journal settle, as the provider's next diff or read would).
- * Never fails the program.
- */
+/** Settles the journal entry once the engine saved the resource (not in preview), as a next diff would; never fails. */
 export function settleWhenRecorded(key: pulumi.Input<unknown> | undefined, kind: "order" | "hook", id: pulumi.Output<number | undefined>): void {
     if (key === undefined || pulumi.runtime.isDryRun()) return;
     pulumi.all([key, id]).apply(([k, made]) => {
@@ -103,8 +86,7 @@ export function settleWhenRecorded(key: pulumi.Input<unknown> | undefined, kind:
             // The provider's own reading of the settings (provider/config.ts), so both find the same journal.
             const location = resolveConfig((key) => pulumi.runtime.getConfig(`edis:${key}`)).journal;
             if (location.kind === "unusable") return;
-            // The program stays alive until the entry is settled (a journal in S3 is a request away), 10 s at most;
-            // the provider settles it at the next diff or read if this fails.
+            // Keeps the program alive until settled, 10 s at most; else the provider's next diff or read settles it.
             const done = pulumi.runtime.rpcKeepAlive();
             const limit = setTimeout(done, 10_000);
             settle(new OrderJournal(journalStoreAt(location)), { [RESOURCE_KEY]: k, [kind === "order" ? "serviceId" : "hookId"]: made })

@@ -1,20 +1,10 @@
 /**
- * The provider object that `pulumi.dynamic.Resource` serializes into every resource's state (`__provider`).
- *
- * It must capture nothing: the closure serializer inlines by value whatever a function reaches, so a
- * captured zod schema fails to serialize, a captured path breaks when state moves to another machine, and
- * captured config would put credentials into state. Each method therefore only requires the implementation
- * by package name, which the provider host resolves from the project's node_modules, and delegates.
- *
- * Each resource type's shim is the whole export of its own module, `sdk/shim/<name>.ts`. The serializer writes
- * a value that is a module's export, in a package under node_modules, as a require of that module:
- * `require("pulumi-edis/dist/sdk/shim/<name>.js")`, about 260 bytes of state per resource instead of the
- * seven functions' 2,100. package.json exports each of these files under its own path, because the serializer
- * writes the file path whenever it cannot read the package's exports map. Where the package is not under
- * node_modules (a development link), it serializes the object below by value: correct, only larger.
- *
- * Delete and refresh run the shim stored at the last create or update: keep these names, the export paths and
- * the text stable, and put all logic behind the import.
+ * The provider object `pulumi.dynamic.Resource` serializes into every resource's state (`__provider`). It must capture
+ * nothing: the closure serializer inlines whatever a function reaches (a zod schema fails, a path breaks on another
+ * machine, config would put credentials in state), so each method requires the implementation by package name. Each
+ * type's shim is the whole export of `sdk/shim/<name>.ts`, written as a 260-byte `require` of that path (package.json
+ * exports it; else a file path is written). Delete and refresh run the shim stored at the last create or update: keep
+ * these names, export paths and text stable.
  */
 import type * as pulumi from "@pulumi/pulumi";
 

@@ -77,10 +77,9 @@ export async function startTestAccount(options: SimulatorOptions = {}): Promise<
     return {
         simulator,
         config,
-        // Stopped under lookups still running, the program would fail after the test passed (connection refused).
+        // Stopped under running lookups, the program would fail after the test passed; bounded, as one may never end.
         stop: async () => {
             try {
-                // Bounded: a lookup that never ends must not keep the test run (and the simulator) open.
                 await Promise.race([lookupsSettled(), new Promise((resolve) => setTimeout(resolve, STOP_WAIT_MS).unref())]);
             } finally {
                 await simulator.stop();
@@ -116,9 +115,7 @@ export function mocks(overrides: { kvmServer?: (args: pulumi.runtime.MockResourc
             }
             if (args.type !== KVM_SERVER_TYPE) return { id: `${args.name}-id`, state: args.inputs };
             const serviceId = ++next;
-            // The outputs a provisioned server has after a real create, every one of them (test/testing.test.ts
-            // compares the keys with a create against the simulator), so that a program reads no undefined here
-            // that it would read as a value in a deployment.
+            // Every output a real create gives (test/testing.test.ts compares the keys): none reads as undefined here.
             const plan = current?.account.plans.find((p) => p.pid === args.inputs.planId);
             const state = {
                 ...args.inputs,

@@ -1,8 +1,4 @@
-/**
- * The simulated EDIS account and the rules of each endpoint, without HTTP: an endpoint returns the JSON answer or
- * throws `SimError` with the real API's HTTP status. Answers the specification shows have exactly its shapes
- * (test/spec checks them); where it says "not shown", the simulator makes one choice and the client tolerates others.
- */
+/** The simulated account without HTTP: specified answers in their exact shapes (test/spec); elsewhere one choice. */
 import { createHmac, randomBytes } from "node:crypto";
 import {
     ADDON_GROUPS,

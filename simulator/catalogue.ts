@@ -1,8 +1,4 @@
-/**
- * The simulator's catalogue; get/locations and get/products answer in exactly the shapes of the user's interface
- * specification (shared/000_3cfe71d17a36cd55.txt, "Location" and "Product (plan)"). A plan's figures exist once,
- * in `PLANS`, read by both the answers and account.ts's order rules.
- */
+/** The simulator's catalogue, in the specification's shapes; a plan's figures exist once, in `PLANS`. */
 
 /** The add-on group names of the specification, and the order-item field that takes an id of each. */
 export const ADDON_GROUPS = {

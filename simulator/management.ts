@@ -1,7 +1,4 @@
-/**
- * The simulated Management API: each server's `api_host` (paths under /kvm/v2/) and the account's `api_rdns` (paths at
- * its root), as the vendor's pages describe them; server.ts routes `/_host/<host>/<path>` here, one port for every host.
- */
+/** The simulated Management API: `api_host` (under /kvm/v2/) and `api_rdns` (at its root), routed by server.ts. */
 import { Account, RDNS_API_HOST, SimError, SimService } from "./account";
 
 export const API_HOST_ENDPOINTS = ["get/power", "set/poweron", "set/poweroff", "get/vnc/status", "set/vnc/enable", "set/vnc/disable", "hooks/set", "hooks/del"];

@@ -1,7 +1,4 @@
-/**
- * The EDIS API simulator over HTTP (127.0.0.1 only): fault injection, a request log, an admin interface under /_sim/
- * for changes "behind Pulumi's back", and optional state in a file, so a later `pulumi destroy` sees the same servers.
- */
+/** The EDIS API simulator over HTTP (127.0.0.1 only): faults, a request log, /_sim/ admin, optional state file. */
 import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import { AddressInfo } from "node:net";

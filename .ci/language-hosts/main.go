@@ -1,21 +1,11 @@
-// A stand-in for Pulumi's Python and Go language hosts, installed by install-pulumi.sh because the Go module proxy
-// here refuses the real ones (github.com/pulumi/pulumi/sdk/python/cmd/pulumi-language-python/v3 and
-// .../sdk/go/pulumi-language-go/v3 have no tags, and their pseudo-versions answer "403 This module version is not
-// available"). It is one program, built twice; the name it is started under says which language it serves.
-//
-// What it does, and how the real hosts do the same (read at pkg/v3.259.0):
-//   - GeneratePackage, for `pulumi package gen-sdk --language python|go`: binds the schema with the engine's schema
-//     loader and runs Pulumi's own code generators (pkg/v3/codegen/python, pkg/v3/codegen/go) into the directory
-//     the CLI names. The SDKs are Pulumi's codegen output, not written by this project.
-//   - Run (Python only): starts the program with the pulumi package's own executor script
-//     (sdk/python/cmd/pulumi-language-python-exec, installed beside this binary) under the program's virtualenv
-//     (runtime option `virtualenv`), with the monitor, engine, project, stack, organization, directories,
-//     dry-run flag and parallelism as arguments and the config as PULUMI_CONFIG / PULUMI_CONFIG_SECRET_KEYS.
-//   - GetRequiredPlugins and GetRequiredPackages: unimplemented, which the engine reads as none (it loads a provider
-//     when the program first uses its package).
-//
-// Left out: dependency installation (`pulumi install`), `pulumi new`, `about`, program generation (`pulumi
-// convert`, the code `pulumi import` writes for these languages), policy packs, debugging, and Go programs.
+// A stand-in for Pulumi's Python and Go language hosts, installed by install-pulumi.sh because the Go module proxy here
+// refuses the real ones (no tags; their pseudo-versions answer 403). One program, built twice: the name it is started
+// under says which language it serves. As the real hosts (pkg/v3.259.0): GeneratePackage (`pulumi package gen-sdk`)
+// runs Pulumi's own code generators (pkg/v3/codegen/python, go) on the bound schema, so the SDKs are Pulumi's codegen
+// output; Run (Python only) starts the program with the pulumi package's executor script (pulumi-language-python-exec,
+// installed beside this binary) under its virtualenv, with the engine's arguments and PULUMI_CONFIG /
+// PULUMI_CONFIG_SECRET_KEYS; GetRequiredPlugins/Packages are unimplemented (read as none). Left out: `pulumi install`,
+// `new`, `about`, program generation, policy packs, debugging, and Go programs.
 package main
 
 import (

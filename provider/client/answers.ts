@@ -71,7 +71,6 @@ export function stopsWaiting(e: EdisApiError): boolean {
     return e.kind === "credentials" || e.kind === "session" || !!e.saferReadings.credentials;
 }
 
-/** Renew the session and send once more? */
 export function refusesSession(e: EdisApiError): boolean {
     return e.kind === "credentials" || e.kind === "session" || (e.kind === "refused" && !!e.saferReadings.session);
 }

@@ -1,7 +1,4 @@
-/**
- * The typed EDIS client: one method per endpoint. Credentials go into request bodies and nowhere else; every error it
- * throws is an EdisApiError, which withholds them (and session signatures) from the text it quotes.
- */
+/** The typed EDIS client: credentials go into request bodies only; its EdisApiErrors withhold them and signatures. */
 import { z } from "zod";
 import { EdisApiError } from "./errors";
 import { describeIds, idsInAnswer } from "./namedIds";
@@ -34,7 +31,6 @@ export interface EdisClientOptions extends Partial<Omit<RequestSettings, "retryP
     password: string;
     /** Order API host; paths below it start with /kvm/v2/. */
     baseUrl?: string;
-    /** Session (get/auth) host. */
     authUrl?: string;
     retry?: Partial<RetryPolicy>;
 }
@@ -113,7 +109,6 @@ export class EdisClient {
         return this.call(ENDPOINTS.kvmId, { serviceid: serviceId }, wire.kvmIdAnswer, { serviceId });
     }
 
-    /** The service id of a KVM, or undefined when the answer carries none. */
     getServiceId(kvmId: string): Promise<number | undefined> {
         return this.call(ENDPOINTS.serviceId, { kvmid: kvmId }, wire.serviceIdAnswer, { kvmId });
     }
@@ -184,7 +179,6 @@ function withNamedIds(e: unknown, what: string): unknown {
     });
 }
 
-/** An endpoint URL as every client and the config keep it: without a trailing slash. */
 export function trimSlash(url: string): string {
     return url.replace(/\/+$/, "");
 }

@@ -1,7 +1,4 @@
-/**
- * The one error type of the EDIS client, thrown through the Pulumi engine (which prints it and may store it in state).
- * EDIS's text passes `withhold`: it is quoted only when it is plainly words. `kind` is the answer's class, by form alone.
- */
+/** The EDIS client's one error type: the engine prints it and may store it in state, so EDIS's text passes withhold. */
 import { SaferReadings } from "./answers";
 import { withhold } from "./withhold";
 

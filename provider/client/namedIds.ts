@@ -1,8 +1,4 @@
-/**
- * Every id an answer names, read from its raw text whatever wraps it (PHP notices, HTML, envelopes, dumps). An id in any
- * answer of a paid write, whatever its status, is something EDIS made and may bill (DESIGN.md section 4). Ids in fields
- * are recorded; ids only mentioned in words are named, never taken as this resource's server.
- */
+/** Ids an answer names, from its raw text: any in a paid write's answer may be billed; ids in words are only named. */
 
 export interface NamedIds {
     orderIds: number[];
@@ -187,7 +183,6 @@ export function idsInAnswer(raw: string | undefined): IdsInAnswer {
 /** The specification's fields of add/order's answer: `serviceids` has one id per ordered server, in item order. */
 const DOCUMENTED: Array<[Kind, string]> = [["serviceIds", "serviceids"], ["orderIds", "orderid"], ["invoiceIds", "invoiceid"]];
 
-/** The ids of the field `name` in the first answer object that has it; undefined when none has it. */
 function documentedIds(values: unknown[], name: string): number[] | undefined {
     for (const value of values) {
         const ids = fieldIds(value, name);
@@ -196,7 +191,6 @@ function documentedIds(values: unknown[], name: string): number[] | undefined {
     return undefined;
 }
 
-/** The ids of an object's field `name` (any case); undefined when it has none. */
 export function fieldIds(value: unknown, name: string): number[] | undefined {
     if (!value || typeof value !== "object" || Array.isArray(value)) return undefined;
     const key = Object.keys(value).find((k) => k.toLowerCase() === name);

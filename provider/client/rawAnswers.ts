@@ -1,9 +1,4 @@
-/**
- * EDIS's failure answers as they came, for a user who asks for them: error text quotes EDIS only when it is plainly
- * words, and an answer may echo the password, so the raw text goes only to a file of the user's naming
- * (EDIS_RAW_ANSWERS_FILE, an absolute path outside the program's directory), created mode 0600: never the journal,
- * state, a log line or an error.
- */
+/** EDIS's raw failure answers may echo the password: only EDIS_RAW_ANSWERS_FILE (mode 0600) gets them. */
 import { closeSync, fchmodSync, openSync, writeSync } from "node:fs";
 import { isAbsolute, relative, resolve, sep } from "node:path";
 

@@ -10,7 +10,6 @@ import { fieldIds, idsInAnswer } from "./namedIds";
 import { secretInValue, withhold } from "./withhold";
 
 export interface RequestSettings {
-    /** Per-request time limit in milliseconds. */
     timeoutMs: number;
     retryPolicy: RetryPolicy;
     /** Lines never contain request fields. */
@@ -21,16 +20,12 @@ export interface RequestSettings {
     cancelled?: AbortSignal;
 }
 
-/**
- * zod's `safeParse` without zod's types: zod's declarations need `esModuleInterop`, which Pulumi's standard tsconfig
- * lacks, so no exported declaration may name a zod type.
- */
+/** zod's `safeParse` without zod's types, which need `esModuleInterop` (Pulumi's standard tsconfig lacks it). */
 export interface WireSchema<T> {
     safeParse(answer: unknown): { success: true; data: T } | { success: false; error: unknown };
 }
 
 export interface EndpointCall<T> extends Omit<PostRequest, "timeoutMs" | "userAgent"> {
-    /** "safe": repeating it cannot spend money or change anything twice. */
     retry: "safe" | "never";
     schema: WireSchema<T>;
     timeoutMs?: number;
@@ -85,8 +80,7 @@ function aboutAnother(body: unknown, about: EndpointCall<unknown>["about"]): str
     if (!about) return undefined;
     const { fields, kvms } = idsInAnswer(JSON.stringify(body));
     const asked = [about.serviceId !== undefined ? `service ${about.serviceId}` : undefined, about.kvmId].filter(Boolean).join(", ");
-    // A paid write's success rests on the field EDIS documents for it, which cannot be misread; words decide nothing
-    // (read for ids, they mistook dates and lists, and missed ids after a line break: two reviews running).
+    // A paid write's success rests on the field EDIS documents for it, which cannot be misread; words decide nothing.
     if (about.named && about.serviceId !== undefined && !(fieldIds(body, "serviceid") ?? []).includes(about.serviceId)) {
         return `the answer does not name service ${about.serviceId} in its serviceid field, as EDIS's answer to it does: it is not taken as an answer about this server`;
     }

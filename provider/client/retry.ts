@@ -1,8 +1,4 @@
-/**
- * The retry policy. Only `retry: "safe"` endpoints are repeated: add/order and add/upgrade spend money, and a timeout
- * or 500 there does not say the order was not placed. Backoff is exponential with full jitter; `Retry-After` is capped
- * so a broken header cannot park a deployment for hours.
- */
+/** Only "safe" endpoints repeat: a timeout or 500 from add/order does not say nothing was bought. */
 import { mayRetry } from "./answers";
 import { EdisApiError } from "./errors";
 
@@ -12,7 +8,7 @@ export interface RetryPolicy {
     /** First backoff in milliseconds; doubles each attempt. */
     baseDelayMs: number;
     maxDelayMs: number;
-    /** Upper bound of a server-requested Retry-After wait. */
+    /** Caps Retry-After: a broken header must not park a deployment for hours. */
     maxRetryAfterMs: number;
 }
 

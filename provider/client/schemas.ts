@@ -1,8 +1,4 @@
-/**
- * The wire schemas: every EDIS answer is parsed here into the types of `model.ts`. Tolerant only where the
- * specification leaves things open and no specified answer can change meaning (ids as strings, PHP's `[]` for an empty
- * map); strict about what the provider relies on.
- */
+/** Every EDIS answer parsed into model.ts types: tolerant only where the specification leaves things open. */
 import { z } from "zod";
 import {
     Addon,
@@ -35,7 +31,6 @@ const wireBool = z
     .transform((v) => v === true || v === 1 || (typeof v === "string" && /^(1|true|yes|y|paid)$/i.test(v.trim())));
 const wireText = z.union([z.string(), z.number()]).transform(String);
 
-/** A transform's failure: one issue at `path`. */
 function refuse(ctx: z.RefinementCtx, path: PropertyKey[], message: string): never {
     ctx.addIssue({ code: "custom", message, path });
     return z.NEVER;
@@ -226,10 +221,7 @@ export const paymentMethodsAnswer = z
     })
     .transform(({ paymentmethods }): PaymentMethod[] => paymentmethods);
 
-/**
- * Ids in any shape: a service id the client cannot read is a billed server that no state holds. An answer that names
- * none in a field is not the specification's order result: read as unexpected, its raw text's ids and words are named.
- */
+/** Ids in any shape: a service id the client cannot read is a billed server that no state holds. */
 export const orderAnswer = z.looseObject({ invoicepaid: wireBool.optional() }).transform((body, ctx): OrderResult => {
     // The reader of a failed answer's ids, so that a success and a failure of the same body record the same services.
     const { fields: ids, placed } = idsInAnswer(JSON.stringify(body));

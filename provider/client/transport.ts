@@ -20,10 +20,7 @@ export interface PostRequest {
     userAgent: string;
 }
 
-/**
- * Failures only connection set-up gives: the body is written after TLS is up, so the request never left. Codes a live
- * connection can give too (EHOSTUNREACH, ERR_SSL_*) are not here: after them a paid write is "unknown".
- */
+/** Set-up failures only (the body goes after TLS): never left. Not EHOSTUNREACH, ERR_SSL_*: live links give them. */
 const NEVER_LEFT = /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EAI_NONAME|EADDRNOTAVAIL|ERR_INVALID_URL|ERR_TLS_CERT_ALTNAME_INVALID|CERT_\w+|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_\w+)$/;
 
 function kindOf(status: number, edisShaped: boolean): EdisErrorKind {

@@ -1,17 +1,13 @@
 /**
- * Credentials never leave: every text passes `withhold` before it reaches an error, a log line, the journal or the
- * plugin's diagnostics. Decoding every spelling of an echo cannot be made complete, so EDIS's text is judged by shape and
- * fails closed: quoted only when plainly words holding no 8 consecutive characters of a secret (in normal form: one layer
- * of escapes decoded, letters and digits only, case-folded). "composed" text (the provider's words around judged text)
- * is checked only for whole secrets of 8+ characters, which the provider's own words cannot match. A value EDIS answered
- * that would be kept (a KVM id, a description) must not hold the account's password or e-mail whole (secretInValue).
+ * Credentials never leave: every text passes `withhold` before an error, a log line, the journal or the plugin's
+ * diagnostics. No decoding catches every spelling of an echo, so EDIS's text fails closed: quoted only when plainly
+ * words holding no 8 consecutive characters of a secret (normal form: one layer of escapes decoded, letters and digits,
+ * case-folded). "composed" text (the provider's words around judged text) is checked only for whole secrets of 8+
+ * characters. A kept value EDIS answered must not hold the password or e-mail whole (secretInValue).
  */
 
 const SECRETS = new Set<string>();
-/**
- * The account's password and e-mail as given, case-folded, where 6+ characters: looked for whole in values. Not their
- * letters and digits alone: "Debian12!" and "mail@example.com" fold into an OS name and a host name.
- */
+/** The password and e-mail as given, case-folded, where 6+ characters: looked for whole in values (secretInValue). */
 const RAW = new Set<string>();
 const WINDOWS = new Set<string>();
 /** Of secrets that are not an e-mail: a hex run must be shorter than twice this. */
@@ -116,7 +112,6 @@ function naturalCase(token: string): boolean {
     });
 }
 
-/** One layer of escapes decoded, case-folded, letters and digits only. */
 function normal(text: string): string {
     return caseFolded(unescaped(text)).replace(/[^\p{L}\p{N}]/gu, "");
 }
@@ -149,11 +144,7 @@ export function withheldError<E>(e: E): E {
     return e;
 }
 
-/**
- * The dynamic host prints a failed check, diff, read or delete as `${e}: ${e.stack}`, and a stack starts with `${e}`:
- * the message twice on one line, then frames. An error the provider reports goes without its stack; a fault of
- * JavaScript itself (a TypeError, a ReferenceError, ...) keeps it, for the bug report.
- */
+/** The dynamic host prints `${e}: ${e.stack}`, the message twice: the stack goes, except for a JavaScript fault's. */
 export function withoutRepeat<E>(e: E): E {
     if (e instanceof Error && ![TypeError, ReferenceError, RangeError, SyntaxError].some((fault) => e instanceof fault)) e.stack = "";
     return e;

@@ -1,12 +1,8 @@
 /**
- * The order journal: a crash-surviving record of every paid or non-repeatable write (add/order, add/upgrade, hooks/set),
- * in a directory or S3 (`edis:journalUrl`); writes go through paidWrite.ts. Keyed by URN (an alias's entries are taken over;
- * an unresolved one of the same resource under another stack stops the write). Each step is atomic:
- *   before the write      "sending"          ─ claimed exclusively: a second deployment stops
- *   the answer is known   "ordered"/"done" with the ids, or no entry when EDIS refused it
- *   the answer was lost   "unknown"
- *   create returned       "created"          ─ kept until state shows it
- *   the engine has it     removed            ─ conditionally (see clear)
+ * The order journal: a crash-surviving record, keyed by URN, of every paid or non-repeatable write (add/order,
+ * add/upgrade, hooks/set; sent through paidWrite.ts), in a directory or S3 (`edis:journalUrl`). Atomic steps: "sending"
+ * (claimed exclusively: a second deployment stops), then "ordered"/"done" with the ids (no entry if EDIS refused) or
+ * "unknown" (answer lost); "created" once create returned, kept until state has it; removed conditionally (see clear).
  */
 import { createHash, randomBytes } from "node:crypto";
 import { hostname } from "node:os";
@@ -28,11 +24,8 @@ export type JournalKind = "order" | "upgrade" | "hook" | "extra" | "adoption";
 interface EntryBase {
     key: string;
     hostname: string;
-    /** When the write was sent (ISO time). */
     sentAt: string;
-    /** What went wrong, for an unknown outcome. */
     problem?: string;
-    /** Which deployment wrote the entry last (WRITER). */
     writer?: string;
     /** The engine's provider resource that wrote it, when the door is told (the plugin): see savedByAnotherStack. */
     provider?: EngineProvider;
@@ -54,11 +47,9 @@ export interface OrderEntry extends EntryBase {
     invoiceId?: number;
     invoicePaid?: boolean;
     locationId?: number;
-    /** The KVM, once the create returned ("created"). */
     kvmId?: string;
     /** For a replacement: the server being replaced, which the user must not adopt as the new one. */
     replacing?: { serviceId: number; kvmId?: string };
-    /** This member's place in a batched order (`edis:batchOrders`). */
     batch?: OrderBatchInfo;
 }
 
@@ -68,7 +59,6 @@ export interface OrderBatchInfo {
     id: string;
     /** This member's item in the order (its service id is the answer's id at the same place). */
     index: number;
-    /** The members' host names, in item order. */
     hostnames: string[];
 }
 
@@ -102,16 +92,12 @@ export interface HookEntry extends EntryBase {
     hookId?: number;
 }
 
-/**
- * A server's holder (key `service:<id>`), written when a resource orders or adopts it: only the delete carrying its
- * token may cancel the server, and only while no earlier holder is recorded (kvm/holders.ts). Kind "adoption" by history.
- */
+/** A server's holder (key `service:<id>`): only a delete carrying its token may cancel the server (kvm/holders.ts). */
 export interface AdoptionEntry extends EntryBase {
     kind: "adoption";
     state: "held";
     serviceId: number;
     kvmId: string;
-    /** The holder's URN when it ordered or adopted the server, for the errors. */
     holder: string;
     token: string;
     /** The holders before an adoption took the server over: each may still be in a stack's state. */
@@ -136,11 +122,7 @@ export const WRITER = [
     process.env.CI_JOB_ID ? `GitLab job ${process.env.CI_JOB_ID}` : undefined,
 ].filter(Boolean).join(", ");
 
-/**
- * Entries named `<resource>.<key>.<kind>.json` (hex digests of the URN without and with its stack), so one prefix listing
- * finds a resource's entries. A claim creates only if absent (a tombstone counts as absent); writes act at the version last
- * seen. A removal writes a tombstone: an entry never disappears, so a writer holding an old version can never recreate it.
- */
+/** Writes act at the version last seen; removal writes a tombstone, which a writer at an old version cannot undo. */
 export class OrderJournal {
     readonly store: JournalStore;
     private readonly versions = new Map<string, string | null>();
@@ -153,12 +135,10 @@ export class OrderJournal {
         this.store = typeof store === "string" ? new FileJournalStore(store) : store;
     }
 
-    /** The store as the user names it: a directory or an s3:// URL. */
     get dir(): string {
         return this.store.location;
     }
 
-    /** The option of the orders CLI (ORDERS_CLI) that names this journal. */
     get cliOption(): string {
         return this.store.cliOption;
     }
@@ -247,7 +227,6 @@ export class OrderJournal {
         return this.readAll(await this.store.list(""), true);
     }
 
-    /** A resource's own entries, of every kind: one listing. */
     async entriesOf(key: string): Promise<JournalEntry[]> {
         return (await this.readAll(await this.store.list(`${resourceDigest(key)}.${sha256(key, 40)}.`))).filter((e) => e.key === key);
     }
@@ -359,10 +338,8 @@ export function entryId(key: string): string {
 /** The orders CLI by this provider's own path; never `npx pulumi-edis`, which may fetch whatever the registry has. */
 export const ORDERS_CLI = `node ${shellQuote(join(__dirname, "..", "cli.js"))} orders`;
 
-/** Where a printed command finds the journal: a journal or store, which names itself as the orders CLI's option. */
 export type JournalPlace = { cliOption: string };
 
-/** The command that resolves one entry of one kind, as the errors print it. */
 export function resolveCommand(verb: "forget" | "confirm", key: string, where: JournalPlace, kind: JournalKind): string {
     return `${ORDERS_CLI} ${verb} ${entryId(key)} --kind ${kind} ${where.cliOption}`;
 }
@@ -378,14 +355,12 @@ export function moveCommand(from: string, to: string, where: JournalPlace): stri
     return `${ORDERS_CLI} move ${entryId(from)} ${URN64}${Buffer.from(to).toString("base64url")} ${where.cliOption}`;
 }
 
-/** How a printed command names a URN in base64url. */
 export const URN64 = "urn64:";
 
 /** Who a write is for: the resource's URN, and the URNs it had (aliases), when the door was told them (the engine never tells the plugin). */
 export interface Identity {
     key: string;
     aliases: string[];
-    /** The engine's provider resource serving it, when the door is told (the plugin). */
     provider?: EngineProvider;
 }
 
@@ -431,28 +406,19 @@ function unresolved(entry: JournalEntry): boolean {
 }
 
 /**
- * A create that returned under a provider resource of the same name as ours but another id: another stack's, which
- * may be settled only by its own next operation (no program code of the provider's runs in a YAML, Python or Go
- * program). A stack renamed keeps its provider's id (this provider's DiffConfig never replaces it), so a renamed
- * stack's entry, whose engine may have died before its checkpoint, still stops the write; so does one of unknown provider.
- * Only a provider deleted and made anew between such a death and the rename (a destroy, `--replace` of the provider) is
- * beyond this: each entry passed over is named in a warning.
+ * A create returned under a same-named provider with another id: another stack's, settled by its own next operation.
+ * A renamed stack keeps its provider id (DiffConfig never replaces it): its entry blocks the write, as an unknown does.
  */
 function savedByAnotherStack(entry: JournalEntry, id: Identity): boolean {
     const [theirs, ours] = [entry.provider, id.provider];
     return entry.state === "created" && !!theirs && !!ours && theirs.id !== ours.id && sameResourceElsewhere(ours.urn, theirs.urn);
 }
 
-/** "service <id>" of an entry that names one. */
 function serviceOf(entry: JournalEntry): string | undefined {
     return "serviceId" in entry && entry.serviceId !== undefined ? `service ${entry.serviceId}` : undefined;
 }
 
-/**
- * Another project's entry may be this resource's (`pulumi stack rename` may move a stack to another project), but projects
- * that share one journal have same-named resources: it counts for the same intent only (the host name, the service), in
- * both doors alike.
- */
+/** Another project's entry (a stack rename may change project) counts only for the same intent (host name, service). */
 function sameLineage<E extends JournalEntry>(entry: E, id: Identity, sameIntent?: (entry: E) => boolean): boolean {
     return urnParts(entry.key)?.project === urnParts(id.key)?.project || !!sameIntent?.(entry);
 }

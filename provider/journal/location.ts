@@ -27,11 +27,9 @@ export interface S3Location {
     endpoint?: string;
     region?: string;
     forcePathStyle: boolean;
-    /** A named profile of the shared AWS config files. */
     profile?: string;
 }
 
-/** The query parameters an s3:// journal URL takes (for the error that lists them). */
 const S3_PARAMETERS: Record<string, string> = {
     endpoint: "host[:port] or URL of an S3-compatible store",
     region: "the bucket's region",
@@ -134,7 +132,7 @@ function openJournalStore(location: JournalLocation): JournalStore {
     return new s3.S3JournalStore(location);
 }
 
-/** Stores opened in this process, by location: one S3 client (and its connections) per store. */
+/** One S3 client (and its connections) per store. */
 const opened = new Map<string, JournalStore>();
 
 export function journalStoreAt(location: JournalLocation): JournalStore {
@@ -144,7 +142,6 @@ export function journalStoreAt(location: JournalLocation): JournalStore {
     return store;
 }
 
-/** The journal's location from `journalUrl` (`setting` names it for the user), or the default directory when it is unset. */
 export function journalLocationFrom(url: string | undefined, setting: string): JournalLocation {
     if (url === undefined) return { kind: "file", dir: defaultJournalDir() };
     const parsed = parseJournalUrl(url, setting);

@@ -1,8 +1,7 @@
 /**
- * The order journal in S3 (or compatible): every CI runner sees the same entries, so a re-run elsewhere resumes what a
- * killed one ordered. create is PutObject with If-None-Match: *, replace with If-Match: <ETag> (removal too, by tombstone:
- * MinIO ignores If-Match on DeleteObject). The SDK retries a write whose answer was lost, which then gets 412 on its own
- * object: so a 412 is a conflict only when the object holds another body (each body carries a nonce).
+ * The order journal in S3, shared by every CI runner. create is PutObject If-None-Match: *, replace and removal
+ * If-Match (MinIO ignores If-Match on DeleteObject). The SDK retries a write whose answer was lost, which then gets 412
+ * on its own object: a 412 is a conflict only when the object holds another body (each body carries a nonce).
  */
 import { randomBytes } from "node:crypto";
 import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
@@ -12,7 +11,6 @@ import type { S3Location } from "./location";
 /** Objects smaller than this are tombstones (39 bytes; an entry has hundreds): listings skip them unread. */
 const TOMBSTONE_MAX_BYTES = 64;
 
-/** How long one request to the store may take before it counts as failed (and is retried by the SDK). */
 const REQUEST_TIMEOUT_MS = 15_000;
 const CONNECT_TIMEOUT_MS = 5_000;
 
@@ -93,7 +91,7 @@ export class S3JournalStore implements JournalStore {
         return names;
     }
 
-    /** Some S3-compatible stores ignore If-None-Match and If-Match (two deployments could both claim one write): such a store is refused. */
+    /** Refuses a store that ignores If-None-Match or If-Match: two deployments could both claim one write. */
     private async checkConditionalWrites(): Promise<void> {
         const probe = `.conditional-write-probe-${randomBytes(8).toString("hex")}`;
         const refused = async (write: () => Promise<unknown>): Promise<boolean> =>
@@ -159,7 +157,7 @@ function errorName(e: unknown): string | undefined {
     return (e as { name?: string; Code?: string })?.Code ?? (e as Error)?.name;
 }
 
-/** 412 Precondition Failed; 409 ConditionalRequestConflict when two conditional writes of one key raced. */
+/** 409 ConditionalRequestConflict: two conditional writes of one key raced. */
 function isPreconditionFailure(e: unknown): boolean {
     const s = status(e);
     const n = errorName(e);

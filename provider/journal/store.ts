@@ -1,8 +1,4 @@
-/**
- * Where the order journal's entries are kept (`edis:journalUrl`, location.ts). A store keeps named objects and gives the
- * two atomic steps that make a paid write happen at most once across machines: create if absent, and replace only if still
- * at version V (S3's ETag; the number of the entry's file in a directory). A removal is a replacement by a tombstone.
- */
+/** Journal stores: create-if-absent and replace-if-at-version make a paid write at-most-once across machines. */
 import { randomBytes } from "node:crypto";
 import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, readdirSync, rmSync, statSync, writeSync } from "node:fs";
 import { join } from "node:path";
@@ -15,7 +11,6 @@ export interface StoredObject {
 export interface JournalStore {
     /** The store as the user names it (a directory, an s3:// URL); never holds a credential. */
     readonly location: string;
-    /** The option of the orders CLI that names this store, quoted for a shell. */
     readonly cliOption: string;
     get(name: string): Promise<StoredObject | undefined>;
     /** Writes the object only if none of that name exists; JournalConflictError when one does. Returns its version. */
@@ -35,17 +30,13 @@ export class JournalStoreError extends Error {
     override name = "JournalStoreError";
 }
 
-/** A word quoted for POSIX shells. */
 export function shellQuote(word: string): string {
     return `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
 /**
- * The journal in a directory. An entry is a series of files written whole and never changed or removed, `<name>.1`,
- * `<name>.2`, …: the highest is the entry. A write hard-links a fully written file to the next number, which fails if
- * another process took it: create and replace are each one exclusive create, so no lock can outlive its writer and no wait
- * depends on a clock. As no file is removed, the numbers run without a gap: a writer behind the entry finds its next
- * number taken, and a reader finds the highest by trying the next. A removal is a tombstone (OrderJournal).
+ * The journal in a directory: an entry is files `<name>.1`, `<name>.2`, … never removed (no gaps); the highest counts.
+ * A write hard-links a finished file to the next number: exclusive, with no lock to outlive its writer and no clock.
  */
 export class FileJournalStore implements JournalStore {
     constructor(readonly location: string) {}
@@ -86,7 +77,6 @@ export class FileJournalStore implements JournalStore {
         return [...new Set(files.flatMap((f) => (f.startsWith(prefix) ? (VERSIONED.exec(f)?.slice(1, 2) ?? []) : [])))];
     }
 
-    /** Writes `<name>.<version>` only if no process has. */
     private async write(name: string, version: number, body: string): Promise<string> {
         const target = this.path(name, version);
         const tmp = `${target}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
@@ -141,5 +131,4 @@ export class FileJournalStore implements JournalStore {
     }
 }
 
-/** `<name>.<n>`: the n-th file of the entry `<name>`. */
 const VERSIONED = /^(.+\.json)\.(\d+)$/;

@@ -1,8 +1,4 @@
-/**
- * A batched server's service id comes from its place in EDIS's answer; EDIS describes each KVM with its ordered host name,
- * so until the two are seen to agree the outputs keep ORDER_BATCH and every operation checks first: a mismatch is an
- * error, so nothing is resized or cancelled on a server that may belong to another resource.
- */
+/** A batched server's id is its place: every operation first checks its KVM's host name, never to cancel another's. */
 import { KvmServerOutputs, ORDER_BATCH, resourceKeyOf, sameHostname } from "./inputs";
 import { stateDelete } from "./holders";
 

@@ -29,11 +29,9 @@ export const UNFINISHED = "provisioning";
 /** A batched server whose place in the order no description has confirmed (batchCheck.ts): the update checks it first. */
 export const UNCONFIRMED = "orderPlace";
 
-/** The diff rules' ruling: the engine's DiffResult plus the inputs that changed, by meaning. */
 export interface KvmServerDiff {
     changes: boolean;
     replaces: string[];
-    /** Inputs that differ, for callers that explain the change. */
     changed: string[];
     deleteBeforeReplace: false;
 }
@@ -50,9 +48,8 @@ function same(name: string, a: unknown, b: unknown): boolean {
         if (name === "hostname") return sameHostname(a, b);
         if (name === "sshPublicKey") return sshKeyOf(a) === sshKeyOf(b);
     }
-    // Left out, these keep what the server has: its location; its billing cycle (only an adopted server may leave it out,
-    // others get the default); its adoption (a one-time import: removing adoptKvmId, as one removes `import:`, changes
-    // nothing); its power (the stored value is what EDIS last reported, and a program that does not manage power accepts any).
+    // Left out, these keep what the server has: location; billing cycle (only an adopted server may omit it); adoption
+    // (one-time, like `import:`); power (stored is what EDIS last reported; unmanaged accepts any).
     if (b == null && ["locationId", "billingCycle", "adoptKvmId", "powerState"].includes(name)) return true;
     if (name === "applyCredit") return (a ?? true) === (b ?? true);
     return a === b || (a == null && b == null);
@@ -89,7 +86,6 @@ export function diffKvmServer(olds: Record<string, unknown>, news: Record<string
     return { changes: changed.length > 0, replaces, changed, deleteBeforeReplace: false };
 }
 
-/** True when an update must call add/upgrade. */
 export function needsUpgrade(olds: Record<string, unknown>, news: Record<string, unknown>): boolean {
     return UPGRADE_IN_PLACE.some((name) => !same(name, olds[name], news[name]) && !learned(name, olds, news));
 }

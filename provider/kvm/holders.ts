@@ -1,8 +1,7 @@
 /**
- * Which resource holds each server, as this process has seen it in this deployment (every diff, read, create and update
- * says so). The engine diffs every server before deleting a removed one, so a delete sees every server the program holds:
- * two holders of one server, adopting the KVM the resource itself holds, or deleting a server another holds are refused.
- * What a deployment does not diff (`--target`, `destroy`, another stack) is covered by the journal's holder record.
+ * Which resource holds each server, as this deployment's diffs, reads, creates and updates saw it: the engine diffs
+ * every server before a delete, so two holders of one server, adopting one's own KVM or deleting another's are refused.
+ * What is not diffed (`--target`, `destroy`, another stack): the journal's record.
  */
 import { createHash } from "node:crypto";
 import { OrderJournal, adoptionKey, resolveCommand, shellQuote } from "../journal";
@@ -56,7 +55,6 @@ function describe(h: Holding): string {
     return [h.serviceId !== undefined ? `service ${h.serviceId}` : undefined, h.kvmId].filter(Boolean).join(", ");
 }
 
-/** One server declared by two resources: the later one is refused, and nothing is cancelled. */
 function twoHolders(h: Holding, other: Holding): Error {
     return new Error(
         `${h.key} and ${other.key} both hold ${describe({ ...other, ...h })}: removing either would cancel the server the other ` +
@@ -65,12 +63,10 @@ function twoHolders(h: Holding, other: Holding): Error {
     );
 }
 
-/** The command that removes a resource from the stack's state, quoted for a shell. */
 export function stateDelete(key: string | undefined): string {
     return key ? `pulumi state delete ${shellQuote(key)}` : "pulumi state delete <urn> (the URN from `pulumi stack --show-urns`)";
 }
 
-/** The refusal of a delete whose server another resource holds: nothing is cancelled, and the way out is named. */
 export function heldElsewhereError(name: string, key: string | undefined, holder: Holding, forgetRecord?: string): Error {
     return new Error(
         `${name} is also held by ${holder.key}; it was not cancelled. To let this resource go and leave the server to ` +
@@ -87,16 +83,14 @@ export const HOLDER_TOKEN = "__adoption";
 /** How the holder record names a resource without a URN (one made by a program without the SDK). */
 const NO_URN = "a KvmServer without a URN";
 
-/** The token of a resource's holder record of a server. */
 export function holderToken(key: string | undefined, serviceId: number): string {
     return createHash("sha256").update(`${key ?? NO_URN}\n${serviceId}`).digest("hex").slice(0, 16);
 }
 
 /**
- * Records under the server that this resource holds it; returns the token the resource's state keeps. The token is the
- * holder's URN and the service, digested: an order's create run twice (a resumed one, and a killed deployment's host
- * that finished after all) records the same. An adoption of a recorded server keeps every holder before it, itself
- * included (the same URN may be another stack's, or a resource let go and declared again): the user says they let go.
+ * Records that this resource holds the server; returns the token state keeps (URN and service, digested: a create run
+ * twice, resumed and by a killed deployment's host, records the same). Adopting a recorded server keeps every earlier
+ * holder, itself included (the URN may be another stack's): the user says they let go.
  */
 export async function recordHolder(journal: OrderJournal, key: string | undefined, outs: { serviceId: number; kvmId?: string; hostname: string }, adopting: boolean): Promise<string> {
     const holder = key ?? NO_URN;
@@ -120,10 +114,7 @@ export async function recordHolder(journal: OrderJournal, key: string | undefine
     return token;
 }
 
-/**
- * Before a cancel: refused when the journal records another resource as the server's holder, or ones that held it
- * before this resource adopted it and may still be in a stack's state.
- */
+/** Before a cancel: refused when the journal records another holder, or earlier ones that may still be in a state. */
 export async function checkCancelHolder(journal: OrderJournal, name: string, key: string | undefined, serviceId: number, token: unknown): Promise<void> {
     const record = await journal.read(adoptionKey(serviceId), "adoption");
     if (!record) return;
@@ -143,10 +134,7 @@ export async function checkCancelHolder(journal: OrderJournal, name: string, key
     );
 }
 
-/**
- * An import takes a server only when the journal records no other resource as its holder: two resources that hold one
- * server would each cancel it. (A read cannot record a holder: a `get` reads the same way.)
- */
+/** An import is refused when the journal records another holder: each would cancel the server. */
 export async function checkImportHolder(journal: OrderJournal, name: string, key: string, serviceId: number): Promise<void> {
     const record = await journal.read(adoptionKey(serviceId), "adoption");
     if (!record || record.holder === key) return;

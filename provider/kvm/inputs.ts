@@ -22,14 +22,11 @@ export interface KvmServerInputs {
     cancellationType?: CancellationType;
     provisioningTimeoutSeconds?: number;
     adoptKvmId?: string;
-    /** Wanted power state; unset = not managed. As an output: the state EDIS last reported. */
     powerState?: PowerState;
-    /** A change of planId orders a new server (create, then cancel the old) instead of an in-place add/upgrade. */
     replaceOnPlanChange?: boolean;
 }
 
 export interface KvmServerOutputs extends KvmServerInputs {
-    /** The resource's identity for the order journal (see journal/). */
     [RESOURCE_KEY]?: string;
     /** A batched server's batch, until its KVM's description confirms its place (batchCheck.ts). */
     [ORDER_BATCH]?: string;
@@ -44,11 +41,9 @@ export interface KvmServerOutputs extends KvmServerInputs {
     suspended?: boolean;
     lps?: string;
     lpsIsPremium?: boolean;
-    /** True when EDIS has suspended the server's traffic (from get/power). */
     trafficSuspended?: boolean;
     /** The last refresh did not list the server and EDIS did not confirm it gone: kept in state, shown as a change. */
     notListed?: boolean;
-    /** The list price as ordered or last upgraded through Pulumi (absent for an adopted or imported server). */
     listPrice?: ListPrice;
 }
 

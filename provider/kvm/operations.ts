@@ -17,10 +17,8 @@ import { REPLACE_HINT, checkUpgrade, resolvePaymentMethod } from "./orderCheck";
 /** The engine's "gone": a read with an empty id removes the resource from state. */
 const GONE = { id: "", props: {} } satisfies ReadResult;
 
-/** What EDIS's state shows of a server: gone (with EDIS's words), or kept (with why, and EDIS's words). */
 export type Observation = { gone: true; words: string } | { gone: false; why: string };
 
-/** How one id lookup answered, for the observation: a definite refusal in EDIS's form, or what it said instead. */
 async function lookupRefused(name: string, lookup: Promise<unknown>): Promise<{ refused: boolean; words: string }> {
     try {
         const found = await lookup;
@@ -31,10 +29,7 @@ async function lookupRefused(name: string, lookup: Promise<unknown>): Promise<{ 
     }
 }
 
-/**
- * Whether EDIS shows a server gone: unlisted, and both id lookups refuse it in EDIS's own form. Never one without a KVM:
- * get/kvmid's refusal cannot be told from "not provisioned yet", and once paid it would run, billed, outside any state.
- */
+/** Gone: unlisted, both id lookups refusing in EDIS's form; never without a KVM (maybe unprovisioned, yet billed). */
 export async function observe(ctx: Context, serviceId: number, kvmId: string | undefined): Promise<Observation> {
     if (!kvmId) return { gone: false, why: "it has no KVM yet (an unpaid invoice, or not provisioned), so no answer can show it gone" };
     const listing = await ctx.sessions.all();
@@ -93,7 +88,6 @@ export async function readServer(ctx: Context, id: string, props: Record<string,
     return { id, props: compact({ ...props, serviceId, kvmId, [NOT_LISTED]: true }) };
 }
 
-/** The one warning of a server kept in state though the account's listing lacks it (a read, or an update's look again). */
 function notListedWarning(name: string, why: string, key: string | undefined): string {
     return (
         `warning: ${name} is kept in the stack's state and shown as a change: ${why}. Check it in the EDIS client area. If it ` +
@@ -103,10 +97,9 @@ function notListedWarning(name: string, why: string, key: string | undefined): s
 }
 
 /**
- * Before an update or a delete acts on a server held by its place in a batched order: the live description of its KVM
- * must confirm it (requireBatchPlace). `lookUp` (a delete): a server whose state has no KVM (unpaid when its create
- * returned) may have one now, so EDIS is asked; only an answer that names none leaves the place in the order (item
- * order, as the specification has it) as all there is to go on. An update does not look: it waits for the KVM and checks.
+ * Before an update or delete of a server held by its place in a batched order, its KVM's live description must confirm
+ * it. `lookUp` (a delete): a server with no KVM in state may have one now, so EDIS is asked; only an answer naming none
+ * leaves the item order as all there is to go on.
  */
 export async function confirmBatchPlaceLive<T extends Partial<KvmServerOutputs>>(ctx: Context, outs: T, lookUp = false): Promise<T> {
     if (!outs[ORDER_BATCH]) return outs;

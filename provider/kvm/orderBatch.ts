@@ -1,7 +1,4 @@
-/**
- * One add/order for the servers a deployment creates together (`edis:batchOrders`), grouped by terms at a Gathering. Each
- * member's entry is claimed first and carries the batch; service ids map by item place, checked by batchCheck.ts.
- */
+/** One add/order for the servers a deployment creates together (`edis:batchOrders`); ids map by place. */
 import { randomBytes } from "node:crypto";
 import { Clock } from "../clock";
 import { ENDPOINTS, EdisClient } from "../client/client";
@@ -17,20 +14,17 @@ export const BATCH_WAIT_MAX_MS = 5_000;
 /** An order leaves only when no create has started or arrived for this long (see flights.ts). */
 export const BATCH_QUIET_MS = 1_000;
 
-/** One create's part of a batched order. */
 export interface BatchMember {
     /** The order's terms: members with equal terms share an order. */
     terms: Omit<OrderRequest, "items">;
     item: OrderItem;
     /** The member's "sending" entry (unclaimed); without one (no resource key) nothing is journalled for it. */
     entry?: OrderEntry;
-    /** The error for this member when the outcome is unknown, given its entry as recorded. */
     unknown(problem: string, entry?: OrderEntry): WriteOutcomeUnknownError;
     /** The order as it concerns this member: its own service id first (the first member also gets any extra ids). */
     settle(outcome: BatchedOrder | { error: unknown }): void;
 }
 
-/** A member's order: the outcome as it concerns this member, and its place in the batch. */
 export interface BatchedOrder {
     outcome: PaidOutcome<OrderResult>;
     batch: OrderBatchInfo;

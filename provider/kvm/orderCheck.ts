@@ -52,7 +52,6 @@ export function billingCycleProblem(plan: Product, cycle: BillingCycle): string 
     return `billingCycle "${cycle}" is not sold for plan ${plan.id} (${plan.name}); sold: ${Object.keys(plan.prices).join(", ") || "none"}`;
 }
 
-/** Returns the plan and its location when the order can be placed; throws OrderCheckError otherwise. */
 export async function checkOrder(
     catalogue: Catalogue,
     inputs: KvmServerInputs,
@@ -150,10 +149,7 @@ export async function checkUpgrade(catalogue: Catalogue, name: string, fromPlanI
     if (problems.some(Boolean)) throw new OrderCheckError(problems.filter((p): p is string => !!p), unchanged);
 }
 
-/**
- * Drops add-on changes between unset and the plan's unpriced "no extra" entry, which are the same server (diff and check
- * alike); the catalogue is asked only for such a pair.
- */
+/** Drops add-on changes between unset and the plan's unpriced "no extra" entry: the same server (diff and check). */
 export async function withoutNoExtraAddons(catalogue: () => Catalogue, olds: Record<string, unknown>, diff: KvmServerDiff, news: Record<string, unknown>): Promise<KvmServerDiff> {
     const same: string[] = [];
     for (const input of Object.keys(ADDON_INPUTS) as Array<keyof typeof ADDON_INPUTS>) {

@@ -1,11 +1,6 @@
 /**
- * The order flow of a KvmServer:
- *   read the order journal                ─ a known order is resumed; an unknown outcome blocks a new one
- *   check the order against the catalogue  ─ a mismatch orders nothing
- *   journal "sending", add/order once      ─ never retried; a lost answer is journalled "unknown"
- *   journal "ordered" with the service id  ─ survives a dead host or engine
- *   wait for the KVM id (get/kvmid)       ─ any failure from here on carries the service id into state
- *   read the session entry (get/auth)     ─ the outputs
+ * A KvmServer's order: a journalled one resumes, an unknown outcome blocks; checked against the catalogue, sent once
+ * (paidWrite.ts); then the KVM id is awaited (from here any failure carries the service id into state).
  */
 import { refusedInEdisForm, stopsWaiting } from "../client/answers";
 import { isEdisApiError } from "../client/errors";
@@ -141,7 +136,6 @@ function batchOf(batch: OrderBatchInfo | undefined): string | undefined {
     return batch && batch.hostnames.length > 1 ? batch.id : undefined;
 }
 
-/** A server's outputs: the inputs it was ordered with, and what EDIS answered. */
 function orderedOutputs(ordered: KvmServerInputs, o: Pick<OrderEntry, "batch" | "locationId" | "orderId" | "invoiceId" | "invoicePaid"> & { key?: string; serviceId: number }): KvmServerOutputs {
     const { key, batch, serviceId, orderId, invoiceId, invoicePaid } = o;
     const outs = { ...ordered, locationId: o.locationId ?? ordered.locationId, serviceId, orderId, invoiceId, invoicePaid };
@@ -339,7 +333,6 @@ async function waitForKvmId(ctx: Context, outs: KvmServerOutputs): Promise<strin
     }
 }
 
-/** Takes over a server that exists: nothing is ordered. */
 async function adoptServer(ctx: Context, inputs: KvmServerInputs): Promise<{ id: string; outs: KvmServerOutputs }> {
     const kvmId = inputs.adoptKvmId!;
     let serviceId: number | undefined;

@@ -1,8 +1,4 @@
-/**
- * A KvmServer's power state through the Management API. With `powerState` set, create and update switch it and wait until
- * EDIS reports it, and refresh reads it (bounded: PowerReadings). Unset means "not managed": nothing is switched or read, so
- * a fleet's refresh costs one get/auth. Powering off does not stop billing: only cancelling does.
- */
+/** A KvmServer's power via the Management API, only with `powerState` set; powering off does not stop billing. */
 import { mayRetry } from "../client/answers";
 import { Clock, pause } from "../clock";
 import { isEdisApiError } from "../client/errors";
@@ -14,7 +10,6 @@ import { KvmServerOutputs } from "./inputs";
 /** How long a switch may take to show in get/power (a guest's ACPI shutdown can take a while). */
 export const POWER_WAIT_SECONDS = 300;
 
-/** Brings the server to `want`, waiting until EDIS reports it, and returns the outputs with the state EDIS then reports. */
 export async function applyPowerState(ctx: Context, outs: KvmServerOutputs, want: PowerState): Promise<KvmServerOutputs> {
     const kvmId = outs.kvmId;
     if (!kvmId) throw new Error(`${outs.hostname} has no KVM id yet, so its power cannot be switched`);
@@ -55,11 +50,7 @@ export const POWER_READ_CONCURRENCY = 16;
 /** The pause before the one repeat of a reading that got an answered transient failure (a 503 blip). */
 export const POWER_READ_RETRY_MS = 500;
 
-/**
- * A refresh's optional power readings, bounded so no management host costs more than one request time limit: at most
- * POWER_READ_CONCURRENCY at once, one retry of an answered transient failure, one window renewed by every answer; a failed
- * host is not asked again, a session refusal stops all, and the first failure is reported once.
- */
+/** A refresh's power readings, bounded so no management host costs more than one request time limit. */
 export class PowerReadings {
     private inFlight = 0;
     private readonly waiting: Array<() => void> = [];
@@ -78,7 +69,6 @@ export class PowerReadings {
         private readonly cancelled?: AbortSignal,
     ) {}
 
-    /** The server's power, or undefined when it is not read (see above). */
     async read(session: KvmSession, hostname: string): Promise<PowerStatus | undefined> {
         const host = session.apiHost ?? "";
         const who = `${hostname} (${session.kvmId})`;

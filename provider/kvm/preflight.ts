@@ -18,7 +18,6 @@ export interface Ordering {
     prices: Map<string, { monthly: number; currency: string }>;
 }
 
-/** What a check works with: the configuration, the context, the journal, its lines (each once per deployment) and what the deployment orders. */
 export interface Deployment {
     config: ProviderConfig;
     context: () => Context;
@@ -41,8 +40,7 @@ interface Spend {
 export async function preflight(d: Deployment, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<CheckFailure[]> {
     const { config, context, journal, log, ordering } = d;
     const inputs = inputsOf(news);
-    // The engine checks a create with no old inputs: a new server, or the new half of a replacement, checked again. An
-    // adopted or imported server has old inputs without a plan, and orders nothing.
+    // No old inputs: a create (a new server, or a replacement's new half); an adopted server has them, and no plan.
     const creates = Object.keys(olds).every((k) => k === "__provider");
     // New, or replaced (by the diff's rules: the plan's "no extra" add-on is no change); an in-place change is checked by
     // the update, and must not block resuming a stopped create, but a plan change is priced, an adopted server's too.
@@ -93,10 +91,7 @@ export async function preflight(d: Deployment, olds: Record<string, unknown>, ne
     }
 }
 
-/**
- * Counts what a change adds per month toward edis:maxAddedMonthlySpend and says it under the server, with the running
- * total; a change that cannot be priced is refused when a limit is set. Counted once per resource.
- */
+/** Counts a change's monthly addition toward edis:maxAddedMonthlySpend; unpriceable ones are refused under a limit. */
 function addSpend({ config, ordering, log }: Deployment, { key, hostname, price, added, says, refusal = "it is not ordered" }: Spend): CheckFailure[] {
     const limit = config.maxAddedMonthlySpend;
     const setting = describeSetting("maxAddedMonthlySpend");

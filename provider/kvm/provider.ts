@@ -26,10 +26,7 @@ function keepProvider(e: unknown, inputs: Record<string, unknown>): unknown {
     return e;
 }
 
-/**
- * The holder record of a server this resource ordered (holders.ts): its service id reaches the engine even when the
- * journal cannot be written, so a failure is a warning (the token is the same whoever writes the record).
- */
+/** Records the holder of a server this resource ordered; a failure only warns: its service id must reach the engine. */
 async function holdOrdered(c: Context, key: string | undefined, outs: KvmServerOutputs, log: (line: string) => void): Promise<Record<string, string>> {
     await recordHolder(c.journal, key, outs, false).catch((e: Error) =>
         log(`warning: ${outs.hostname} (service ${outs.serviceId}) could not be recorded as this resource's in the order journal: ${e.message}`),
@@ -37,13 +34,11 @@ async function holdOrdered(c: Context, key: string | undefined, outs: KvmServerO
     return { [HOLDER_TOKEN]: holderToken(key, outs.serviceId) };
 }
 
-/** Whether a CI system runs this deployment, by the variables CI systems set. */
 function runsInCi(): boolean {
     const ci = process.env.CI;
     return (!!ci && ci !== "false" && ci !== "0") || ["GITHUB_ACTIONS", "GITLAB_CI", "BUILDKITE", "JENKINS_URL", "TF_BUILD", "CIRCLECI"].some((k) => !!process.env[k]);
 }
 
-/** What a resource's state says it holds, for the holders (holders.ts). */
 function holdingOf(key: string | undefined, id: string, props: { kvmId?: unknown }) {
     return { key, serviceId: Number(id) || undefined, kvmId: typeof props.kvmId === "string" ? props.kvmId : undefined };
 }

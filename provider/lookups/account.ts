@@ -1,8 +1,4 @@
-/**
- * The account a lookup asks, and the account lookups (the KVMs of the account, the service-id/KVM-id mapping), as
- * both doors serve them. These are live answers: the session listing is shared by concurrent lookups and kept for a
- * few seconds only, the mapping is not kept.
- */
+/** The account lookups, as both doors serve them: live answers (the listing is kept seconds, the mapping not kept). */
 import { refusedInEdisForm } from "../client/answers";
 import { isEdisApiError } from "../client/errors";
 import { KvmSession, KvmSessionInfo } from "../client/model";
@@ -26,11 +22,7 @@ export class LookupError extends Error {
 
 const accounts = new Map<string, LookupAccount>();
 
-/**
- * The account of a configuration, one per account and endpoint for the whole process: however many lookups a
- * program (or the plugin) makes, each catalogue answer is fetched once. Throws, naming the config key and the
- * variable, when a credential is missing.
- */
+/** One account per credentials and endpoint per process: each catalogue answer is fetched once for all lookups. */
 export function lookupAccountFor(config: ProviderConfig): LookupAccount {
     const key = `${config.baseUrl}|${config.authUrl}|${config.email}`;
     let account = accounts.get(key);

@@ -1,9 +1,4 @@
-/**
- * The catalogue lookups, as both doors serve them (the TypeScript SDK's `edis.getPlan`, the plugin's
- * `edis:index:getPlan`): what a program calls to choose what it orders, by name and by need. Each takes the account
- * it asks (its client's Catalogue, one per account for a whole run) and plain arguments; the doors add where the
- * account's settings come from and, in the SDK, the Output forms.
- */
+/** The catalogue lookups, as both doors serve them (the doors add the account's settings, the SDK its Output forms). */
 import { Addon, AddonGroupName, BillingCycle, Location, PaymentMethod, Product, WireAddonGroupName, normalizeBillingCycle } from "../client/model";
 import { addonGroupNamed } from "../client/schemas";
 import { LookupAccount, LookupError } from "./account";
@@ -87,7 +82,6 @@ async function plansAt(account: LookupAccount, lookup: string, locationId: numbe
     return account.catalogue.products(locationId);
 }
 
-/** Entries of get/locations that could not be read: the one asked for may be among them. */
 function unreadableNote(unreadable: string[]): string {
     return unreadable.length ? `; whether it is among the entries that could not be read cannot be told: ${unreadable.join("; ")}` : "";
 }
@@ -107,10 +101,7 @@ function regexOf(lookup: string, pattern: string | undefined): RegExp | undefine
     }
 }
 
-/**
- * What keeps a plan from satisfying the filters (empty when it does), each with how far off it is as a
- * fraction of the limit, so that "nearest" means nearest: 4 GB short of 8 GB is nearer than 7 GB short.
- */
+/** What keeps a plan from the filters, each gap a fraction of its limit: 4 GB short of 8 is nearer than 7 GB short. */
 function shortfalls(plan: Plan, f: PlanFilters, cycle: BillingCycle, nameRegex?: RegExp) {
     const out: Array<{ text: string; gap: number }> = [];
     const short = (text: string, gap: number) => out.push({ text, gap });

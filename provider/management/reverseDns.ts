@@ -1,7 +1,4 @@
-/**
- * ReverseDns: the PTR record of one address of a server. Read makes no call: EDIS documents no way to read PTR records.
- * del/ptr is only in the vendor's reference, so a host answering 404 to it is logged and the record left.
- */
+/** ReverseDns: read makes no call (EDIS documents no PTR read); a 404 to the undocumented del/ptr leaves it. */
 import type * as pulumi from "@pulumi/pulumi";
 import { isIP } from "node:net";
 import { isEdisApiError } from "../client/errors";

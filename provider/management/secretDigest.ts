@@ -1,7 +1,4 @@
-/**
- * A salted scrypt digest of a secret input, kept in state instead of the secret so that diff can see a change: slow
- * enough that an 8-character password cannot be brute-forced from state, and itself a secret output.
- */
+/** A secret input's salted scrypt digest, so diff sees a change: slow against brute force, a secret output. */
 import { randomBytes, scryptSync, timingSafeEqual } from "node:crypto";
 
 const N = 16_384;

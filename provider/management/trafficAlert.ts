@@ -1,7 +1,4 @@
-/**
- * TrafficAlert: a traffic webhook of one server. hooks/set is journaled and sent once: each call adds a hook and hooks
- * cannot be listed, so an unknown outcome blocks a new one. Every input replaces: EDIS cannot change a hook.
- */
+/** TrafficAlert: hooks/set is journalled, sent once (hooks cannot be listed); every input replaces. */
 import type * as pulumi from "@pulumi/pulumi";
 import { refusedInEdisForm } from "../client/answers";
 import { isEdisApiError } from "../client/errors";

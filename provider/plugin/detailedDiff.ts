@@ -5,12 +5,9 @@ import type { ResourceDoor } from "./resources";
 export type DiffKind = "ADD" | "ADD_REPLACE" | "DELETE" | "DELETE_REPLACE" | "UPDATE" | "UPDATE_REPLACE";
 
 /**
- * Only inputs are named: the engine matches `replaceOnChanges` (even `["*"]`) against every key listed, so a status the
- * diff reports (suspended, not listed, unfinished, an unconfirmed batch place) listed here would plan a new order.
- * Undefined when no input changed (a suspension, a server missing from the listing, VNC switched off at EDIS): the engine
- * shows an update with no detail. Each resource's diff names its changed inputs (`changed`) by their meaning; none is
- * guessed here from state, which keeps a secret input only as its digest. (The engine still matches `"*"` against init
- * errors: the docs say to name inputs instead.)
+ * Only inputs are named, by meaning (`changed`): the engine matches `replaceOnChanges` (even `["*"]`) against every key
+ * listed, so a listed status (suspended, not listed, unfinished, unconfirmed batch place) would plan a new order.
+ * Undefined when no input changed: the engine shows an update with no detail.
  */
 export function detailedDiff(
     door: ResourceDoor,

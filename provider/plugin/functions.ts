@@ -16,7 +16,6 @@ const BY_TOKEN: Record<string, Fn> = Object.fromEntries(
 
 export const FUNCTION_TOKENS = Object.keys(BY_TOKEN);
 
-/** The functions on one core's configuration. */
 export function functionsOn(core: Core): Record<string, (args: Props) => Promise<unknown>> {
     const onCore = (fn: Fn) => (args: Props) => fn(lookupAccountFor(core.currentConfig()), args);
     return Object.fromEntries(Object.entries(BY_TOKEN).map(([token, fn]) => [token, onCore(fn)]));

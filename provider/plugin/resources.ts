@@ -14,7 +14,6 @@ import { PACKAGE_ROOT } from "../version";
 
 export type ResourceImpl = Required<Pick<pulumi.dynamic.ResourceProvider, "check" | "diff" | "create" | "read" | "update" | "delete">>;
 
-/** The schema the plugin serves: `schema.json` at the package root. */
 export const schemaText = (): string => readFileSync(join(PACKAGE_ROOT, "schema.json"), "utf8");
 
 export interface ResourceDoor {
@@ -56,7 +55,6 @@ function importedServer(outs: Props): Props {
     return inputs;
 }
 
-/** The resource types on one core: the same implementations the dynamic provider serves. */
 export function resourcesOn(core: Core): Record<string, ResourceDoor> {
     return Object.fromEntries([
         door("KvmServer", kvmServerOn(core), importedServer),

@@ -1,8 +1,4 @@
-/**
- * The second door: Pulumi's ResourceProvider gRPC service (plugin `pulumi-resource-edis`) over the implementations the
- * dynamic provider runs. It adds the provider's own configuration, a detailed diff, every resource's URN (the journal's
- * identity), `pulumi import`, the lookups as functions, and the schema.
- */
+/** The plugin's gRPC ResourceProvider over the dynamic implementations, adding config, detailed diff, URNs, import. */
 import type * as grpcTypes from "@grpc/grpc-js";
 import { withheldError, withhold } from "../client/withhold";
 import { unknownSettings } from "../config";
@@ -108,10 +104,7 @@ function checkFailure(f: CheckFailure): unknown {
 /** The service on one core. grpc-js calls handlers without `this`, so they reach the core through this closure. */
 export function providerService(core: Core) {
     const resources = resourcesOn(core);
-    /**
-     * A call about one resource: its door, under its URN (log lines show under it). `secrets`: the names its outputs
-     * keep secret, also in a failure's (a server created but not initialised): those given, and the door's own.
-     */
+    /** A call about one resource, under its URN; `secrets`: outputs kept secret, a failure's too. */
     const onResource = (call: Call, cb: Callback, given: ReadonlySet<string>, run: Step) => {
         const secrets = new Set(given);
         const urn = call.request.getUrn();
@@ -242,8 +235,7 @@ export function providerService(core: Core) {
                 const inputs = fromStruct(req.getInputs());
                 // No outputs: `pulumi import` (no inputs either) or `refresh --import-pending-creates`.
                 const bare = Object.keys(props.props).length === 0;
-                // A `get` (the engine's read step, and its refresh) sends empty inputs, an import none: a `get` holds nothing,
-                // so it carries no URN to the core, as in the dynamic door (shown through the real CLI: plugin.cli).
+                // A `get` (read step, refresh) sends empty inputs, an import none: a `get` holds nothing, so no URN.
                 const reading = req.hasInputs() && Object.keys(inputs.props).length === 0 && props.props[RESOURCE_KEY] === undefined;
                 const result = await door.impl.read(req.getId(), reading ? props.props : withKey(props.props, req.getUrn()));
                 const resp = new provproto.ReadResponse();

@@ -1,8 +1,4 @@
-/**
- * The account lookups of the TypeScript SDK: the KVMs of the account and the service-id/KVM-id mapping, the core's
- * (provider/lookups/account.ts) on the account the program's config names. No result carries a session credential,
- * in this SDK or any other language's.
- */
+/** The SDK's account lookups (provider/lookups/account.ts); no result carries a session credential, in any language. */
 import * as core from "../../provider/lookups/account";
 import { outputOf, promiseOf } from "./context";
 

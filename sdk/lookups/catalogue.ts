@@ -1,8 +1,4 @@
-/**
- * The catalogue lookups of the TypeScript SDK: what a program calls to choose what it orders, by name and by need.
- * Each is the core's lookup (provider/lookups/catalogue.ts, which the plugin serves too) on the account the program's
- * `edis:*` config names, with an Output form that takes Outputs (another lookup's result) and returns an Output.
- */
+/** The SDK's catalogue lookups: the core's (provider/lookups/catalogue.ts) on the program's account, with Outputs. */
 import * as core from "../../provider/lookups/catalogue";
 import { outputOf, promiseOf } from "./context";
 
