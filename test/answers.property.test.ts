@@ -1,17 +1,5 @@
-/**
- * What nobody listed: answers generated from a small grammar (made, refused, cancelled, not-found and retry words,
- * negations, dates, ids, status words, random wrappers and body shapes), sent over loopback HTTP to the real client,
- * and credentials in random escapings. The invariants of DESIGN.md section 4:
- *
- *   1. no failed paid write reads as "nothing happened", unless nothing can have happened (HTTP 401/403 naming nothing)
- *   2. every id a body holds in a field is recorded (on the error, or in the success)
- *   3. no answer alone drops a billed server: a cancel or a read leaves state only on cancel/product's success, or
- *      with the KVM absent from the listing and both id lookups refusing in EDIS's form
- *   4. no normal form of a credential survives into an error, a log line or the journal
- *
- * Seeded, so that a failure is repeatable; `FC_SEED` tries others and `FC_RUNS` multiplies the counts (.ci/run runs
- * all of them on Node 22 and a fifth on Node 24: the logic is the same on every Node line).
- */
+// Generated answers over loopback HTTP to the real client, against DESIGN.md section 4's invariants (numbered below).
+// Seeded, so a failure repeats; FC_SEED tries others and FC_RUNS multiplies the counts.
 import fc from "fast-check";
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -108,7 +96,6 @@ const envelope = fc.constantFrom<(o: Record<string, unknown>) => Record<string, 
     (o) => ({ result: { order: o } }),
     (o) => ({ response: [o] }),
 );
-/** What wraps the JSON text. */
 const wrapper = fc.constantFrom<(t: string) => string>(
     (t) => t,
     (t) => `\uFEFF${t}`,
@@ -213,7 +200,6 @@ const listing = (withKvm: boolean) =>
     });
 /** A lookup's bare "no" in EDIS's form: what must take a server that is not listed out of state. */
 const BARE_NO: Reply = { status: 404, text: JSON.stringify({ status: "error", message: "Service not found" }) };
-/** A lookup's answer: a success naming the id, or any generated failure. */
 const lookupAnswer = fc.oneof(
     fc.constant<Reply>({ status: 200, text: JSON.stringify({ status: "success", kvmid: KVM, serviceid: 1003 }) }),
     fc.constant(BARE_NO),
@@ -236,10 +222,7 @@ function succeeded(r: Reply): boolean {
     }
 }
 
-/**
- * The conditions the rule requires of a lookup's refusal before it may corroborate "gone": HTTP 404, a JSON object
- * with a status word that is not a success, no id in its fields, no "try again". (The provider may ask more.)
- */
+/** What the rule requires of a lookup's refusal before it may corroborate "gone" (the provider may ask more). */
 function definite(r: Reply): boolean {
     if (r.status !== 404) return false;
     if (/"(service|order|invoice)s?_?ids?"\s*:\s*[\[{"]*\s*\d/i.test(r.text)) return false;
@@ -266,10 +249,8 @@ test("no answer alone drops a billed server: a cancel or a refresh leaves state 
                 () => true,
                 () => false,
             );
-            // Safety, the direction that costs money: a server leaves state only when the rule's conditions all hold
-            // (EDIS may be read as more careful than this model, by words that make it safer; never less).
-            // A success is about what was asked: it names service 1003 in its documented serviceid field, and no other
-            // anywhere (DESIGN.md section 4).
+            // Safety, the costly direction: leaving state needs all the rule's conditions (the provider may be safer,
+            // never less); a success names 1003 in its documented serviceid field and no other (DESIGN.md section 4).
             const cancelled = succeeded(cancel) && cancel.documented && cancel.serviceIds.length > 0 && cancel.serviceIds.every((id) => id === 1003);
             if (removed) expect(cancelled || showsGone).toBe(true);
             if (cancelled) expect(removed).toBe(true);

@@ -1,15 +1,6 @@
-/**
- * The rule book of what an EDIS answer means (provider/client/answers.ts), as a table of real-looking answers sent
- * over loopback HTTP and read by the transport. Each row is one answer a server could plausibly give, with what
- * the provider may conclude from it, written by hand:
- *
- *   kind      the answer's class, from its form alone (status, EDIS's JSON or not)
- *   lookup    an id lookup so answered corroborates "gone" (a definite refusal in EDIS's form): true or false
- *   retry     a call that may be repeated is sent again
- *
- * No answer from EDIS makes a paid write's outcome "nothing happened" (only a request that never left this machine
- * does), whatever its words; nor do words make a lookup definite ("try again" never is).
- */
+// What an EDIS answer means (provider/client/answers.ts): hand-written rows over loopback HTTP. kind: from the form
+// alone; lookup: corroborates "gone" (a definite refusal in EDIS's form); retry: sent again. No EDIS answer makes a
+// paid write "nothing happened" (only a request that never left does), and no words make a lookup definite.
 import { createServer } from "node:http";
 import { AddressInfo } from "node:net";
 import { mayRetry, nothingHappened, refusedInEdisForm } from "../provider/client/answers";
@@ -62,8 +53,7 @@ const TABLE: Row[] = [
     [200, json("error", "service_temporarily_unavailable"), "refused", false, true],
     [200, json("error", "Invalid email or password"), "refused", false, false],
     [200, json("error", "Client not found"), "refused", false, false],
-    // ---- credentials, by HTTP status; a refusal of the login is "unknown" for a paid write too: the preflight, with the
-    // same credentials, stops a wrong password first
+    // ---- credentials, by HTTP status; "unknown" for a paid write too (the preflight stops a wrong password first)
     [401, json("error", "Unauthorized"), "credentials", false, false],
     [403, "<html>Forbidden</html>", "credentials", false, false],
     [403, json("failed", "Order placed; payment method not authorised"), "credentials", false, false],

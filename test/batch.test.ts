@@ -1,9 +1,5 @@
-/**
- * One order for a fleet (`edis:batchOrders`): the servers one up creates together go to EDIS in one add/order with
- * one item each, and the money rules hold for the batch as for one order (provider/kvm/orderBatch.ts). On one core
- * per deployment, the creates made at once as the engine makes them (support/inProcess.ts); batch.cli shows a
- * batch through the real CLI. Each test asserts what EDIS was asked and what the engine is given to keep.
- */
+// `edis:batchOrders`: an up's creates go in one add/order, with one order's money rules (provider/kvm/orderBatch.ts);
+// creates run at once, as the engine makes them (support/inProcess.ts).
 import { JournalClaimError } from "../provider/journal";
 import { kvmServerOn } from "../provider/kvm/provider";
 import { EdisSimulator } from "../simulator/server";
@@ -43,7 +39,6 @@ const inState = () => Object.fromEntries(Object.values(held).map((h) => [h.outs.
 /** The order entries of the journal whose outcome is unknown. */
 const unresolved = async () => (await new InProcess(config).core.journal().list()).filter((e) => e.kind === "order" && (e.state === "unknown" || e.state === "sending"));
 const itemsOf = (call: { fields: Record<string, unknown> }) => (JSON.parse(String(call.fields.order)) as { item: Array<{ hostname: string }> }).item.map((i) => i.hostname);
-/** A get/auth answer whose entries carry no description. */
 const withoutDescriptions = (answer: Record<string, unknown>) => ({
     ...answer,
     data: Object.fromEntries(Object.entries(answer.data as Record<string, object>).map(([kvm, entry]) => [kvm, { ...entry, description: null }])),
@@ -122,7 +117,6 @@ test("members whose create fails after the order (unpaid invoice) are held with 
 });
 
 test("service ids EDIS answers in another order than the items: each member that got another's server fails naming both, and is held", async () => {
-    // EDIS made the three services but listed their ids reversed.
     sim.inject({ endpoint: "add/order", rewrite: reversed });
     const errors = await up(fleet);
     expect(orders()).toHaveLength(1);

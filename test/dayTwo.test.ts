@@ -1,8 +1,4 @@
-/**
- * Day two on one core: KvmServer.powerState, VncAccess, ReverseDns and TrafficAlert against the simulator's
- * Management API hosts, each operation as the engine calls it (support/inProcess.ts). examples.cli shows the same
- * resources through the real CLI; management.engine kills a deployment while hooks/set is at EDIS.
- */
+// Day two in-process: powerState, VncAccess, ReverseDns, TrafficAlert on Management API hosts (real CLI: examples.cli).
 import { kvmServerOn } from "../provider/kvm/provider";
 import { reverseDnsOn } from "../provider/management/reverseDns";
 import { trafficAlertOn } from "../provider/management/trafficAlert";

@@ -1,10 +1,5 @@
-/**
- * The package's public types as a user's project sees them:
- * the declaration files of every entry point reach no dependency's types but @pulumi/pulumi's, and a project
- * with the `tsconfig.json` of `pulumi new typescript` (no esModuleInterop, no skipLibCheck) compiles the
- * type-level promises of test/types/promises.ts with TypeScript 5.9 and 6.0, the package installed as npm
- * installs it. tsc runs here on the Node that runs jest, so CI checks it on every Node line.
- */
+// The public types as a user's project sees them, with `pulumi new typescript`'s tsconfig (no esModuleInterop, no
+// skipLibCheck). tsc runs on the Node that runs jest, so CI checks it on every Node line.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { builtinModules } from "node:module";

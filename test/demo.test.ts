@@ -1,7 +1,4 @@
-/**
- * `npm run demo` on a machine without a Pulumi CLI: it says how to install one and stops. The demo itself runs
- * through the real CLI in test/cli/examples.cli.test.ts.
- */
+// `npm run demo` without a Pulumi CLI says how to install one and stops (the demo itself: cli/examples.cli.test.ts).
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { delimiter, join } from "node:path";

@@ -1,7 +1,4 @@
-/**
- * `npm run docs`: the API reference from the SDK's doc comments (TypeDoc). Its configuration treats an export
- * or a field without a doc comment as an error, so this test fails when one is missing.
- */
+// `npm run docs` (TypeDoc) treats an export or field without a doc comment as an error: this fails if one is missing.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

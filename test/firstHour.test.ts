@@ -1,10 +1,4 @@
-/**
- * What a new user met in their first hour, kept fixed (the whole flow, from `pulumi new` to a deployment, is
- * test/cli/install.cli.test.ts; the types, test/declarations.test.ts):
- * - a lookup that fails says what failed, not `error serializing property "planId": ...`;
- * - `account.stop()` in afterAll waits for the lookups that a test did not await, instead of failing them;
- * - a linked pulumi-edis with its own @pulumi/pulumi says so, instead of `resp.getUnknown is not a function`.
- */
+// A new user's first-hour problems, kept fixed (whole flow: cli/install.cli.test.ts; types: declarations.test.ts).
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -99,8 +93,7 @@ describe("one @pulumi/pulumi", () => {
     test("a linked pulumi-edis that shares the program's @pulumi/pulumi, and an installed one, load", () => {
         const one = linkedProject("one", join(PACKAGE_ROOT, "node_modules", "@pulumi", "pulumi"));
         expect(load(one, "pulumi-edis").stdout).toContain("loaded");
-        // What counts is where the program resolves modules from (its entry), not the working directory: run
-        // from a directory whose @pulumi/pulumi is another copy, the same program still shares one.
+        // What counts is where the program's entry resolves modules from, not the working directory.
         const elsewhere = linkedProject("elsewhere", otherSdk);
         expect(load(one, "pulumi-edis", elsewhere).stdout).toContain("loaded");
         // Installed (under node_modules), it shares the program's by npm's resolution: nothing to check.

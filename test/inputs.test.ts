@@ -68,10 +68,7 @@ describe("check", () => {
 describe("diff", () => {
     const old = { planId: 101, osId: 1012, hostname: "a.example.com", locationId: 1, billingCycle: "monthly", applyCredit: true, serviceId: 7, kvmId: "kvm_1_2", __provider: "old" };
 
-    /**
-     * What each input's change does, copied by hand from the README's KvmServer table (not from diff.ts's own
-     * lists, which a test must not trust): "replace", "upgrade" (in place through add/upgrade), "in place".
-     */
+    /** Each input's effect, copied by hand from the README's KvmServer table (never from diff.ts's own lists). */
     const README_TABLE: Record<string, ["replace" | "upgrade" | "in place", unknown]> = {
         planId: ["upgrade", 102],
         osId: ["replace", 1024],

@@ -1,8 +1,5 @@
-/**
- * The order journal's stores (provider/journal/): the directory and S3, the latter on a real S3-compatible server
- * (MinIO, test/support/s3Server.ts) on 127.0.0.1. Each store keeps the same promises: a claim is created only if
- * absent, a later write replaces only the version it saw, and a failure names the store.
- */
+// The journal's stores, a directory and S3 (a real MinIO, test/support/s3Server.ts), keep the same promises: a claim is
+// created only if absent, a write replaces only the version it saw, a failure names the store.
 import { configFromRequest } from "../provider/plugin/server";
 import { UNKNOWN } from "../provider/fields";
 import { execFile, execFileSync } from "node:child_process";
@@ -252,8 +249,7 @@ describe("what the journal never guesses", () => {
         expect(await lookUp(dir, urn("ci"))).toMatchObject({ key: urn("ci"), state: "unknown" });
         await new OrderJournal(dir).clear(urn("ci"), "order");
 
-        // The same resource under another stack, in any state the engine may not have saved: it blocks, naming first the stack
-        // that may still exist (whose next operation clears it), then the command for a renamed stack.
+        // The resource under another stack, in any unsaved state, blocks: naming that stack first, then `move`.
         for (const state of ["created", "sending", "unknown", "ordered"] as const) {
             await new OrderJournal(dir).write(order(urn("dev"), { state, serviceId: 5 }));
             const other = lookUp(dir, urn("prod"));
@@ -272,9 +268,7 @@ describe("what the journal never guesses", () => {
         await expect(asProd("p2", "default_2_0_0")).rejects.toThrow(/holds an unfinished order for urn:pulumi:dev::/);
         await new OrderJournal(dir).write(order(urn("dev"), { state: "ordered", serviceId: 5, provider: provider("dev", "p1") }));
         await expect(asProd("p2")).rejects.toThrow(/holds an unfinished order for urn:pulumi:dev::/);
-        // A stack moved to another project (`pulumi stack rename org/<project>/<stack>`) finds its unsaved order by its intent
-        // (the host name), whichever door wrote it; another project sharing the journal, with another host name, is not
-        // stopped by its same-named resource.
+        // Moved to another project, a stack finds its unsaved order by host name (either door); other host names pass.
         const moved = urn("x", "db1").replace("::servers::", "::servers-old::");
         await new OrderJournal(dir).write(order(moved, { state: "unknown", serviceId: 6, provider: provider("x", "p9") }));
         const asMoved = (hostname: string, p?: ReturnType<typeof provider>) =>

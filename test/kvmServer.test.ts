@@ -1,9 +1,5 @@
-/**
- * KvmServer's changes, failures after an order, bad inputs, adoption and the money rules (DESIGN.md section 4) the
- * provider decides, on one core per deployment (support/inProcess.ts). The simulator's log and state are the witnesses
- * of what was bought. The cases the engine decides (renames, aliases, replacements, killed deployments) run through the
- * real CLI in test/cli.
- */
+// KvmServer's changes, failures after an order, bad inputs, adoption and money rules (DESIGN.md section 4) as the
+// provider decides them (support/inProcess.ts); what the engine decides runs through the real CLI in test/cli.
 import { kvmServerOn } from "../provider/kvm/provider";
 import { trafficAlertOn } from "../provider/management/trafficAlert";
 import { EdisSimulator } from "../simulator/server";

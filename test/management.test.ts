@@ -1,8 +1,4 @@
-/**
- * The Management API client against the simulator's per-server hosts: each endpoint, sessions (renewed before
- * expiry, renewed once on a refused signature), API Access off, the retry rule of each endpoint, and secrets
- * (signatures, VNC and callback passwords) kept out of errors and logs.
- */
+// The Management API client on the simulator's per-server hosts: endpoints, sessions, retries, secrets kept out.
 import { nothingHappened } from "../provider/client/answers";
 import { EdisClient } from "../provider/client/client";
 import { ManagementClient } from "../provider/client/management";

@@ -1,6 +1,4 @@
-/**
- * What `npm install pulumi-edis` gets: the packed tarball's contents, checked as npm would pack it.
- */
+// What `npm install pulumi-edis` gets: the packed tarball's contents, checked as npm would pack it.
 import { execFileSync, spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";

@@ -1,8 +1,4 @@
-/**
- * The plugin's schema (schema.json): the committed file is what the build script (.ci/schema.ts, `npm run schema`)
- * makes of the declarations, it describes every property, marks the secrets, and matches the inputs the provider's
- * implementations take.
- */
+// schema.json is what `npm run schema` (.ci/schema.ts) makes: every property described, secrets marked, inputs matched.
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { schemaJson } from "../.ci/schema";

@@ -1,8 +1,4 @@
-/**
- * What a preview asks the provider (check) refuses before ordering (provider/kvm/preflight.ts): the input or config
- * key at fault, nothing ordered, a fleet's catalogue read once; without credentials the inputs alone are checked.
- * On one core per deployment (support/inProcess.ts); test/cli shows the same lines in a real `pulumi preview`.
- */
+// What a preview's check refuses before ordering (provider/kvm/preflight.ts); test/cli shows it in a real preview.
 import { kvmServerOn } from "../provider/kvm/provider";
 import { EdisSimulator } from "../simulator/server";
 import { Held, InProcess, simulatorAndCore } from "./support/inProcess";

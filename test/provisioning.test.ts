@@ -1,7 +1,4 @@
-/**
- * The provisioning wait on an injected clock (provider/clock.ts): what it asks to wait and what it says, for a
- * wait that takes minutes of EDIS's time and milliseconds of the test's. The real-CLI tests cover the rest.
- */
+// The provisioning wait on an injected clock (provider/clock.ts): minutes of EDIS's time in milliseconds of the test's.
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

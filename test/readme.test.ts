@@ -1,9 +1,5 @@
-/**
- * The documentation's programs, as written: every TypeScript block of the README, CONTRIBUTING.md and docs/ is
- * type-checked against the SDK; the Python and YAML examples of docs/_index.md are the examples the real-CLI tests
- * run, word for word; the README stays short and docs/ keeps the Registry's layout. The Quick start runs through
- * the real CLI in test/cli/examples.cli.test.ts.
- */
+// The documentation's programs as written: TypeScript blocks type-checked against the SDK; docs/_index.md's Python and
+// YAML are the real-CLI tests' examples word for word (the Quick start runs in test/cli/examples.cli.test.ts).
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

@@ -1,11 +1,5 @@
-/**
- * Fleet cost as call counts (deterministic; `npm run bench` reports the times), with the engine's calls made as it
- * makes them: checks one at a time, then creates and reads up to its parallelism at once, on one core per deployment.
- * - create: one add/order and one get/kvmid per server when EDIS provisions at once, the catalogue once, the new
- *   servers' session entries from listings shared by the creates that run together, no get/power unless managed;
- * - refresh: one get/auth for the whole fleet, whatever the parallelism, plus one get/power per server that manages
- *   powerState; management hosts that do not answer cost one request time limit, not one per server.
- */
+// Fleet cost as call counts (deterministic; `npm run bench` reports the times), the engine's calls made as it makes
+// them: checks one at a time, then creates and reads up to its parallelism at once, on one core per deployment.
 import { kvmServerOn } from "../provider/kvm/provider";
 import { POWER_READ_CONCURRENCY } from "../provider/kvm/power";
 import { EdisSimulator } from "../simulator/server";

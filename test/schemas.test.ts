@@ -1,7 +1,4 @@
-/**
- * The tolerant parsing EDIS-API.md asks for, for answer shapes the simulator does not use. The shapes the
- * specification shows are in test/spec/conformance.test.ts.
- */
+// The tolerant parsing EDIS-API.md asks for, on shapes the simulator does not use (spec shapes: spec/conformance.test).
 import * as wire from "../provider/client/schemas";
 import { nextDelayMs, parseRetryAfter, DEFAULT_RETRY_POLICY } from "../provider/client/retry";
 import { EdisApiError } from "../provider/client/errors";

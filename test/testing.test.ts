@@ -1,7 +1,4 @@
-/**
- * The README's "Unit tests of your program", word for word: examples/basic under Pulumi's setMocks, its
- * lookups answered by the simulated account that pulumi-edis/testing starts in this process.
- */
+// The README's "Unit tests of your program" word for word: setMocks, lookups answered by pulumi-edis/testing's account.
 import * as pulumi from "@pulumi/pulumi";
 import * as edisTesting from "pulumi-edis/testing";
 import { simulatorAndCore, upServer } from "./support/inProcess";
@@ -58,7 +55,6 @@ test("examples/day-two under the mocks: the Management API resources get outputs
     expect(await valueOf(infra.powerState)).toBe("on");
     expect(await valueOf(infra.vncEndpoint)).toMatch(/^[a-z0-9.-]+:\d+$/);
     expect(await valueOf(infra.trafficHookId)).toEqual(expect.any(Number));
-    // What the title says: each Management API resource got outputs, and none of them holds a password.
     const management = registered.filter((r) => /:(VncAccess|TrafficAlert)$/.test(r.type));
     expect(management.map((r) => r.type.split(":").pop()).sort()).toEqual(["TrafficAlert", "VncAccess"]);
     for (const r of management) {

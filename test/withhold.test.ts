@@ -1,8 +1,5 @@
-/**
- * Credentials never leave (provider/client/withhold.ts), judged on a corpus of echoes made here with the platform's own
- * encoders, not with the code under test: escapes, encodings, separators, UTF-16 and UTF-32, and their mixtures, alone
- * and inside the messages servers write. Every one is withheld; the plain messages EDIS may write are quoted untouched.
- */
+// Credentials never leave (provider/client/withhold.ts), judged on echoes made with the platform's own encoders, not
+// the code under test, alone and inside servers' messages; EDIS's plain messages are quoted untouched.
 import { EdisApiError } from "../provider/client/errors";
 import { addSecret, forgetSecrets, holdsSecret, withhold } from "../provider/client/withhold";
 import { ECHOES } from "./support/echoes";

@@ -1,8 +1,5 @@
-/**
- * The GitHub workflows, read as a user's CI reads them: the real CLI comes from pulumi/actions (with its real
- * language hosts; .ci/run keeps the Go build for machines without downloads), and a version tag builds every
- * artifact a Pulumi provider ships from one version.
- */
+// The GitHub workflows as a user's CI reads them: the real CLI from pulumi/actions (.ci/run keeps the Go build for
+// machines without downloads); a version tag builds every artifact a Pulumi provider ships from one version.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 

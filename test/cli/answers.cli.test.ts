@@ -1,16 +1,5 @@
-/**
- * Words only ever make an outcome safer (DESIGN.md section 4), through the real CLI and both doors (support.ts DOORS),
- * each case as EDIS could really answer: what EDIS did and what it said are set apart in the simulator (`processed`:
- * the request is handled, then answered with other words or another shape).
- *
- *   (an order answered in words that do not say nothing was made, and a cancel refused while EDIS still lists the
- *   server, are ownership.cli.test.ts's; the wordings themselves are rows of answers.test.ts)
- *   3. credentials echoed by an SQL error, escaped as PHP's addslashes and as SQL does, and in UTF-16 (a NUL after each
- *      character, `\u0000` in the JSON): in no output, state or journal
- *   4. an order answered with a PHP notice before the JSON and `"serviceids":{"0":1003}`: the service reaches state
- *   5. a server cancelled behind Pulumi's back whose get/kvmid answers 404 "service terminated": refresh drops it
- *   6. a server missing from the listing that EDIS does not confirm gone: it stays in state (notListed)
- */
+// Words only ever make an outcome safer (DESIGN.md section 4), via the real CLI and both doors; the simulator sets what
+// EDIS did apart from what it said (`processed`). Cases 1-2 are ownership.cli's; the wordings are answers.test.ts rows.
 import { addSecret, holdsSecret } from "../../provider/client/withhold";
 import { CliResult } from "./pulumi";
 import { DOORS, Door, cliStacksPerTest, expectNoCredentials, failed, journalText, ok, openDoor, paidWrites } from "./support";
@@ -59,8 +48,7 @@ describe.each(DOORS)("through $name", (door) => {
         // Provisioned at the second poll, however fast the machine: the create says it waits.
         const f = await stackFor(door, { sim: { provisioningDelayMs: 0, provisioningPolls: 1 } });
         const up = ok(await f.stack.up());
-        // The provider's lines show under the resource they are about, in the engine's own record and in the order they
-        // were said, and a warning is a warning.
+        // The provider's lines show under their resource in the engine's record, in order; a warning is a warning.
         const diagnostics = (r: CliResult) => r.events.map((e) => e.diagnosticEvent).filter((d) => d !== undefined);
         const diagnostic = (r: CliResult, text: string) => diagnostics(r).find((d) => d.message.includes(text));
         expect(diagnostic(up, `ordered ${web.hostname}`)).toMatchObject({ urn: door.urn("web"), severity: "info" });

@@ -1,9 +1,4 @@
-/**
- * One order for a fleet (`edis:batchOrders`) through the real `pulumi` CLI: the servers one `pulumi up` creates go
- * to EDIS in one add/order with one item each and one invoice, at the CLI's own default parallelism; the engine
- * killed after that order answered leaves every member resumable without a second order; a lost answer blocks
- * every member until the one command it prints resolves the batch.
- */
+// One order for a fleet (`edis:batchOrders`) through the real CLI, at its own default parallelism.
 import { SimulatorOptions } from "../../simulator/server";
 import { runNamedCommand } from "../support/journalCommand";
 import { DOORS, SERVERS, cliStacksPerTest, expectNoCredentials, failed, ok, openDoor, paidWrites, upKilledWhileProvisioning } from "./support";
@@ -15,7 +10,6 @@ const fleet = {
 };
 
 const open = cliStacksPerTest();
-/** The fleet, batched, in test/programs/servers. */
 const openFleet = (sim: SimulatorOptions = {}) => open(SERVERS, { sim, config: { "edis:batchOrders": "true", "edis-servers:servers": JSON.stringify(fleet) } });
 
 const itemsOf = (fields: Record<string, unknown>) => (JSON.parse(String(fields.order)) as { item: Array<{ hostname: string }> }).item.map((i) => i.hostname).sort();

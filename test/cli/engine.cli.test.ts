@@ -1,9 +1,5 @@
-/**
- * Engine behaviour that the provider must live with, shown with the real `pulumi` CLI: a refresh that fails
- * stops the whole command (so no Read may throw for an optional reading: examples.cli's day-two case; lifecycle.cli
- * shows refresh and destroy configuring the provider from what state recorded, and preview planning deletes); `KvmServer.get` on the oldest
- * and the newest `@pulumi/pulumi` the peer range allows.
- */
+// Engine behaviour the provider must live with, via the real CLI: a failing refresh stops the whole command (so no Read
+// may throw for an optional reading); `KvmServer.get` on the oldest and newest @pulumi/pulumi the peer range allows.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { PACKAGE_ROOT } from "../support/workspace";

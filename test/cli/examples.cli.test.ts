@@ -1,8 +1,4 @@
-/**
- * The examples, through the real `pulumi` CLI on a file:// backend against the
- * simulator: what a user and a CI job run, with the simulator's record checked after every command, and no
- * credential in the state, the export or any output.
- */
+// The examples through the real CLI against the simulator, its record checked after every command; no credential leaks.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -64,7 +60,6 @@ test("examples/basic: up, a quiet preview, drift (suspended at EDIS) failing --e
 test("examples/fleet: a preview prices each server with the running total, orders nothing; three servers over two locations, exporting their monthly list price; unchanged on a second up, cancelled Immediate by destroy", async () => {
     const f = await open(join(EXAMPLES, "fleet"), { config: { "edis-fleet:sshPublicKey": KEY } });
     const { sim, stack } = f;
-    // The preview prices each server, with the running total; it orders nothing.
     const preview = ok(await stack.preview());
     const priced = [...preview.output.matchAll(/(\S+)\.example\.com: orders .* at list price before tax; this deployment adds ([\d.]+) EUR\/month so far/g)];
     expect([...new Set(priced.map((m) => m[1]))].sort()).toEqual(["db-1", "web-1", "web-2"]);
@@ -175,7 +170,6 @@ test("npm run demo takes the Pulumi CLI path when pulumi is on the PATH, and its
         });
         const lines = demo.stdout.trim().split("\n");
         expect({ status: demo.status, first: lines[0] }).toEqual({ status: 0, first: "Pulumi CLI found: deploying examples/basic with the Automation API and a local file:// backend." });
-        // The steps in order: each piece after the one before it.
         const order = ["== pulumi up (examples/basic)", "resources: 2 create", "== behind Pulumi's back: EDIS suspends", "== pulumi preview", "suspended", "false => true", "plan: 1 update", "== pulumi refresh", "resources: 1 update", "== pulumi destroy", "resources: 2 delete"];
         let from = 0;
         expect(order.filter((piece) => (from = demo.stdout.indexOf(piece, from)) < 0)).toEqual([]);

@@ -1,8 +1,4 @@
-/**
- * Deployments killed mid-call through the real `pulumi` CLI: the provider host alone (the engine lives on), or the
- * whole command (a cancelled CI job), each at the moment a chosen call reaches the simulator, so no clock decides it.
- * The witnesses: the simulator's record, the checkpoint, and the journal.
- */
+// Deployments killed mid-call via the real CLI, each when a chosen call reaches the simulator: no clock decides it.
 import { join } from "node:path";
 import { OrderJournal } from "../../provider/journal";
 import { until } from "../support/sim";

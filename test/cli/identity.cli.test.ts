@@ -1,9 +1,4 @@
-/**
- * The identity of a paid write, where the real engine decides it: a resource renamed with an alias, a renamed
- * stack, a stack removed and created again, and the two halves of a replacement. Each starts from what the review
- * found (an order whose answer arrived, then a killed deployment or a lost answer) and asserts the simulator's
- * record of paid writes and the state the real `pulumi` CLI keeps.
- */
+// A paid write's identity where the engine decides it: renames, a stack removed and created again, replacements.
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runNamedCommand } from "../support/journalCommand";

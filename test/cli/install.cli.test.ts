@@ -1,10 +1,4 @@
-/**
- * A user's first hour, done as the user did it, with the real `pulumi` CLI: a project made with `pulumi new`
- * from the examples/basic template outside this repository, the package installed from its tarball as the
- * README says, the Quick start and the README's unit test compiled with the newest TypeScript 5 and 6 under the
- * template's tsconfig, the unit test run with jest as the README sets it up, and the Quick start deployed
- * against the simulator. `npm run test:install`; CI runs it on Node 24 (test:smoke), test:cli leaves it out.
- */
+// A user's first hour with the real CLI, as the README says. `npm run test:install` (CI: Node 24); not in test:cli.
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -75,8 +69,7 @@ test("pulumi new from examples/basic outside the repository, npm install of the 
     expect(ls("pulumi-edis")).toEqual({ name: "pulumi-edis", status: 0, copies: [join(modules, "pulumi-edis")] });
     expect(ls("@aws-sdk/client-s3").copies).toEqual([]);
 
-    // The Quick start as index.ts, its unit test and jest config from the README; the template's own program stays
-    // beside them as template.ts, which the template's tsconfig ("*.ts") compiles with them.
+    // The README's Quick start, unit test and jest config; the template's program stays as template.ts, compiled too.
     renameSync(join(project, "index.ts"), join(project, "template.ts"));
     writeFileSync(join(project, "index.ts"), docBlock("ts", 'new edis.KvmServer("web"'));
     writeFileSync(join(project, "index.test.ts"), docBlock("ts", "edisTesting.startTestAccount()"));
@@ -107,7 +100,6 @@ test("pulumi new from examples/basic outside the repository, npm install of the 
     expect(unit.stderr).not.toMatch(/ECONNREFUSED|error serializing/);
     expect(unit.status).toBe(0);
 
-    // The Quick start through the real CLI against the simulator, configured as the README and the simulator say.
     const f = await open(project, { installed: true, config: { "edis:paymentMethod": "paypal", sshPublicKey: KEY } });
     const up = ok(await f.stack.up());
     expect(up.ops).toEqual({ web: ["create"] });

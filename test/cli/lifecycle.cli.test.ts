@@ -1,13 +1,8 @@
-/**
- * Whole lifecycles through the real `pulumi` CLI against the simulator, asserting after every command what the
- * engine did (each resource's steps, failed ones marked), the state it left (ids, KVM ids known, init errors) and the
- * paid writes EDIS received: an unpaid create finished later, an upgrade, replacements, a rotated password.
- */
+// Whole lifecycles through the real CLI, checking after each command the engine's steps, the state and the paid writes.
 import { EdisSimulator } from "../../simulator/server";
 import { CliResult, nameOf } from "./pulumi";
 import { SERVERS, cliStacksPerTest, declare, expectNoCredentials, paidWrites } from "./support";
 
-/** What a command did, as the scenarios assert it. */
 interface Observed {
     ok: boolean;
     /** Each resource's steps in order: refresh, create, same, update, replace, delete, read; failed ones end in "!". */
@@ -55,7 +50,6 @@ function observedState(sim: EdisSimulator, id: string, outputs: Record<string, u
 const a = { planId: 101, osId: 1012, hostname: "a.example.com" };
 const b = { planId: 101, osId: 1012, hostname: "b.example.com" };
 
-/** Pays every open invoice of the simulated account, as the user does in the client area. */
 function payAll(sim: EdisSimulator): void {
     for (const invoice of sim.account.state.invoices) sim.account.payInvoice(invoice.invoiceId);
 }
@@ -78,15 +72,13 @@ test("an unpaid create finished by the next up without a second order, a no-chan
     expect(resumed).toMatchObject({ ok: true, steps: { a: ["update"] }, paid: unpaid.paid, state: { a: { kvmId: true, initErrors: false } } });
     expect(resumed.output).toContain("not ordering again");
     expect(Object.values((await r.run("up")).steps).flat().filter((op) => op !== "same")).toEqual([]);
-    // The engine's facts: replaceOnChanges applies only to keys the provider's Diff
-    // reports, and the dynamic host reports none: the plan change is an in-place upgrade, no second order.
+    // Engine fact: replaceOnChanges applies only to keys Diff reports, and the dynamic host reports none: in place.
     await r.declare({ a: { ...a, planId: 102 }, b }, { a: { replaceOnChanges: ["planId"] } });
     const inPlace = await r.run("preview");
     expect(inPlace.steps.a).toEqual(["update"]);
     const upgraded = await r.run("up");
     expect(upgraded).toMatchObject({ ok: true, paid: ["add/order", "add/order", "add/upgrade"] });
-    // A replacement whose new order EDIS's catalogue refutes (an OS the new plan lacks), with deleteBeforeReplace: the
-    // engine checks the new half before any step, so nothing is cancelled or ordered.
+    // deleteBeforeReplace, new half refuted by the catalogue: the engine checks it before any step; nothing is paid.
     await r.declare({ a: { ...a, planId: 201, osId: 9999, replaceOnPlanChange: true }, b }, { a: { deleteBeforeReplace: true } });
     const refuted = await r.run("up");
     expect(refuted).toMatchObject({ ok: false, paid: upgraded.paid, state: { a: { planId: 102 } } });
@@ -104,13 +96,11 @@ test("an unpaid create finished by the next up without a second order, a no-chan
     expect(services.map((s) => s.pid)).toEqual([102, 201]);
     expect(r.sim.calls("cancel/product").map((c) => c.fields.serviceid)).toEqual([String(services[0].serviceId)]);
     expect(replaced.state.a).toMatchObject({ service: `${a.hostname}@201`, planId: 201, locationId: 2 });
-    // The engine's fact: the replacement's new half, stopped by its unpaid invoice, is finished by an update; then the
-    // old half, kept until now, is deleted.
+    // Engine fact: the new half, stopped by its unpaid invoice, is finished by an update; then the old half is deleted.
     expect(replaced.steps.a).toEqual(["update", "delete"]);
     const settled = await r.run("preview");
     expect(settled.ok).toBe(true);
     expect(Object.values(settled.steps).flat().filter((op) => op !== "same")).toEqual([]);
-    // b dropped: planned as a delete, then cancelled; destroy cancels a.
     await r.declare({ a: { ...a, planId: 201, replaceOnPlanChange: true } });
     // Preview plans the delete (and --expect-no-changes counts it); only up cancels.
     expect(await r.run("preview", ["--expect-no-changes"])).toMatchObject({ ok: false, steps: { b: ["delete"] }, paid: replaced.paid });

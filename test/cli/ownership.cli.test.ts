@@ -1,14 +1,6 @@
-/**
- * What is whose, through the real CLI and both doors (DESIGN.md section 4):
- *
- *   one server, one holder   renames are the engine's (aliases, `pulumi stack rename`); letting a server go without a
- *                            cancel is `pulumi state delete`; no delete cancels a server another resource of the program
- *                            holds, and none defers to a holder it has not seen
- *   nothing ours passed over an unknown order blocks whatever spelling of the endpoint the stack uses next; an order the
- *                            engine has blocks no other stack of the same directory
- *   an answer about another   a cancel "success" that names another service cancels nothing here
- *   one odd item, one effect  a listing entry or a location's catalogue that cannot be read affects only what holds it
- */
+// What is whose, via the real CLI and both doors (DESIGN.md section 4): one server, one holder (renames are the
+// engine's, letting go is `pulumi state delete`); an unknown order blocks any endpoint spelling but no other stack;
+// a cancel "success" naming another service cancels nothing; an unreadable listing entry or catalogue affects only it.
 import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runNamedCommand } from "../support/journalCommand";
@@ -151,11 +143,9 @@ describe.each(DOORS)("through $name", (door) => {
         expect(paidWrites(f.sim)).toEqual(["add/order", "add/order"]);
         f.stack.stack = dev;
         if (door.name.includes("plugin")) {
-            // No program code of the provider's runs in a YAML program: dev's entry stays until dev's next operation, and
-            // prod names it as it passes it over.
+            // No provider code runs in a YAML program: dev's entry stays until dev's next operation; prod names it.
             expect(prod.output).toContain(`for ${door.urn("web", dev)}, a stack with another provider`);
-            // What an engine that died before its checkpoint leaves, then `pulumi stack rename`: the entry stops the
-            // renamed stack (it keeps its provider's id), naming dev; prod's entry (another provider) does not.
+            // Dead engine (no checkpoint), then `stack rename`: dev's entry stops the renamed stack (same provider id).
             ok(await f.stack.run(["state", "delete", door.urn("web", dev), "--yes"]));
             // `pulumi stack rename` may move the stack to another project too, whose name the program then takes.
             await f.stack.renameStack("organization/edis-yaml-renamed/staging");
@@ -171,8 +161,7 @@ describe.each(DOORS)("through $name", (door) => {
             expect(paidWrites(f.sim)).toEqual(["add/order", "add/order"]);
         }
         ok(await f.stack.preview(["--expect-no-changes"]));
-        // The next operation that sees a server in state clears its entry, in either door; prod's waits for prod's own.
-        // What stays is each server's holder record, until it is cancelled.
+        // An operation that sees a server clears its entry (prod's waits for prod's); holder records stay until cancel.
         const all = await new OrderJournal(join(f.stack.project.dir, ".pulumi-edis", "journal")).list();
         const left = all.filter((e) => e.kind !== "adoption");
         expect(all.filter((e) => e.kind === "adoption").map((e) => e.state)).toEqual(["held", "held"]);
@@ -203,7 +192,6 @@ describe.each(DOORS)("through $name", (door) => {
         expect((await f.stack.resources()).web2.outputs).toMatchObject({ kvmId: expect.stringMatching(/^kvm_/) });
         expect(paidWrites(f.sim)).toEqual(["add/order", "add/order"]);
 
-        // A cancel answered "success" about another service cancels nothing here: destroy fails, the server stays.
         const { serviceId } = f.sim.account.state.services[0];
         f.sim.inject({ endpoint: "cancel/product", json: { status: "success", serviceid: serviceId + 4000 } });
         await door.declare(f.stack, { web2: { ...web, hostname: "web2.example.com" } });

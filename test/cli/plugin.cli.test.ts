@@ -1,13 +1,5 @@
-/**
- * The native provider plugin `pulumi-resource-edis` with the real CLI: a Pulumi YAML program (the real
- * pulumi-language-yaml host) orders, refreshes and cancels a server through it; `pulumi import` brings a server
- * ordered outside Pulumi under management with no diff on the next preview and nothing ordered; the plan names
- * the input that forces a replacement, and `replaceOnChanges` works (both dead for the dynamic resource); and the
- * money cases the engine decides, through the plugin: an engine killed after the order answered (the journal's
- * identity is the URN the plugin receives), an unpaid invoice (an init error, resumed without a second order),
- * and a lost add/order answer (blocked until the program adopts the server, or its printed forget command, which runs
- * the installed plugin's own code, is run).
- */
+// The plugin with the real CLI and a YAML program: the plan names the input forcing a replacement, replaceOnChanges
+// works (both dead for the dynamic resource); the engine's money cases via the plugin (journal key: the URN it gets).
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { SimulatorOptions } from "../../simulator/server";

@@ -1,15 +1,5 @@
-/**
- * The real Pulumi CLI, driven as a user or a CI job drives it: `pulumi up`, `preview`, `refresh`, `destroy`,
- * `stack export`, on a `file://` backend with the passphrase secrets provider, against the EDIS simulator on
- * 127.0.0.1. Nothing here models the engine: every step, its order and the state it leaves are the engine's.
- *
- * The CLI is the one `.ci/install-pulumi.sh` builds (pinned, cached outside the repository); set
- * PULUMI_EDIS_CLI_BIN to its bin directory to skip the cache check. Each stack has its own PULUMI_HOME and
- * backend directory, so tests never see each other's plugins, credentials or stacks.
- *
- * What a test reads: the exit code, the output (stdout and stderr, as a CI log shows them), and the engine's
- * own event log (`--event-log`), from which `ops` gives each resource's operations as the engine reported it.
- */
+// The real Pulumi CLI (pinned by .ci/install-pulumi.sh; PULUMI_EDIS_CLI_BIN names its bin dir) on a file:// backend:
+// nothing models the engine. Each stack has its own PULUMI_HOME and backend; `ops` comes from the engine's --event-log.
 import { ChildProcess, execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { appendFileSync, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
@@ -35,11 +25,7 @@ export function pulumiBinDir(): string {
 
 const TEST_PROGRAMS = join(PACKAGE_ROOT, "test", "programs") + sep;
 
-/**
- * A test program (test/programs/) runs as the JavaScript TypeScript makes of it: what these tests judge is the provider
- * and the engine, and loading TypeScript into every program costs a seventh of a command's CPU. examples/ and the
- * installed project run as TypeScript, as users run them.
- */
+/** test/programs run transpiled (TS loading costs a seventh of a command's CPU); examples/ run as TypeScript. */
 function asJavaScript(dir: string): void {
     const source = join(dir, "index.ts");
     if (!existsSync(source)) return;
@@ -80,9 +66,7 @@ export interface CliResult {
 }
 
 export interface CliStackOptions {
-    /** A directory with Pulumi.yaml and the program. */
     programDir: string;
-    /** Stack config, keys namespaced (`edis:password`). */
     config?: Record<string, string>;
     secretKeys?: string[];
     /** More environment for every command (EDIS_* fallbacks, ...). */
@@ -91,18 +75,11 @@ export interface CliStackOptions {
     installed?: boolean;
     /** The directory of the `@pulumi/pulumi` release the project installs, when not this package's own. */
     pulumiSdk?: string;
-    /**
-     * Another runner of that stack: a fresh directory that checks out the same project (that stack's
-     * Pulumi.<stack>.yaml, as a repository holds it) and uses its passphrase; the backend is `env`'s
-     * PULUMI_BACKEND_URL, shared. The stack is not created again.
-     */
+    /** Another runner of that stack: a fresh checkout of its Pulumi.<stack>.yaml and passphrase, on `env`'s backend. */
     checkoutOf?: CliStack;
 }
 
-/**
- * The passphrase of the stacks of this module's instance (one per jest test file, or per process), and by project the
- * files `pulumi stack init` wrote for the first stack, removed when the test file (or the process) ends.
- */
+// One passphrase per jest test file (or process); per project, the files of its first `stack init`, removed at the end.
 const PASSPHRASE = randomBytes(16).toString("hex");
 const STACK_TEMPLATES = new Map<string, string>();
 const templateCopies: string[] = [];
@@ -147,12 +124,8 @@ export class CliStack {
         return stack;
     }
 
-    /**
-     * `pulumi stack init`, run once a project per test file on a file:// backend: a later stack of the project starts from a
-     * copy of the files it wrote (the backend's and Pulumi.dev.yaml, under the one passphrase), half a second less. A copied
-     * stack is selected in no PULUMI_HOME: every command names it (`run`). A project dir with a stack file already, or
-     * another backend, gets the CLI's own `stack init`.
-     */
+    // `stack init` runs once per project per test file; later stacks copy its files (half a second less) and, selected
+    // nowhere, are named by every command. A stack file already there, or another backend, gets a real `stack init`.
     private async init(): Promise<void> {
         const stackFile = join(this.project.dir, `Pulumi.${this.stack}.yaml`);
         const copyable = !this.env.PULUMI_BACKEND_URL && !existsSync(stackFile);
@@ -192,7 +165,6 @@ export class CliStack {
         };
     }
 
-    /** Sets config values; secret ones with `--secret`, as a user does. */
     async setConfig(config: Record<string, string>, secretKeys: string[] = []): Promise<void> {
         const args = ["config", "set-all"];
         for (const [k, v] of Object.entries(config)) args.push(secretKeys.includes(k) ? "--secret" : "--plaintext", `${k}=${v}`);
@@ -272,10 +244,7 @@ export class CliStack {
         return ok(await this.run(["stack", "export"])).stdout;
     }
 
-    /**
-     * The stack's deployment: resources (with `pending_operations` beside them), as the engine checkpointed it. On this
-     * stack's own file:// backend, read from the checkpoint file that `pulumi stack export` prints, without a process.
-     */
+    /** The engine's checkpoint; on this stack's own file:// backend, read from the file without a process. */
     async deployment(): Promise<Deployment> {
         if (this.env.PULUMI_BACKEND_URL) return (JSON.parse(await this.exportText()) as { deployment: Deployment }).deployment;
         // A stack renamed into another project is named organization/<project>/<stack>.
@@ -295,26 +264,17 @@ export class CliStack {
         return JSON.parse(ok(await this.run(["stack", "output", "--json"])).stdout) as Record<string, unknown>;
     }
 
-    /**
-     * Kills the running command's whole process group at once (pulumi, the language host, the program and the
-     * provider host), as a cancelled CI job or a lost runner does. Each command runs in a group of its own.
-     */
+    /** Kills the running command's whole process group at once, as a cancelled CI job or a lost runner does. */
     kill(signal: NodeJS.Signals = "SIGKILL"): void {
         if (this.running?.pid) process.kill(-this.running.pid, signal);
     }
 
-    /**
-     * Kills the provider hosts of this stack alone (the dynamic provider's and the plugin's), as the kernel's OOM killer
-     * or a crash does: the engine and the program live on and see the host's calls fail. Returns how many processes died.
-     */
+    /** Kills this stack's provider hosts alone, as an OOM kill does: the engine lives on and sees calls fail. */
     killProviderHosts(): number {
         return killIn(this.workDir, (command) => /dynamic-provider|pulumi-resource-/.test(command));
     }
 
-    /**
-     * Kills every process of this stack at once, as a cancelled CI job does: `pulumi`'s process group, and the language
-     * and provider hosts the engine starts in groups of their own. Returns how many processes died.
-     */
+    /** Kills every process of this stack (pulumi's group, hosts in their own groups), as a cancelled CI job does. */
     crash(): number {
         try {
             this.kill();
@@ -396,12 +356,8 @@ function opsOf(events: EngineEvent[]): Record<string, string[]> {
     return ops;
 }
 
-/**
- * Kills the processes that work in `workDir` and whose command line `which` accepts, until a pass finds none (a parent
- * killed late may have started a child meanwhile); returns how many died. The engine starts provider hosts in process
- * groups of their own, so a SIGKILLed `pulumi` leaves its provider host running (as it would for a user); `dispose`
- * stops them all, so that one test's orphan does not load the machine for the next.
- */
+// Repeats until a pass finds none (a late-killed parent may spawn a child). The engine starts provider hosts in their
+// own process groups, so a SIGKILLed pulumi leaves them running, as for a user; `dispose` stops them all.
 function killIn(workDir: string, which: (command: string) => boolean): number {
     let killed = 0;
     for (let found = true; found; ) {

@@ -1,9 +1,5 @@
-/**
- * A Pulumi Python program, through the provider plugin and its Python SDK (`pulumi package gen-sdk` output,
- * built by .ci/build-sdks.sh), with the real CLI: it orders, refreshes and cancels a server against the simulator.
- * The program runs in a virtualenv of its own, as `pulumi new python` makes one; the pulumi package comes from
- * PyPI (installed by .ci/install-pulumi.sh, reached through a .pth file) and the SDK is pip-installed offline.
- */
+// A Python program through the plugin and its generated SDK (.ci/build-sdks.sh), in a virtualenv of its own as `pulumi
+// new python` makes; pulumi comes from install-pulumi.sh's environment (a .pth file), the SDK pip-installed offline.
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";

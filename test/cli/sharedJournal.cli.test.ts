@@ -1,9 +1,4 @@
-/**
- * The order journal in S3 (`edis:journalUrl`), through the real `pulumi` CLI against the simulator, with MinIO on
- * 127.0.0.1 as the store. Each "runner" is a program directory of its own, with its own backend, home and
- * journal setting and nothing shared on disk with the other: what two CI jobs on two machines are. The
- * simulator's record of paid writes is the witness.
- */
+// The journal in S3 via the real CLI; runners share nothing on disk (own dir, backend, home): two CI jobs on two hosts.
 import { runNamedCommand } from "../support/journalCommand";
 import { OrderJournal, journalStoreAt, parseJournalUrl } from "../../provider/journal";
 import { EdisSimulator } from "../../simulator/server";
@@ -39,11 +34,7 @@ async function simulator(options: Parameters<typeof startSimulator>[0] = {}): Pr
     return sim;
 }
 
-/**
- * A runner: a fresh program directory, the journal in S3, the AWS credentials in its environment. Its backend is
- * its own (a file:// backend in its directory), or `backendUrl`; `checkoutOf` makes it another runner of that
- * runner's stack (the same project files, the same backend).
- */
+/** A fresh runner with the journal in S3: its own file:// backend or `backendUrl`; or a checkout of another's stack. */
 async function runner(sim: EdisSimulator, journalUrl: string, options: { backendUrl?: string; checkoutOf?: CliStack; config?: Record<string, string> } = {}): Promise<CliStack> {
     const stack = await CliStack.create({
         programDir: SERVERS,

@@ -1,7 +1,4 @@
-/**
- * What the real-CLI tests share: a simulator and a stack of a program pointed at it, the witnesses (the
- * simulator's record of paid writes), and the check that no credential reached anything the user can read.
- */
+// What the real-CLI tests share: a simulator, a stack pointed at it, the paid-write witnesses, the credential check.
 import { EdisSimulator, SimulatorOptions } from "../../simulator/server";
 import { stackConfigFor, startSimulator } from "../support/sim";
 import { execFileSync } from "node:child_process";
@@ -44,10 +41,7 @@ export async function cliStack(
     };
 }
 
-/**
- * Opens fixtures that are disposed after each test: `const open = cliStacksPerTest();` at the top of a file,
- * then `const { sim, stack } = await open(dir, options)` in a test.
- */
+/** Fixtures disposed after each test: `const open = cliStacksPerTest();` at file top, `await open(dir)` in a test. */
 export function cliStacksPerTest(): typeof cliStack {
     const opened: CliFixture[] = [];
     afterEach(async () => {
@@ -60,11 +54,8 @@ export function cliStacksPerTest(): typeof cliStack {
     };
 }
 
-/**
- * `pulumi up`, killed with SIGKILL (as a cancelled CI job is; SIGINT is Ctrl-C) once `orders` add/orders have answered and
- * provisioning is being waited for: at the first get/kvmid that arrives after them, held until the signal is sent (the
- * provider asks it only once the answer is in the journal), so no clock decides the moment.
- */
+// `pulumi up` killed (SIGKILL: a cancelled CI job) once `orders` add/orders answered: at the first get/kvmid after
+// them, held until the signal is sent (asked only once the answer is journalled), so no clock decides the moment.
 export async function upKilledWhileProvisioning(sim: EdisSimulator, stack: CliStack, signal: NodeJS.Signals = "SIGKILL", orders = 1): Promise<CliResult> {
     let sent = false;
     sim.holdByEndpoint["get/kvmid"] = async () => {
@@ -87,7 +78,6 @@ export function declare(stack: CliStack, servers: object, options: object = {}):
 export interface Door {
     name: string;
     programDir: string;
-    /** The URN of a server of this name in stack `stack`. */
     urn(name: string, stack?: string): string;
     /** Declares the servers by name, with their aliases (old names). */
     declare(stack: CliStack, servers: Record<string, object>, aliases?: Record<string, string>): Promise<void>;
@@ -122,19 +112,16 @@ export const DOORS: Door[] = [
     },
 ];
 
-/** A fixture of `door`'s program, declaring `servers`. */
 export async function openDoor(open: typeof cliStack, door: Door, servers: Record<string, object>, options: Parameters<typeof cliStack>[1] = {}): Promise<CliFixture> {
     const f = await open(door.programDir, options);
     await door.declare(f.stack, servers);
     return f;
 }
 
-/** The paid writes the simulator received, in order. */
 export function paidWrites(sim: EdisSimulator): string[] {
     return sim.log.filter((e) => PAID_WRITES.includes(e.endpoint)).map((e) => e.endpoint);
 }
 
-/** A command that must have failed. */
 export function failed(r: CliResult): CliResult {
     if (r.code === 0) throw new Error(`${r.command} was expected to fail:\n${r.output}`);
     return r;
@@ -146,11 +133,7 @@ export function journalText(stack: CliStack): string {
     return existsSync(dir) ? readdirSync(dir).map((f) => readFileSync(join(dir, f), "utf8")).join("\n") : "";
 }
 
-/**
- * No byte of the account's password, its e-mail or any session signature the simulator issued, in any of the
- * encodings an echo may use, in the stack's state (the backend's every file: checkpoint, history, backups),
- * `pulumi stack export`, any command's output or the journal.
- */
+/** No password, e-mail or issued signature, in any echo's encoding, in the backend, export, output or journal. */
 export async function expectNoCredentials(f: CliFixture): Promise<void> {
     const { email, password } = f.sim.account.state;
     const secrets = [password, email, ...f.sim.account.issuedSignatures];
@@ -167,12 +150,8 @@ const PLUGIN_VERSION: string = JSON.parse(readFileSync(join(PACKAGE_ROOT, "packa
 /** Where the archive was installed once for this test file (each stack's PULUMI_HOME links to it). */
 let installedOnce: string | undefined;
 
-/**
- * The provider plugin as a Pulumi user installs it: `pulumi plugin install resource edis <version> --file <archive>`
- * (the archive .ci/plugin-archives.sh builds, before the tests), with ambient plugins ignored and no
- * pulumi-resource-edis on the PATH. It is installed once per test file, into a PULUMI_HOME of its own; each stack's
- * PULUMI_HOME gets the installed plugin (an 80 MB tree) as hard links, and `pulumi plugin ls` there must list it.
- */
+// The plugin as a user installs it (`plugin install --file`, .ci/plugin-archives.sh's archive), ambient plugins
+// ignored; installed once per test file, hard-linked (80 MB) into each stack's PULUMI_HOME, whose `plugin ls` lists it.
 export async function installPlugin(stack: CliStack): Promise<CliStack> {
     const archive = join(PACKAGE_ROOT, "plugins", `pulumi-resource-edis-v${PLUGIN_VERSION}-linux-amd64.tar.gz`);
     if (!existsSync(archive)) throw new Error(`${archive} is missing: run \`npm run plugins\` (\`npm run test:cli\` does) before this test`);

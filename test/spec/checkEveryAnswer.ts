@@ -1,7 +1,4 @@
-/**
- * Jest set-up (setupFilesAfterEnv): a test during which any simulator answered outside the specification
- * fails, with the answers that did, whatever the test itself asserted.
- */
+// setupFilesAfterEnv: a test during which any simulator answered outside the specification fails, whatever it asserted.
 import { takeViolations } from "./conformance";
 
 function failOnViolations(): void {

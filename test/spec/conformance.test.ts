@@ -1,13 +1,4 @@
-/**
- * The conformance suite: the specification (shared/000_3cfe71d17a36cd55.txt) against the simulator and the
- * client, each measured separately.
- *
- * - The strict schemas refuse an answer from which any field the specification shows is removed, and the
- *   dialect the first version spoke.
- * - The simulator answers every endpoint in those shapes (and every other test's answers are checked too,
- *   through checkEveryAnswer.ts).
- * - The client reads each shape, written from the tables as a fixture, into the expected model values.
- */
+// The specification against the simulator and the client, separately (every test's answers: checkEveryAnswer.ts).
 import { EdisClient } from "../../provider/client/client";
 import * as wire from "../../provider/client/schemas";
 import { billingCycleProblem } from "../../provider/kvm/orderCheck";

@@ -1,8 +1,4 @@
-/**
- * Collects, for the whole test run, what the simulators answered outside the specification. Every simulator a
- * test starts (test/support/sim.ts) reports each answer here; checkEveryAnswer.ts fails the test during which
- * a violation happened.
- */
+// Collects every simulator's answers outside the specification; checkEveryAnswer.ts fails the test they happened in.
 import type { SimAnswer } from "../../simulator/server";
 import { conformanceProblems } from "./specSchemas";
 
@@ -13,7 +9,6 @@ export function observeAnswer(answer: SimAnswer): void {
     violations.push(...conformanceProblems(answer));
 }
 
-/** The violations seen since the last call. */
 export function takeViolations(): string[] {
     return violations.splice(0);
 }

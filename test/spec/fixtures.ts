@@ -1,8 +1,4 @@
-/**
- * One answer per shape the specification shows, written from its tables and typed by the strict schemas, so
- * that the compiler and conformance.test.ts both hold them to the specification. The values are made up;
- * the field names, nesting and types are the specification's.
- */
+// One answer per shape the specification shows, typed by the strict schemas; values made up, names and types as spec'd.
 import { z } from "zod";
 import * as spec from "./specSchemas";
 

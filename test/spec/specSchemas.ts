@@ -1,14 +1,6 @@
-/**
- * The user's interface specification (shared/000_3cfe71d17a36cd55.txt), transcribed table by table into
- * strict schemas: every field it shows, with the type it gives, and nothing else (`strictObject` refuses a field
- * the specification does not name). Used to check the simulator's answers and the client's requests, never to
- * parse anything in the product: the client's tolerant schemas are provider/client/schemas.ts, written
- * separately, so that the two cannot drift into a dialect together.
- *
- * Part one is the specification. Part two, clearly apart, is what the simulator chose where the specification
- * says "not shown" (the endpoints that are only named, and error answers); those choices are the simulator's,
- * documented in simulator/account.ts, and checked here so that they stay the one choice they claim to be.
- */
+// The specification (shared/000_3cfe71d17a36cd55.txt) as strict schemas, for checking the simulator and the client's
+// requests only: the product's tolerant schemas (provider/client/schemas.ts) are written apart so the two cannot drift
+// into a dialect together. Part two: the simulator's choices where the spec says "not shown" (simulator/account.ts).
 import { z } from "zod";
 
 // ==== Part one: the specification ============================================================================
@@ -87,7 +79,6 @@ export const product = z.strictObject({
 });
 export const productsAnswer = z.strictObject({ status: success, products: z.record(z.string().min(1), product) });
 
-/** Order result. */
 export const orderAnswer = z.strictObject({
     status: success,
     orderid: integer,
@@ -99,11 +90,8 @@ export const orderAnswer = z.strictObject({
 /** "add-on id; empty string means none" */
 const addonField = z.union([integer, z.literal("")]);
 
-/**
- * Order request: the `order` form field's object. Which item fields are mandatory is not shown, so each is
- * optional here; what is present must have the specification's type, and no other field may appear
- * (`additional_driveboost`, the second sample item's spelling, is named by the specification and so allowed).
- */
+// Order request: which item fields are mandatory is not shown, so each is optional; `additional_driveboost`, the
+// second sample item's spelling, is named by the specification and so allowed.
 export const orderItem = z.strictObject({
     pid: integer,
     os: integer,
@@ -164,8 +152,7 @@ const choices: Record<string, z.ZodType> = {
 };
 
 // ==== Part three: the Management API, from the vendor's reference pages (EDIS-API.md, "Management API") ========
-// Documented by example: each answer below has the fields the vendor's example shows, with their types. Where
-// the pages show none (power off, VNC disabled, del/ptr), the simulator's choice, marked as such.
+// Each answer has the fields the vendor's example shows; where none is shown, the simulator's choice, marked.
 
 const portNumber = z.union([integer, numericString]);
 const vncEnabled = z.strictObject({ status: success, vnc_status: z.literal("enabled"), novnc_port: portNumber, vnc_port: portNumber, vnc_host: z.string().min(1) });
@@ -184,10 +171,7 @@ const management: Record<string, z.ZodType> = {
     "hooks/del": z.strictObject({ status: success, message: z.string().min(1) }),
 };
 
-/**
- * Every Management API request carries the session (`signature`, `kvm_id`, `valid_until`) and never the account's
- * e-mail or password: a per-server host must not receive them. `strictObject` refuses `email` and `pw`.
- */
+/** Management requests carry the session, never `email` or `pw`: a per-server host must not receive them. */
 const session = { signature: z.string().length(50), kvm_id: z.string().regex(/^kvm_\d+_\d+$/), valid_until: z.string().regex(/^\d+$/) };
 const managementRequests: Record<string, z.ZodType> = {
     "get/power": z.strictObject(session),

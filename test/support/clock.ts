@@ -1,9 +1,6 @@
 import { Clock } from "../../provider/clock";
 
-/**
- * A clock for tests: `sleep` resolves at once (after letting other promises run) and moves `now` forward by
- * what was asked; `sleeps` records every request in order.
- */
+/** `sleep` resolves at once (after other promises run) and moves `now` on by what was asked; `sleeps` records each. */
 export class ManualClock implements Clock {
     readonly sleeps: number[] = [];
 

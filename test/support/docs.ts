@@ -1,7 +1,4 @@
-/**
- * The documentation a user reads, as files: the README, CONTRIBUTING.md and docs/ (the Registry's layout). Tests
- * take their code blocks from here, so that every block a user may copy is compiled or run somewhere.
- */
+// The docs a user reads: tests take their code blocks from here, so every block a user may copy is compiled or run.
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 

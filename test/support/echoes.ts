@@ -1,7 +1,4 @@
-/**
- * How a server may echo a secret: a corpus made with the platform's own encoders, not with the code under test. The
- * withholding tests judge the provider on it; the real-CLI tests look for each form in everything the user can read.
- */
+// Made with the platform's own encoders, not the code under test; the real-CLI tests look for each form in all output.
 const bytes = (s: string) => [...Buffer.from(s)];
 const utf32 = (s: string, le: boolean) =>
     [...s].map((c) => Buffer.from(c.codePointAt(0)!.toString(16).padStart(8, "0"), "hex")).map((b) => (le ? b.reverse() : b).toString("latin1")).join("");

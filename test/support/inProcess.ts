@@ -1,7 +1,4 @@
-/**
- * The engine's calls for one resource, made in this process against one core: what the provider decides (which
- * calls, which outputs, which errors), not what the engine does with it (test/cli shows that through the real CLI).
- */
+// The engine's calls made in-process against one core: what the provider decides (test/cli has what the engine does).
 import type * as pulumi from "@pulumi/pulumi";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -43,11 +40,8 @@ export class InProcess {
         return this.noted(async () => this.apply(p, held, await this.check(p, held, news, name)));
     }
 
-    /**
-     * An up of several resources of one type: checks one at a time, then creates, updates and the deletes of those no
-     * longer declared, all at once (the engine runs independent steps in parallel). Errors are collected, as the CLI
-     * lists them; a resource whose step failed keeps what was held, and one with an init error is held with it.
-     */
+    // Checks one at a time, then creates, updates and deletes all at once, as the engine runs independent steps. Errors
+    // are collected as the CLI lists them; a failed step keeps what was held, an init error is held with it.
     async upAll(p: Provider, held: Record<string, Held>, declared: Record<string, Record<string, unknown>>): Promise<{ held: Record<string, Held>; errors: string[] }> {
         const errors: string[] = [];
         const after: Record<string, Held> = {};

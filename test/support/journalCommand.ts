@@ -1,14 +1,8 @@
-/**
- * What a user does with an error of the order journal: paste the `node '<installed cli.js>' orders ...` command it
- * names, word for word, into a shell.
- */
+// What a user does with an order journal error: paste the `node '<cli.js>' orders ...` command it names into a shell.
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 
-/**
- * Runs the orders command an error printed as a user pastes it: bash parses it, and runs the code it names. Asynchronous:
- * a simulator in this process (the chaos campaign's other run) keeps answering meanwhile.
- */
+// Runs it as pasted (bash parses it); async, so a simulator in this process (chaos's other run) keeps answering.
 export function runNamedCommand(text: string, verb: "forget" | "confirm" | "move", cwd?: string, env?: NodeJS.ProcessEnv): Promise<string> {
     const named = new RegExp(`\`(node '[^']+' orders ${verb} [^\`]+)\``).exec(text)?.[1];
     if (!named) return Promise.reject(new Error(`no ${verb} command in: ${text}`));

@@ -1,8 +1,5 @@
-// A counting relay in front of the S3 server of the tests (s3Server.ts): every request is counted by S3 operation
-// and passed on with its Host header, which the request's signature covers. It runs as a process of its own, so
-// that a test blocked in a synchronous child (an `orders` command run with execFileSync) does not block it.
-//
-//   node s3Relay.js <target port>     prints the port it listens on; GET /__relay/counts gives the counts as JSON
+// Counts requests to the tests' S3 server by operation, passing Host on (signed); its own process, so a test blocked
+// in execFileSync does not block it. `node s3Relay.js <port>` prints its port; GET /__relay/counts gives the counts.
 "use strict";
 const http = require("node:http");
 

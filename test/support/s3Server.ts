@@ -1,8 +1,4 @@
-/**
- * A real S3-compatible server for the tests of the shared order journal: MinIO, built by
- * `.ci/install-s3-server.sh` (`npm run s3:install`), started on 127.0.0.1 with a fresh data directory, and
- * stopped by the test that started it. Nothing leaves the machine.
- */
+// MinIO for the shared journal's tests (built by `npm run s3:install`), on 127.0.0.1 with a fresh data directory.
 import { ChildProcess, fork, spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
@@ -31,7 +27,6 @@ export interface S3Server {
     /** The environment a process needs to reach it: the AWS SDK's standard variables, as a user's CI sets them. */
     env: Record<string, string>;
     secretAccessKey: string;
-    /** A new empty bucket. */
     bucket(): Promise<string>;
     /** An s3:// journal URL for a bucket and prefix, with the parameters an S3-compatible endpoint needs. */
     journalUrl(bucket: string, prefix?: string): string;
@@ -77,8 +72,7 @@ export async function startS3Server(): Promise<S3Server> {
         }
         await new Promise((r) => setTimeout(r, 100));
     }
-    // Every request passes a counting relay on its way to MinIO (s3Relay.js, a process of its own), so that a test
-    // can count what a store costs.
+    // Requests pass a counting relay (s3Relay.js, its own process) on the way to MinIO, so a test can count the cost.
     const relay = fork(join(PACKAGE_ROOT, "test", "support", "s3Relay.js"), [String(port)], { stdio: ["ignore", "pipe", "inherit", "ipc"] });
     const relayPort = await new Promise<number>((resolve, reject) => {
         relay.stdout!.once("data", (d) => resolve(Number(String(d).trim())));

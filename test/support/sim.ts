@@ -1,6 +1,4 @@
-/**
- * Shared set-up for tests: a simulator on 127.0.0.1 and a client or a stack config pointed at it.
- */
+// Shared set-up for tests: a simulator on 127.0.0.1 and a client or a stack config pointed at it.
 import { EdisClient, EdisClientOptions } from "../../provider/client/client";
 import { EdisApiError } from "../../provider/client/errors";
 import { EdisSimulator, SimulatorOptions } from "../../simulator/server";

@@ -1,16 +1,9 @@
-/**
- * A Pulumi project as a user has it: a directory outside this repository holding the program, Pulumi.yaml
- * and node_modules in which `pulumi-edis` is installed as npm installs it: a directory of its own under
- * node_modules holding the files the package ships (hard links to this package's build, so that the project
- * costs no copy). The provider host runs with this directory as its working directory, so the only way it can
- * find the implementation is the package-name require that the serialized shim makes; and the serializer
- * sees the package under node_modules, as it does in a user's project, so `__provider` is what users store.
- */
+// A project as a user has it: outside the repo, pulumi-edis hard-linked under node_modules as npm installs it, so the
+// provider host finds it only by package name and the serializer stores the `__provider` users store.
 import { cpSync, linkSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 
-/** This package's root (where its package.json is). */
 export const PACKAGE_ROOT = resolve(__dirname, __dirname.includes(`${join("dist", "test")}`) ? "../../.." : "../..");
 
 export interface Project {
@@ -18,12 +11,8 @@ export interface Project {
     name: string;
 }
 
-/**
- * Copies a program directory (Pulumi.yaml plus sources) into a fresh project directory under `workDir`, with
- * this package linked into its node_modules. `installed`: the directory is a project whose node_modules a
- * real `npm install` filled; it is used where it is. `pulumiSdk`: the directory of the `@pulumi/pulumi` the
- * project installs (another release than this package's own, e.g. node_modules/pulumi-sdk-3.248).
- */
+// Copies a program into a fresh project with this package linked in. `installed`: a real `npm install` filled it, used
+// in place. `pulumiSdk`: another @pulumi/pulumi release to install (e.g. node_modules/pulumi-sdk-3.248).
 export function createProject(programDir: string, workDir = mkdtempSync(join(tmpdir(), "edis-stack-")), installed = false, pulumiSdk?: string): Project {
     const dir = installed ? programDir : join(workDir, "project");
     if (!installed) {
@@ -35,9 +24,7 @@ export function createProject(programDir: string, workDir = mkdtempSync(join(tmp
         // The provider plugin on node_modules/.bin, as npm puts a package's bins there (package.json "bin").
         mkdirSync(join(modules, ".bin"), { recursive: true });
         writeFileSync(join(modules, ".bin", "pulumi-resource-edis"), `#!/bin/sh\nexec node "${join(modules, "pulumi-edis", "dist", "provider", "plugin", "main.js")}" "$@"\n`, { mode: 0o755 });
-        // The program must share the SDK's @pulumi/pulumi instance, as one npm install would give it; the
-        // package's own dependencies sit beside it, as npm hoists them.
-        // The S3 client is an optional peer: linked too, as a user with a journal in S3 installs it.
+        // The program shares the SDK's @pulumi/pulumi instance; deps and the optional S3 peer beside it, as npm hoists.
         const { dependencies, peerDependenciesMeta } = JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")) as { dependencies: Record<string, string>; peerDependenciesMeta: Record<string, unknown> };
         for (const dependency of ["@pulumi/pulumi", ...Object.keys(dependencies), ...Object.keys(peerDependenciesMeta)]) {
             mkdirSync(dirname(join(modules, dependency)), { recursive: true });
@@ -78,10 +65,7 @@ export function transpileProgram(source: string, fileName: string): string {
     return ts.transpileModule(source, { fileName, compilerOptions }).outputText;
 }
 
-/**
- * The stack config of a program pointed at a simulator, as the tests, the bench and the chaos campaign set it:
- * the simulator's endpoints and credentials, a payment method, and provisioning polled every 0.1 s.
- */
+/** A program's stack config against a simulator, as the tests, the bench and the chaos campaign set it. */
 export function stackConfigFor(sim: { stackConfig(): Record<string, string> }): Record<string, string> {
     return {
         ...sim.stackConfig(),

@@ -56,7 +56,6 @@ seen.planId;
 seen.hostname;
 new edis.VncAccess("console", { kvmId: seen.kvmId, password: "abcd1234" }, { dependsOn: [seen] });
 
-// The testing helpers.
 const mocks: pulumi.runtime.Mocks = edisTesting.mocks();
 async function unitTest(): Promise<void> {
     const account: edisTesting.TestAccount = await edisTesting.startTestAccount();
