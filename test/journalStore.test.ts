@@ -3,8 +3,8 @@
 import { configFromRequest } from "../provider/plugin/server";
 import { UNKNOWN } from "../provider/fields";
 import { execFile, execFileSync } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { FileJournalStore, JournalClaimError, entryFor, JournalConflictError, JournalStore, JournalStoreError, OrderEntry, OrderJournal, parseJournalUrl } from "../provider/journal";
 import { runOrdersCli } from "../provider/cli";
@@ -115,7 +115,7 @@ describe.each(stores)("the journal in %s", (_title, open) => {
         expect(losers).toHaveLength(7);
         for (const l of losers) {
             expect(l.reason).toBeInstanceOf(JournalClaimError);
-            expect(String(l.reason.message)).toMatch(/another deployment is sending the same order for .*: its entry \(sending, sent .* by .* pid \d+\)/);
+            expect(String(l.reason.message)).toMatch(/another deployment is sending the same order for .*: its entry \(sending, sent .* by .* pid \d+ \([0-9a-f]{8}\)\)/);
             expect(String(l.reason.message)).toContain("Nothing was sent");
         }
         // Keys that differ only in case are two entries, on any file system.
@@ -296,6 +296,15 @@ describe("what the journal never guesses", () => {
         await expect(lookUp(dir, urn("other"))).rejects.toThrow(
             /order journal entry [0-9a-f]{16}\.0{40}\.order\.json .* cannot be read/,
         );
+    });
+
+    test("an entry of the same intent written by an earlier process with this host name and pid (a container's) still stops a renamed resource's write", async () => {
+        const dir = tempDir();
+        await new OrderJournal(dir).write(order(urn("dev", "old"), { state: "unknown" }));
+        const file = join(dir, readdirSync(dir).find((f) => f.includes(".order.json"))!);
+        writeFileSync(file, readFileSync(file, "utf8").replace(/"writer": "[^"]*"/, `"writer": "${hostname()} pid ${process.pid}"`));
+        const renamed = entryFor(new OrderJournal(dir), { key: urn("dev", "new"), aliases: [] }, "order", () => undefined, (e) => e.hostname === "web1.example.com");
+        await expect(renamed).rejects.toThrow(/the same intent in this stack/);
     });
 
     test("settings that would lose the journal are refused: empty values", () => {

@@ -115,9 +115,12 @@ export class JournalClaimError extends Error {
     override name = "JournalClaimError";
 }
 
-/** Which deployment writes an entry (machine, process, CI job), named to another deployment that finds it. */
+/**
+ * Which deployment writes an entry (machine, process, CI job), named to another deployment that finds it. Unique to this
+ * process: a container's host name and pid recur across runs, and an entry this process wrote is the only one it may pass.
+ */
 export const WRITER = [
-    `${hostname()} pid ${process.pid}`,
+    `${hostname()} pid ${process.pid} (${randomBytes(4).toString("hex")})`,
     process.env.GITHUB_RUN_ID ? `GitHub Actions run ${process.env.GITHUB_RUN_ID}` : undefined,
     process.env.CI_JOB_ID ? `GitLab job ${process.env.CI_JOB_ID}` : undefined,
 ].filter(Boolean).join(", ");

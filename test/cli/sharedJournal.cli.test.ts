@@ -103,7 +103,7 @@ test("a second runner that starts while the first one's add/order is in flight s
     } finally {
         release();
     }
-    expect(secondUp.output).toMatch(/the order for web1\.example\.com may or may not have been made: the deployment that sent it at \S+ \(.+ pid \d+\) has recorded no answer/);
+    expect(secondUp.output).toMatch(/the order for web1\.example\.com may or may not have been made: the deployment that sent it at \S+ \(.+ pid \d+ \([0-9a-f]{8}\)\) has recorded no answer/);
     expect(secondUp.output).toContain("still running on another machine that shares the order journal");
     // The command the error names works on the shared store.
     expect(secondUp.output).toContain(`--journal '${url}'`);
