@@ -82,6 +82,9 @@ describe("what a change does", () => {
         const update = kvmServerOn(e.core).update!(held.id, held.outs, { ...held.inputs, planId: 102 });
         expect(await e.failure(update)).toContain(`nothing was changed for web1.example.com (service ${held.id}): ${refusal}`);
         expect(writes()).toEqual([]);
+        // Another billing cycle of the plan it has takes no new capacity: stock does not refuse it.
+        if (what === "its location") expect((await up(held, { ...web1, billingCycle: "quarterly" })).step).toBe("update");
+        expect(writes()).toEqual(what === "its location" ? ["add/upgrade"] : []);
     });
 
     test.each([

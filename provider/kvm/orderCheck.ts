@@ -109,10 +109,12 @@ export const REPLACE_HINT =
 type Everything = Awaited<ReturnType<Catalogue["everything"]>>;
 
 /** What the catalogue refutes of a plan as what is bought, by an order and by a plan change alike: stock, billing cycle. */
-function targetProblems(everything: Everything, home: { plan: Product; location: Location }, cycle: BillingCycle): string[] {
+function targetProblems(everything: Everything, home: { plan: Product; location: Location }, cycle: BillingCycle, newPlan = true): string[] {
     const { plan, location } = home;
     const problems: string[] = [];
-    if (location.outOfStock) {
+    if (!newPlan) {
+        // Another billing cycle of the plan the server has takes no new capacity: stock does not decide it.
+    } else if (location.outOfStock) {
         const inStock = everything.filter((e) => !e.location.outOfStock).map((e) => describeLocation(e.location));
         problems.push(`${describeLocation(location)} is out of stock (get/locations says so); locations in stock: ${inStock.join(", ") || "none"}`);
     } else if (plan.outOfStock) {
@@ -145,7 +147,7 @@ export async function checkUpgrade(catalogue: Catalogue, name: string, fromPlanI
             unchanged,
         );
     }
-    const problems = [...targetProblems(everything, to, news.billingCycle), paymentMethodProblem(methods, paymentMethod)];
+    const problems = [...targetProblems(everything, to, news.billingCycle, news.planId !== fromPlanId), paymentMethodProblem(methods, paymentMethod)];
     if (problems.some(Boolean)) throw new OrderCheckError(problems.filter((p): p is string => !!p), unchanged);
 }
 
