@@ -6,6 +6,8 @@ import { vncAccessOn } from "../provider/management/vncAccess";
 import { EdisSimulator } from "../simulator/server";
 import { Held, InProcess, simulatorAndCore } from "./support/inProcess";
 import { runNamedCommand } from "./support/sim";
+import { readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 
 const SERVER = { planId: 101, osId: 1012, hostname: "web-1.example.com" };
 const VNC_PASSWORD = "Vnc4Test";
@@ -208,6 +210,22 @@ describe("TrafficAlert", () => {
         const taken = await upAlert(undefined);
         expect(e.log).toContain(`traffic hook ${hookId} on ${web().kvmId} was created by a deployment that did not finish`);
         expect(taken.held.outs.hookId).toBe(hookId);
+        expect(sim.calls("hooks/set")).toHaveLength(1);
+    });
+
+    test("a hook whose engine died before recording it, then the resource renamed without an alias or its stack renamed: no second hooks/set", async () => {
+        await ordered();
+        await upAlert(undefined);
+        const kvmId = web().kvmId;
+        // Written by an earlier process, as every run is one (these deployments share this test's process).
+        const dir = e.core.journal().dir;
+        const file = join(dir, readdirSync(dir).filter((f) => f.includes(".hook.json")).sort().pop()!);
+        writeFileSync(file, readFileSync(file, "utf8").replace(/"writer": "[^"]*"/, '"writer": "an earlier process"'));
+        for (const [name, key] of [["web-traffic-2", undefined], ["web-traffic", "urn:pulumi:prod::p::edis:test::web-traffic"]]) {
+            nextDeployment();
+            const inputs = { kvmId, ...ALERT, ...(key ? { __resourceKey: key } : {}) };
+            expect([name, await e.failure(e.up(alert(), undefined, inputs, name))]).toEqual([name, expect.stringMatching(/Nothing was sent, so that it cannot be paid twice/)]);
+        }
         expect(sim.calls("hooks/set")).toHaveLength(1);
     });
 });

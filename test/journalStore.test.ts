@@ -263,7 +263,7 @@ describe("what the journal never guesses", () => {
         await new OrderJournal(dir).write(order(urn("dev"), { state: "created", serviceId: 5, provider: provider("dev", "p1") }));
         expect(await asProd("p2")).toBeUndefined();
         // Passed over, never silently: a provider made anew between a dead engine and a rename would look the same.
-        expect(said).toEqual([expect.stringMatching(/^warning: the order journal records service 5 \(web1.example.com\) created at .* for urn:pulumi:dev::.*orders forget [0-9a-f]{16} --kind order/)]);
+        expect(said).toEqual([expect.stringMatching(/^warning: the order journal records service 5 \(web1.example.com\) made at .* for urn:pulumi:dev::.*orders forget [0-9a-f]{16} --kind order/)]);
         await expect(asProd("p1")).rejects.toThrow(/holds an unfinished order for urn:pulumi:dev::/);
         await expect(asProd("p2", "default_2_0_0")).rejects.toThrow(/holds an unfinished order for urn:pulumi:dev::/);
         await new OrderJournal(dir).write(order(urn("dev"), { state: "ordered", serviceId: 5, provider: provider("dev", "p1") }));

@@ -403,9 +403,9 @@ export async function unfinishedBeside<K extends "order" | "hook">(
     });
 }
 
-/** Whether an entry may record a write no state holds ("created" too: the engine may die before its checkpoint). */
+/** Whether an entry may record a write no state holds ("created" and "done" too: the engine may die before its checkpoint). */
 function unresolved(entry: JournalEntry): boolean {
-    return entry.kind !== "adoption" && entry.state !== "done" && entry.state !== "unclaimed";
+    return entry.kind !== "adoption" && entry.state !== "unclaimed";
 }
 
 /**
@@ -414,7 +414,7 @@ function unresolved(entry: JournalEntry): boolean {
  */
 function savedByAnotherStack(entry: JournalEntry, id: Identity): boolean {
     const [theirs, ours] = [entry.provider, id.provider];
-    return entry.state === "created" && !!theirs && !!ours && theirs.id !== ours.id && sameResourceElsewhere(ours.urn, theirs.urn);
+    return (entry.state === "created" || entry.state === "done") && !!theirs && !!ours && theirs.id !== ours.id && sameResourceElsewhere(ours.urn, theirs.urn);
 }
 
 function serviceOf(entry: JournalEntry): string | undefined {
@@ -446,10 +446,14 @@ export async function entryFor<K extends JournalKind>(
         (e): e is Extract<JournalEntry, { kind: K }> => e.kind === kind && unresolved(e) && sameResourceElsewhere(id.key, e.key) && sameLineage(e as Extract<JournalEntry, { kind: K }>, id, sameIntent),
     );
     for (const e of others.filter((e) => savedByAnotherStack(e, id))) {
+        const [what, remedy] =
+            e.kind === "order"
+                ? [serviceOf(e) ?? "an order", "it is billed outside any state: adopt it with adoptKvmId, or cancel it in the EDIS client area"]
+                : [e.kind === "hook" ? "a traffic hook" : "a plan change", "check it at EDIS"];
         log(
-            `warning: the order journal records ${serviceOf(e) ?? "an order"} (${e.hostname}) created at ${e.sentAt} for ${e.key}, a stack with another provider, ` +
-                `whose next \`pulumi up\` or \`pulumi preview\` settles it. If that stack no longer holds it, it is billed outside ` +
-                `any state: adopt it with adoptKvmId, or cancel it in the EDIS client area, then run \`${resolveCommand("forget", e.key, journal, kind)}\`.`,
+            `warning: the order journal records ${what} (${e.hostname}) made at ${e.sentAt} for ${e.key}, a stack with another provider, ` +
+                `whose next \`pulumi up\` or \`pulumi preview\` settles it. If that stack no longer holds it, ${remedy}, then run ` +
+                `\`${resolveCommand("forget", e.key, journal, kind)}\`.`,
         );
     }
     const elsewhere = others.find((e) => !savedByAnotherStack(e, id));

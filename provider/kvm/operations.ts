@@ -163,7 +163,7 @@ export async function upgradeServer(ctx: Context, olds: KvmServerOutputs, news: 
     await checkUpgrade(ctx.catalogue, name, olds.planId, news, paymentMethod);
 
     const key = id?.key;
-    const journaled = id ? await entryFor(ctx.journal, id, "upgrade", ctx.log, (e) => e.serviceId === olds.serviceId) : undefined;
+    const journaled = id ? await entryFor(ctx.journal, { ...id, provider: ctx.provider }, "upgrade", ctx.log, (e) => e.serviceId === olds.serviceId) : undefined;
     const resolution = (k: string) =>
         `Check the service's plan in the EDIS client area. If the change was made, run \`${resolveCommand("confirm", k, ctx.journal, "upgrade")}\`; ` +
         `if it was not, run \`${resolveCommand("forget", k, ctx.journal, "upgrade")}\`. Then run \`pulumi up\` again.`;
@@ -204,6 +204,7 @@ export async function upgradeServer(ctx: Context, olds: KvmServerOutputs, news: 
               fromPlanId: olds.planId,
               toPlanId: news.planId,
               billingCycle: news.billingCycle,
+              provider: ctx.provider,
           }
         : undefined;
     try {
