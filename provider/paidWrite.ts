@@ -37,6 +37,8 @@ export interface PaidWrite<E extends WriteEntry, R> {
     made(sending: E, result: R, index: number): E;
     /** The entry that records a failed answer naming what was made; undefined when it names nothing. */
     madeDespite(sending: E, e: EdisApiError, index: number): E | undefined;
+    /** Services the answer names that no entry holds (an order's ids past its items' places): recorded first. */
+    extra?(outcome: PaidOutcome<R>, size: number): { orderId?: number; serviceIds: number[] };
     unknown(problem: string, entry?: E): WriteOutcomeUnknownError;
     log(line: string): void;
     /** A cancelled deployment: the write is not sent (a batch, claimed already, checks before it claims). */
@@ -60,6 +62,11 @@ export async function sendOnce<E extends WriteEntry, R>(w: PaidWrite<E, R>): Pro
     const clearEach = () => Promise.all(entries.map((s) => w.journal.clear(s.key, s.kind).catch(warn(`remove the entry of ${s.hostname}`))));
     /** The outcome is unknown: each entry says so, and the error to throw names the first. */
     const unknownBecause = async (problem: string) => w.unknown(problem, (await recordEach((sending) => ({ ...sending, state: "unknown", problem }) as E))[0]);
+    /** Before any entry's outcome: a process that dies between the two writes has lost none of them. */
+    const keepExtra = async (outcome: PaidOutcome<R>) => {
+        const extra = w.extra?.(outcome, entries.length);
+        if (extra?.serviceIds.length && entries[0]) await recordExtra(w.journal, entries[0], extra.orderId, extra.serviceIds).catch(warn(`record services ${extra.serviceIds.join(", ")}`));
+    };
     let result: R;
     try {
         result = await w.send();
@@ -72,12 +79,29 @@ export async function sendOnce<E extends WriteEntry, R>(w: PaidWrite<E, R>): Pro
         }
         const named = entries.map((sending, i) => w.madeDespite(sending, e, i));
         if (named.some(Boolean) || (!entries.length && (e.serviceIds?.length || e.orderId !== undefined))) {
+            await keepExtra({ named: e });
             await recordEach((sending, i) => named[i] ?? { ...sending, state: "unknown", problem: e.message });
             return { named: e };
         }
         // EDIS's words, withheld if they hold a credential.
         throw await unknownBecause(`${e.message}. EDIS's answer does not show that nothing was made (only a request that never left this machine shows that)`);
     }
+    await keepExtra({ answered: result });
     await recordEach((sending, i) => w.made(sending, result, i));
     return { answered: result };
+}
+
+/** Services an answer named that no resource holds, added to what the entry's resource has recorded: billed, in no state. */
+async function recordExtra(journal: OrderJournal, entry: WriteEntry, orderId: number | undefined, serviceIds: number[]): Promise<void> {
+    const had = await journal.read(entry.key, "extra");
+    const union = (a: number[], b: number[]) => [...new Set([...a, ...b])];
+    await journal.write({
+        kind: "extra",
+        state: "unclaimed",
+        key: entry.key,
+        hostname: entry.hostname,
+        sentAt: entry.sentAt,
+        orderIds: union(had?.orderIds ?? [], orderId === undefined ? [] : [orderId]),
+        serviceIds: union(had?.serviceIds ?? [], serviceIds),
+    });
 }

@@ -1,6 +1,6 @@
 // `edis:batchOrders`: an up's creates go in one add/order, with one order's money rules (provider/kvm/orderBatch.ts);
 // creates run at once, as the engine makes them (support/inProcess.ts).
-import { JournalClaimError } from "../provider/journal";
+import { JournalClaimError, OrderJournal } from "../provider/journal";
 import { kvmServerOn } from "../provider/kvm/provider";
 import { EdisSimulator } from "../simulator/server";
 import { Held, InProcess, simulatorAndCore } from "./support/inProcess";
@@ -262,4 +262,20 @@ test("a member that another deployment claims at the same moment: none of the ba
     held = first.held;
     expect(await up(fleet)).toEqual([]);
     expect(orders().map((o) => itemsOf(o).sort())).toEqual([["db1.example.com", "web1.example.com", "web2.example.com"]]);
+});
+
+test.each([
+    ["names none of its members' places (serviceids cannot be read)", "n/a", [9999]],
+    ["places its members and names one more service", undefined, [9999]],
+])("a batched order that %s: every id no member holds is recorded as an extra service before any member's outcome", async (_how, serviceids, extra) => {
+    sim.inject({ endpoint: "add/order", rewrite: (a) => ({ addons: [{ serviceid: 9999 }], ...a, ...(serviceids ? { serviceids } : {}) }) });
+    const seen = jest.spyOn(OrderJournal.prototype, "write");
+    await up({ web1: fleet.web1, web2: fleet.web2 }, { "edis:provisioningTimeoutSeconds": "1" });
+    const written = seen.mock.calls.map(([entry]) => `${entry.kind}:${entry.state}`);
+    seen.mockRestore();
+    expect(written.indexOf("extra:unclaimed")).toBeGreaterThanOrEqual(0);
+    expect(written.indexOf("extra:unclaimed")).toBeLessThan(written.findIndex((k) => /^order:(ordered|unknown)$/.test(k)));
+    const entries = await new InProcess(config).core.journal().list();
+    expect(entries.find((x) => x.kind === "extra")).toMatchObject({ serviceIds: extra });
+    expect(orders()).toHaveLength(1);
 });

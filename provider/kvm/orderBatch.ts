@@ -102,6 +102,7 @@ export class OrderBatcher {
                 send: () => this.client.addOrder({ ...claimed[0].terms, items: claimed.map((m) => m.item) }),
                 made: (sending, order) => orderedAt(sending, order, indexOfEntry.get(sending)!, claimed.length),
                 madeDespite: (sending, e) => orderedDespite(sending, e, indexOfEntry.get(sending)!, claimed.length),
+                extra: unplacedIds,
                 unknown: (problem) => new WriteOutcomeUnknownError("the batched order", problem, ""),
             });
         } catch (e) {
@@ -172,6 +173,12 @@ export function orderedDespite(sending: OrderEntry, e: EdisApiError, index: numb
     const order = namedOrder(e);
     if (index >= order.placed) return { ...sending, state: "unknown", orderId: e.orderId, invoiceId: e.invoiceId, problem: e.message };
     return orderedAt(sending, order, index, size);
+}
+
+/** The services an order's answer names past its `size` items' places (every one, when none is placed): kept as extra. */
+export function unplacedIds(outcome: PaidOutcome<OrderResult>, size: number): { orderId?: number; serviceIds: number[] } {
+    const order = "answered" in outcome ? outcome.answered : namedOrder(outcome.named);
+    return { orderId: order.orderId, serviceIds: order.serviceIds.slice(Math.min(order.placed, size)) };
 }
 
 export function namedOrder(e: EdisApiError): OrderResult {

@@ -11,7 +11,7 @@ import { Identity, JournalPlace, OrderBatchInfo, OrderEntry, RESOURCE_KEY, entry
 import { PaidOutcome, WriteOutcomeUnknownError, sendOnce } from "../paidWrite";
 import { observe } from "./operations";
 import { requireBatchPlace } from "./batchCheck";
-import { namedOrder, orderedAt, orderedDespite } from "./orderBatch";
+import { namedOrder, orderedAt, orderedDespite, unplacedIds } from "./orderBatch";
 import { Context, ServerInitError } from "../context";
 import { pause } from "../clock";
 import { KvmServerInputs, KvmServerOutputs, ORDER_BATCH, compact, sameHostname, sessionOutputs } from "./inputs";
@@ -91,6 +91,7 @@ async function orderOrResume(ctx: Context, inputs: KvmServerInputs, id?: Identit
                 send: () => ctx.client.addOrder({ ...terms, items: [item] }),
                 made: (sending, order) => orderedAt(sending, order, 0, 1),
                 madeDespite: (sending, e) => orderedDespite(sending, e, 0, 1),
+                extra: unplacedIds,
                 unknown: outcomeUnknown,
             });
         }
@@ -105,8 +106,6 @@ async function orderOrResume(ctx: Context, inputs: KvmServerInputs, id?: Identit
     const order: OrderResult = "answered" in outcome ? outcome.answered : namedOrder(named!);
     const serviceId = order.placed > 0 ? order.serviceIds[0] : undefined;
     const extra = order.serviceIds.slice(order.placed > 0 ? 1 : 0);
-    // Recorded before anything can fail; with no service placed, every id named is kept until the user settles it.
-    if (extra.length) await recordExtra(ctx, entry, order.orderId, extra);
     if (serviceId === undefined) {
         throw outcomeUnknown(`EDIS ${named ? `answered "${named.message}"` : `accepted order ${order.orderId}`} but named no service id for it in its serviceids field`);
     }
@@ -140,26 +139,6 @@ function orderedOutputs(ordered: KvmServerInputs, o: Pick<OrderEntry, "batch" | 
     const { key, batch, serviceId, orderId, invoiceId, invoicePaid } = o;
     const outs = { ...ordered, locationId: o.locationId ?? ordered.locationId, serviceId, orderId, invoiceId, invoicePaid };
     return compact({ ...outs, [RESOURCE_KEY]: key, [ORDER_BATCH]: batchOf(batch) });
-}
-
-/** More service ids than items: the first is this resource's, the others are journalled until the user deals with them. */
-async function recordExtra(ctx: Context, entry: OrderEntry | undefined, orderId: number | undefined, serviceIds: number[]): Promise<void> {
-    if (!entry) return;
-    try {
-        const had = await ctx.journal.read(entry.key, "extra");
-        const union = (a: number[], b: number[]) => [...new Set([...a, ...b])];
-        await ctx.journal.write({
-            kind: "extra",
-            state: "unclaimed",
-            key: entry.key,
-            hostname: entry.hostname,
-            sentAt: entry.sentAt,
-            orderIds: union(had?.orderIds ?? [], orderId === undefined ? [] : [orderId]),
-            serviceIds: union(had?.serviceIds ?? [], serviceIds),
-        });
-    } catch (e) {
-        ctx.log(`warning: the order journal could not record services ${serviceIds.join(", ")}: ${(e as Error).message}`);
-    }
 }
 
 function extraText(extra: number[], ctx: Context, key: string | undefined): string {
