@@ -227,5 +227,9 @@ describe("TrafficAlert", () => {
             expect([name, await e.failure(e.up(alert(), undefined, inputs, name))]).toEqual([name, expect.stringMatching(/Nothing was sent, so that it cannot be paid twice/)]);
         }
         expect(sim.calls("hooks/set")).toHaveLength(1);
+        // Another alert on the same URL at another threshold is another intent: made.
+        nextDeployment();
+        expect((await e.up(alert(), undefined, { kvmId, ...ALERT, triggerPercent: 95 }, "web-traffic-95")).step).toBe("create");
+        expect(sim.calls("hooks/set")).toHaveLength(2);
     });
 });

@@ -87,6 +87,16 @@ describe("what a change does", () => {
         expect(writes()).toEqual(what === "its location" ? ["add/upgrade"] : []);
     });
 
+    test("a plan change EDIS made (its answer lost, then confirmed) is recorded once the plan is sold out: stock limits new capacity only", async () => {
+        sim.inject({ endpoint: "add/upgrade", drop: "after" });
+        await upFails(held, { ...web1, planId: 102 });
+        await runNamedCommand(await upFails(held, { ...web1, planId: 102 }), "confirm");
+        const soldOut = (a: Record<string, Record<string, object>>) => ({ ...a, products: Object.fromEntries(Object.entries(a.products).map(([k, p]) => [k, { ...p, out_of_stock: true }])) });
+        sim.inject({ endpoint: "get/products", times: 1000, rewrite: soldOut as (a: Record<string, unknown>) => unknown });
+        expect((await up(held, { ...web1, planId: 102 })).held.outs.planId).toBe(102);
+        expect(sim.calls("add/upgrade")).toHaveLength(1);
+    });
+
     test.each([
         ["answered with an unreadable body", { body: "badjson" }, "forget", [2, 1]],
         ["made but its answer lost", { drop: "after" }, "confirm", [1, 1]],
@@ -267,6 +277,16 @@ test("a create the engine lost whose server is gone at EDIS orders nothing in th
     expect(writes()).toEqual([]);
     expect((await up(undefined)).step).toBe("create");
     expect(writes()).toEqual(["add/order"]);
+});
+
+test("a plan change another stack made (dev's, still in the journal) does not stop this stack's own (prod's)", async () => {
+    const at = (stack: string) => ({ ...web1, __resourceKey: `urn:pulumi:${stack}::p::edis:test::web` });
+    const dev = (await up(undefined, at("dev"))).held;
+    await up(dev, at("dev")); // its diff settles its order entry, as the program does once the engine saved it
+    const prod = (await up(undefined, { ...at("prod"), hostname: "web2.example.com" })).held;
+    await up(dev, { ...at("dev"), planId: 102 });
+    expect((await up(prod, { ...at("prod"), hostname: "web2.example.com", planId: 102 })).held.outs.planId).toBe(102);
+    expect(sim.calls("add/upgrade")).toHaveLength(2);
 });
 
 test("an unpaid server that is destroyed instead is cancelled, with edis:cancellationType where the input is unset", async () => {

@@ -403,9 +403,12 @@ export async function unfinishedBeside<K extends "order" | "hook">(
     });
 }
 
-/** Whether an entry may record a write no state holds ("created" and "done" too: the engine may die before its checkpoint). */
+/**
+ * Whether an entry may record a write no state holds: an order "created", a hook "done" too (the engine may die before
+ * its checkpoint). A plan change "done" is found through the key its server's state records (an alias at update).
+ */
 function unresolved(entry: JournalEntry): boolean {
-    return entry.kind !== "adoption" && entry.state !== "unclaimed";
+    return entry.kind !== "adoption" && entry.state !== "unclaimed" && !(entry.kind === "upgrade" && entry.state === "done");
 }
 
 /**
@@ -449,7 +452,7 @@ export async function entryFor<K extends JournalKind>(
         const [what, remedy] =
             e.kind === "order"
                 ? [serviceOf(e) ?? "an order", "it is billed outside any state: adopt it with adoptKvmId, or cancel it in the EDIS client area"]
-                : [e.kind === "hook" ? "a traffic hook" : "a plan change", "check it at EDIS"];
+                : ["a traffic hook", "remove it in the KVM portal if it should go"];
         log(
             `warning: the order journal records ${what} (${e.hostname}) made at ${e.sentAt} for ${e.key}, a stack with another provider, ` +
                 `whose next \`pulumi up\` or \`pulumi preview\` settles it. If that stack no longer holds it, ${remedy}, then run ` +

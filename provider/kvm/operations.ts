@@ -159,11 +159,8 @@ export async function upgradeServer(ctx: Context, olds: KvmServerOutputs, news: 
     if (!news.billingCycle || !news.planId) {
         throw new Error(`cannot change the plan of ${name}: it was adopted, and EDIS does not report its plan or billing cycle. Set both planId and billingCycle to what it has now, run \`pulumi up\` (that records them and orders nothing), then change them.`);
     }
-    const paymentMethod = resolvePaymentMethod(news.paymentMethod, ctx.config, `changing the plan of ${name}`);
-    await checkUpgrade(ctx.catalogue, name, olds.planId, news, paymentMethod);
-
     const key = id?.key;
-    const journaled = id ? await entryFor(ctx.journal, { ...id, provider: ctx.provider }, "upgrade", ctx.log, (e) => e.serviceId === olds.serviceId) : undefined;
+    const journaled = id ? await entryFor(ctx.journal, id, "upgrade", ctx.log, (e) => e.serviceId === olds.serviceId) : undefined;
     const resolution = (k: string) =>
         `Check the service's plan in the EDIS client area. If the change was made, run \`${resolveCommand("confirm", k, ctx.journal, "upgrade")}\`; ` +
         `if it was not, run \`${resolveCommand("forget", k, ctx.journal, "upgrade")}\`. Then run \`pulumi up\` again.`;
@@ -192,6 +189,9 @@ export async function upgradeServer(ctx: Context, olds: KvmServerOutputs, news: 
         }
         await ctx.journal.clear(journaled.key, "upgrade");
     }
+    // After the journal: a change EDIS made is recorded whatever the catalogue says now (stock limits new capacity only).
+    const paymentMethod = resolvePaymentMethod(news.paymentMethod, ctx.config, `changing the plan of ${name}`);
+    await checkUpgrade(ctx.catalogue, name, olds.planId, news, paymentMethod);
     const entry: UpgradeEntry | undefined = key
         ? {
               kind: "upgrade",
@@ -204,7 +204,6 @@ export async function upgradeServer(ctx: Context, olds: KvmServerOutputs, news: 
               fromPlanId: olds.planId,
               toPlanId: news.planId,
               billingCycle: news.billingCycle,
-              provider: ctx.provider,
           }
         : undefined;
     try {

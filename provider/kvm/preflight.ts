@@ -6,7 +6,7 @@ import { isEdisApiError } from "../client/errors";
 import { ProviderConfig, describeSetting } from "../config";
 import { UNKNOWN } from "../fields";
 import { CheckFailure, INPUT_NAMES, KvmServerInputs, inputsOf } from "./inputs";
-import { OrderJournal, identityOf } from "../journal";
+import { OrderJournal, RESOURCE_KEY, identityOf } from "../journal";
 import { OrderCheckError, checkOrder, checkUpgrade, currentListPrice, listPrice, resolvePaymentMethod, withoutNoExtraAddons } from "./orderCheck";
 import { ListPrice } from "../client/model";
 import { Context } from "../context";
@@ -47,7 +47,7 @@ export async function preflight(d: Deployment, olds: Record<string, unknown>, ne
     const rawDiff = creates ? undefined : diffKvmServer(olds, news);
     const diff = rawDiff && config.email && config.password ? await withoutNoExtraAddons(() => context().catalogue, olds, rawDiff, news) : rawDiff;
     const replaces = !!diff && diff.replaces.length > 0;
-    if (!creates && !replaces) return needsUpgrade(olds, news) ? priceUpgrade(d, inputsOf(olds), inputs, identityOf(news)?.key) : [];
+    if (!creates && !replaces) return needsUpgrade(olds, news) ? priceUpgrade(d, inputsOf(olds), inputs, identityOf(news)?.key, olds[RESOURCE_KEY]) : [];
     if (inputs.adoptKvmId !== undefined) return [];
     if (config.problems.length) throw new Error(`pulumi-edis configuration: ${config.problems.join("; ")}`);
     // Read before anything is checked: a journal that cannot be read stops the order, and preview says so already.
@@ -114,8 +114,13 @@ function addSpend({ config, ordering, log }: Deployment, { key, hostname, price,
 }
 
 /** A plan or billing-cycle change in place: priced from the catalogue, old and new; what it adds is the difference (a downgrade adds nothing). */
-async function priceUpgrade(d: Deployment, olds: KvmServerInputs, news: KvmServerInputs, key: string | undefined): Promise<CheckFailure[]> {
+async function priceUpgrade(d: Deployment, olds: KvmServerInputs, news: KvmServerInputs, key: string | undefined, stateKey: unknown): Promise<CheckFailure[]> {
     const { config, context } = d;
+    // A change EDIS made (the journal says so) is recorded by the update, not checked or counted again.
+    for (const k of new Set([key, stateKey].filter((k): k is string => typeof k === "string"))) {
+        const made = await d.journal.read(k, "upgrade").catch(unreadable);
+        if (made?.state === "done" && made.toPlanId === news.planId && made.billingCycle === news.billingCycle) return [];
+    }
     if (!config.email || !config.password) return noCredentials(d.log);
     if ([news.planId, news.billingCycle, news.paymentMethod].some((v) => (v as unknown) === UNKNOWN)) return [];
     if (olds.planId !== undefined && olds.billingCycle !== undefined) {

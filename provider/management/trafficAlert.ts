@@ -76,9 +76,9 @@ export function trafficAlertOn(core: Core) {
             const kvmId = String(inputs.kvmId);
             const id = identityOf(inputs);
             const digest = digestSecret(JSON.stringify(hookOf(inputs)));
-            const journaled = id ? await entryFor(c.journal, { ...id, provider: c.provider }, "hook", c.log, (e) => e.kvmId === kvmId && e.callbackUrl === inputs.callbackUrl) : undefined;
+            const journaled = id ? await entryFor(c.journal, { ...id, provider: c.provider }, "hook", c.log, (e) => e.kvmId === kvmId && e.callbackUrl === inputs.callbackUrl && (e.state !== "done" || madeWith(e, inputs))) : undefined;
             // A hook of a deployment that did not finish is this resource's only if made with these inputs.
-            if (journaled?.state === "done" && journaled.hookId !== undefined && (!journaled.inputsDigest || matchesDigest(JSON.stringify(hookOf(inputs)), journaled.inputsDigest))) {
+            if (journaled?.state === "done" && journaled.hookId !== undefined && madeWith(journaled, inputs)) {
                 c.log(`traffic hook ${journaled.hookId} on ${kvmId} was created by a deployment that did not finish; it is taken, not created again`);
                 return { id: String(journaled.hookId), outs: outputs(inputs, journaled.hookId) };
             }
@@ -140,6 +140,11 @@ export function trafficAlertOn(core: Core) {
             }
         },
     } satisfies pulumi.dynamic.ResourceProvider;
+}
+
+/** Whether a hook was made with these inputs (as its digest shows; an entry without one, by its URL alone). */
+function madeWith(entry: HookEntry, inputs: Record<string, unknown>): boolean {
+    return !entry.inputsDigest || matchesDigest(JSON.stringify(hookOf(inputs)), entry.inputsDigest);
 }
 
 function hookUnknown(entry: HookEntry, dir: JournalPlace): WriteOutcomeUnknownError {
