@@ -76,7 +76,7 @@ export function trafficAlertOn(core: Core) {
             const kvmId = String(inputs.kvmId);
             const id = identityOf(inputs);
             const digest = digestSecret(JSON.stringify(hookOf(inputs)));
-            const journaled = id ? await entryFor(c.journal, { ...id, provider: c.provider }, "hook", c.log, (e) => e.kvmId === kvmId && e.callbackUrl === inputs.callbackUrl && (e.state !== "done" || madeWith(e, inputs))) : undefined;
+            const journaled = id ? await entryFor(c.journal, { ...id, provider: c.provider }, "hook", c.log, (e) => e.kvmId === kvmId && e.callbackUrl === inputs.callbackUrl) : undefined;
             // A hook of a deployment that did not finish is this resource's only if made with these inputs.
             if (journaled?.state === "done" && journaled.hookId !== undefined && madeWith(journaled, inputs)) {
                 c.log(`traffic hook ${journaled.hookId} on ${kvmId} was created by a deployment that did not finish; it is taken, not created again`);
