@@ -97,6 +97,13 @@ describe("what a change does", () => {
         expect(sim.calls("add/upgrade")).toHaveLength(1);
     });
 
+    test("a plan change the journal says was made is still counted against edis:maxAddedMonthlySpend: check is not told which server made it", async () => {
+        await up(held, { ...web1, planId: 102 }); // made; the engine dies before saving it: state keeps plan 101
+        const limited = new InProcess({ ...config, "edis:maxAddedMonthlySpend": "3 EUR" });
+        expect(await limited.failure(limited.up(kvmServerOn(limited.core), held, { ...web1, planId: 102 }))).toContain("past config `edis:maxAddedMonthlySpend`");
+        expect(sim.calls("add/upgrade")).toHaveLength(1);
+    });
+
     test.each([
         ["answered with an unreadable body", { body: "badjson" }, "forget", [2, 1]],
         ["made but its answer lost", { drop: "after" }, "confirm", [1, 1]],

@@ -116,17 +116,19 @@ function addSpend({ config, ordering, log }: Deployment, { key, hostname, price,
 /** A plan or billing-cycle change in place: priced from the catalogue, old and new; what it adds is the difference (a downgrade adds nothing). */
 async function priceUpgrade(d: Deployment, olds: KvmServerInputs, news: KvmServerInputs, key: string | undefined, stateKey: unknown): Promise<CheckFailure[]> {
     const { config, context } = d;
-    // A change EDIS made (the journal says so) is recorded by the update, not checked or counted again.
+    // A change the journal says EDIS made (this resource's, as far as check can tell: it is not told the service) is not
+    // refused for stock, which limits new capacity only; it is priced and counted like any change.
+    let made = false;
     for (const k of new Set([key, stateKey].filter((k): k is string => typeof k === "string"))) {
-        const made = await d.journal.read(k, "upgrade").catch(unreadable);
-        if (made?.state === "done" && made.toPlanId === news.planId && made.billingCycle === news.billingCycle) return [];
+        const entry = await d.journal.read(k, "upgrade").catch(unreadable);
+        made ||= entry?.state === "done" && entry.fromPlanId === olds.planId && entry.toPlanId === news.planId && entry.billingCycle === news.billingCycle;
     }
     if (!config.email || !config.password) return noCredentials(d.log);
     if ([news.planId, news.billingCycle, news.paymentMethod].some((v) => (v as unknown) === UNKNOWN)) return [];
     if (olds.planId !== undefined && olds.billingCycle !== undefined) {
         const name = news.hostname;
         try {
-            await checkUpgrade(context().catalogue, name, olds.planId, news, resolvePaymentMethod(news.paymentMethod, config, `changing the plan of ${name}`));
+            await checkUpgrade(context().catalogue, name, olds.planId, news, resolvePaymentMethod(news.paymentMethod, config, `changing the plan of ${name}`), made);
         } catch (e) {
             if (e instanceof OrderCheckError) return e.problems.map((reason) => ({ property: propertyOf(reason), reason: `${withConfigKey(reason, news)}; its plan is not changed` }));
             if (isEdisApiError(e)) throw new Error(`the plan change of ${news.hostname} could not be checked against EDIS's catalogue, and \`pulumi up\` would stop there too: ${e.message}`);
