@@ -104,6 +104,21 @@ describe("what a change does", () => {
         expect(sim.calls("add/upgrade")).toHaveLength(1);
     });
 
+    test("a plan change EDIS made that state lacks (its engine died) is never dropped: another change is refused until it is recorded", async () => {
+        await up(held, { ...web1, planId: 102 }); // made; the engine dies before saving it: state keeps plan 101
+        const e = next();
+        expect(await e.failure(kvmServerOn(e.core).update!(held.id, held.outs, { ...held.inputs, planId: 103 }))).toContain("declare plan 102, monthly and run `pulumi up` to record it");
+        expect((await up(held, { ...web1, planId: 102 })).held.outs.planId).toBe(102);
+        expect(sim.calls("add/upgrade")).toHaveLength(1);
+    });
+
+    test("a plan change made under a renamed stack (its engine died), then the stack renamed again: it stops the write, not sent twice", async () => {
+        const at = (stack: string) => ({ ...held, inputs: { ...held.inputs, __resourceKey: `urn:pulumi:${stack}::p::edis:test::web` } });
+        await up(at("b"), { ...web1, planId: 102 }); // state keeps plan 101 and the first stack's key
+        expect(await upFails(at("c"), { ...web1, planId: 102 })).toContain("holds an unfinished upgrade for urn:pulumi:b::");
+        expect(sim.calls("add/upgrade")).toHaveLength(1);
+    });
+
     test.each([
         ["answered with an unreadable body", { body: "badjson" }, "forget", [2, 1]],
         ["made but its answer lost", { drop: "after" }, "confirm", [1, 1]],

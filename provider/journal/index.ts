@@ -403,12 +403,9 @@ export async function unfinishedBeside<K extends "order" | "hook">(
     });
 }
 
-/**
- * Whether an entry may record a write no state holds: an order "created", a hook "done" too (the engine may die before
- * its checkpoint). A plan change "done" is found through the key its server's state records (an alias at update).
- */
+/** Whether an entry may record a write no state holds ("created" and "done" too: the engine may die before its checkpoint). */
 function unresolved(entry: JournalEntry): boolean {
-    return entry.kind !== "adoption" && entry.state !== "unclaimed" && !(entry.kind === "upgrade" && entry.state === "done");
+    return entry.kind !== "adoption" && entry.state !== "unclaimed";
 }
 
 /**
@@ -446,7 +443,13 @@ export async function entryFor<K extends JournalKind>(
         return journal.read(id.key, kind);
     }
     const others = (await journal.related(id.key)).filter(
-        (e): e is Extract<JournalEntry, { kind: K }> => e.kind === kind && unresolved(e) && sameResourceElsewhere(id.key, e.key) && sameLineage(e as Extract<JournalEntry, { kind: K }>, id, sameIntent),
+        (e): e is Extract<JournalEntry, { kind: K }> =>
+            e.kind === kind &&
+            unresolved(e) &&
+            sameResourceElsewhere(id.key, e.key) &&
+            sameLineage(e as Extract<JournalEntry, { kind: K }>, id, sameIntent) &&
+            // A plan change is of one service: another stack's change of another server is not this resource's.
+            (kind !== "upgrade" || !sameIntent || sameIntent(e as Extract<JournalEntry, { kind: K }>)),
     );
     for (const e of others.filter((e) => savedByAnotherStack(e, id))) {
         const [what, remedy] =

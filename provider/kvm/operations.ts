@@ -177,6 +177,15 @@ export async function upgradeServer(ctx: Context, olds: KvmServerOutputs, news: 
                 resolution(journaled.key),
             );
         }
+        // A change made that state does not show (its engine died) is recorded first, never dropped: undone, a later
+        // change back to it would be paid again.
+        if (journaled.toPlanId !== olds.planId || journaled.billingCycle !== olds.billingCycle) {
+            throw new Error(
+                `${name} was changed at EDIS to plan ${journaled.toPlanId}, ${journaled.billingCycle} at ${journaled.sentAt} (order journal), ` +
+                    `but the stack's state records plan ${olds.planId}, ${String(olds.billingCycle)}. Nothing was changed: declare plan ` +
+                    `${journaled.toPlanId}, ${journaled.billingCycle} and run \`pulumi up\` to record it (nothing is sent), then change it.`,
+            );
+        }
         await ctx.journal.clear(journaled.key, "upgrade"); // a change made earlier, which state has; this one is another
     } else if (journaled) {
         // A change of another server this resource held (a replacement's old half): settled by the user, never dropped.
