@@ -112,6 +112,19 @@ describe("what a change does", () => {
         expect(sim.calls("add/upgrade")).toHaveLength(1);
     });
 
+    test("a made plan change can be recorded after EDIS withdrew its plan; a finished one state shows stops nothing after a stack rename (the plugin's refresh records the new key)", async () => {
+        const upgraded = (await up(held, { ...web1, planId: 102 })).held;
+        await up(held, { ...web1, planId: 103 }).catch(() => undefined); // refused: 102 was made and state lacks it
+        const withdrawn = (a: Record<string, Record<string, { id: number }>>) => ({ ...a, products: Object.fromEntries(Object.entries(a.products).filter(([, p]) => p.id !== 102)) });
+        sim.inject({ endpoint: "get/products", times: 1000, rewrite: withdrawn as (a: Record<string, unknown>) => unknown });
+        expect((await up(held, { ...web1, planId: 102 })).held.outs.planId).toBe(102);
+        sim.clearFaults();
+        const key = "urn:pulumi:b::p::edis:test::web";
+        const renamed = { ...upgraded, inputs: { ...upgraded.inputs, __resourceKey: key }, outs: { ...upgraded.outs, __resourceKey: key } };
+        expect((await up(renamed, { ...web1, planId: 103 })).held.outs.planId).toBe(103);
+        expect(sim.calls("add/upgrade")).toHaveLength(2);
+    });
+
     test("a plan change made under a renamed stack (its engine died), then the stack renamed again: it stops the write, not sent twice", async () => {
         const at = (stack: string) => ({ ...held, inputs: { ...held.inputs, __resourceKey: `urn:pulumi:${stack}::p::edis:test::web` } });
         await up(at("b"), { ...web1, planId: 102 }); // state keeps plan 101 and the first stack's key

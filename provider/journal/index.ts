@@ -455,7 +455,7 @@ export async function entryFor<K extends JournalKind>(
         const [what, remedy] =
             e.kind === "order"
                 ? [serviceOf(e) ?? "an order", "it is billed outside any state: adopt it with adoptKvmId, or cancel it in the EDIS client area"]
-                : ["a traffic hook", "remove it in the KVM portal if it should go"];
+                : [e.kind === "hook" ? "a traffic hook" : "a plan change", e.kind === "hook" ? "remove it in the KVM portal if it should go" : "check the service's plan in the EDIS client area"];
         log(
             `warning: the order journal records ${what} (${e.hostname}) made at ${e.sentAt} for ${e.key}, a stack with another provider, ` +
                 `whose next \`pulumi up\` or \`pulumi preview\` settles it. If that stack no longer holds it, ${remedy}, then run ` +

@@ -160,7 +160,9 @@ export async function upgradeServer(ctx: Context, olds: KvmServerOutputs, news: 
         throw new Error(`cannot change the plan of ${name}: it was adopted, and EDIS does not report its plan or billing cycle. Set both planId and billingCycle to what it has now, run \`pulumi up\` (that records them and orders nothing), then change them.`);
     }
     const key = id?.key;
-    const journaled = id ? await entryFor(ctx.journal, id, "upgrade", ctx.log, (e) => e.serviceId === olds.serviceId) : undefined;
+    // Another stack's entry is this resource's when it is of this service and not a finished change state shows already.
+    const shown = (e: UpgradeEntry) => e.state === "done" && e.toPlanId === olds.planId && e.billingCycle === olds.billingCycle;
+    const journaled = id ? await entryFor(ctx.journal, id, "upgrade", ctx.log, (e) => e.serviceId === olds.serviceId && !shown(e)) : undefined;
     const resolution = (k: string) =>
         `Check the service's plan in the EDIS client area. If the change was made, run \`${resolveCommand("confirm", k, ctx.journal, "upgrade")}\`; ` +
         `if it was not, run \`${resolveCommand("forget", k, ctx.journal, "upgrade")}\`. Then run \`pulumi up\` again.`;

@@ -113,7 +113,7 @@ function targetProblems(everything: Everything, home: { plan: Product; location:
     const { plan, location } = home;
     const problems: string[] = [];
     if (!newPlan) {
-        // Another billing cycle of the plan it has, or a change EDIS made: no new capacity, so stock does not decide it.
+        // Another billing cycle of the plan it has takes no new capacity: stock does not decide it.
     } else if (location.outOfStock) {
         const inStock = everything.filter((e) => !e.location.outOfStock).map((e) => describeLocation(e.location));
         problems.push(`${describeLocation(location)} is out of stock (get/locations says so); locations in stock: ${inStock.join(", ") || "none"}`);
@@ -127,10 +127,9 @@ function targetProblems(everything: Everything, home: { plan: Product; location:
 
 /**
  * Throws OrderCheckError when the catalogue refutes a plan change of `name` (a server on plan `fromPlanId`): the order's
- * rules for what is bought, and EDIS changes plans only within a location. Run by preview's check and by the update;
- * `made`: the journal says EDIS made it, so stock does not decide it.
+ * rules for what is bought, and EDIS changes plans only within a location. Run by preview's check and by the update.
  */
-export async function checkUpgrade(catalogue: Catalogue, name: string, fromPlanId: number | undefined, news: KvmServerInputs, paymentMethod: string, made = false): Promise<void> {
+export async function checkUpgrade(catalogue: Catalogue, name: string, fromPlanId: number | undefined, news: KvmServerInputs, paymentMethod: string): Promise<void> {
     const [everything, methods, from, to] = await Promise.all([
         catalogue.everything(),
         catalogue.paymentMethods(),
@@ -148,7 +147,7 @@ export async function checkUpgrade(catalogue: Catalogue, name: string, fromPlanI
             unchanged,
         );
     }
-    const problems = [...targetProblems(everything, to, news.billingCycle, news.planId !== fromPlanId && !made), paymentMethodProblem(methods, paymentMethod)];
+    const problems = [...targetProblems(everything, to, news.billingCycle, news.planId !== fromPlanId), paymentMethodProblem(methods, paymentMethod)];
     if (problems.some(Boolean)) throw new OrderCheckError(problems.filter((p): p is string => !!p), unchanged);
 }
 

@@ -117,7 +117,7 @@ function addSpend({ config, ordering, log }: Deployment, { key, hostname, price,
 async function priceUpgrade(d: Deployment, olds: KvmServerInputs, news: KvmServerInputs, key: string | undefined, stateKey: unknown): Promise<CheckFailure[]> {
     const { config, context } = d;
     // A change the journal says EDIS made (this resource's, as far as check can tell: it is not told the service) is not
-    // refused for stock, which limits new capacity only; it is priced and counted like any change.
+    // refused by the catalogue (the update, which knows the service, checks any other); it is priced and counted.
     let made = false;
     for (const k of new Set([key, stateKey].filter((k): k is string => typeof k === "string"))) {
         const entry = await d.journal.read(k, "upgrade").catch(unreadable);
@@ -125,10 +125,10 @@ async function priceUpgrade(d: Deployment, olds: KvmServerInputs, news: KvmServe
     }
     if (!config.email || !config.password) return noCredentials(d.log);
     if ([news.planId, news.billingCycle, news.paymentMethod].some((v) => (v as unknown) === UNKNOWN)) return [];
-    if (olds.planId !== undefined && olds.billingCycle !== undefined) {
+    if (olds.planId !== undefined && olds.billingCycle !== undefined && !made) {
         const name = news.hostname;
         try {
-            await checkUpgrade(context().catalogue, name, olds.planId, news, resolvePaymentMethod(news.paymentMethod, config, `changing the plan of ${name}`), made);
+            await checkUpgrade(context().catalogue, name, olds.planId, news, resolvePaymentMethod(news.paymentMethod, config, `changing the plan of ${name}`));
         } catch (e) {
             if (e instanceof OrderCheckError) return e.problems.map((reason) => ({ property: propertyOf(reason), reason: `${withConfigKey(reason, news)}; its plan is not changed` }));
             if (isEdisApiError(e)) throw new Error(`the plan change of ${news.hostname} could not be checked against EDIS's catalogue, and \`pulumi up\` would stop there too: ${e.message}`);
