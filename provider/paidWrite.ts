@@ -38,7 +38,7 @@ export interface PaidWrite<E extends WriteEntry, R> {
     /** The entry that records a failed answer naming what was made; undefined when it names nothing. */
     madeDespite(sending: E, e: EdisApiError, index: number): E | undefined;
     /** Services the answer names that no entry holds (an order's ids past its items' places): recorded first. */
-    extra?(outcome: PaidOutcome<R>, size: number): { orderId?: number; serviceIds: number[] };
+    extra?(outcome: PaidOutcome<R>): { orderId?: number; serviceIds: number[] };
     unknown(problem: string, entry?: E): WriteOutcomeUnknownError;
     log(line: string): void;
     /** A cancelled deployment: the write is not sent (a batch, claimed already, checks before it claims). */
@@ -64,7 +64,7 @@ export async function sendOnce<E extends WriteEntry, R>(w: PaidWrite<E, R>): Pro
     const unknownBecause = async (problem: string) => w.unknown(problem, (await recordEach((sending) => ({ ...sending, state: "unknown", problem }) as E))[0]);
     /** Before any entry's outcome: a process that dies between the two writes has lost none of them. */
     const keepExtra = async (outcome: PaidOutcome<R>) => {
-        const extra = w.extra?.(outcome, entries.length);
+        const extra = w.extra?.(outcome);
         if (extra?.serviceIds.length && entries[0]) await recordExtra(w.journal, entries[0], extra.orderId, extra.serviceIds).catch(warn(`record services ${extra.serviceIds.join(", ")}`));
     };
     let result: R;

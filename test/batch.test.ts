@@ -270,7 +270,8 @@ test.each([
 ])("a batched order that %s: every id no member holds is recorded as an extra service before any member's outcome", async (_how, serviceids, extra) => {
     sim.inject({ endpoint: "add/order", rewrite: (a) => ({ addons: [{ serviceid: 9999 }], ...a, ...(serviceids ? { serviceids } : {}) }) });
     const seen = jest.spyOn(OrderJournal.prototype, "write");
-    await up({ web1: fleet.web1, web2: fleet.web2 }, { "edis:provisioningTimeoutSeconds": "1" });
+    const errors = await up({ web1: fleet.web1, web2: fleet.web2 }, { "edis:provisioningTimeoutSeconds": "1" });
+    if (serviceids) expect(errors.join("\n")).toContain("it named service 9999 elsewhere");
     const written = seen.mock.calls.map(([entry]) => `${entry.kind}:${entry.state}`);
     seen.mockRestore();
     expect(written.indexOf("extra:unclaimed")).toBeGreaterThanOrEqual(0);

@@ -204,10 +204,11 @@ test.each([
 ])("an add/order answer naming another service beside serviceids (%s): the resource holds only the service serviceids names, the other is recorded", async (how, rewrite) => {
     sim.inject({ endpoint: "add/order", rewrite });
     const e = next();
-    await e.up(kvmServerOn(e.core), undefined, { ...web1, provisioningTimeoutSeconds: 1 }).catch(() => undefined);
+    const error = await e.up(kvmServerOn(e.core), undefined, { ...web1, provisioningTimeoutSeconds: 1 }).then(() => "", (x: Error) => x.message);
     const { serviceId, orderId } = sim.account.state.services[0];
     const entries = await e.core.journal().list();
     const readable = !how.includes("cannot be read");
+    if (!readable) expect(error).toContain("it named service 9999 elsewhere, recorded in the order journal as extra");
     expect(entries.find((x) => x.kind === "order")).toMatchObject(readable ? { serviceId, orderId } : { state: "unknown", orderId });
     expect(entries.find((x) => x.kind === "extra")).toMatchObject({ serviceIds: [9999] });
     expect(sim.calls("add/order")).toHaveLength(1);

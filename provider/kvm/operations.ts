@@ -181,7 +181,7 @@ export async function upgradeServer(ctx: Context, olds: KvmServerOutputs, news: 
         }
         // A change made that state does not show (its engine died) is recorded first, never dropped: undone, a later
         // change back to it would be paid again.
-        if (journaled.toPlanId !== olds.planId || journaled.billingCycle !== olds.billingCycle) {
+        if (!shown(journaled)) {
             throw new Error(
                 `${name} was changed at EDIS to plan ${journaled.toPlanId}, ${journaled.billingCycle} at ${journaled.sentAt} (order journal), ` +
                     `but the stack's state records plan ${olds.planId}, ${String(olds.billingCycle)}. Nothing was changed: declare plan ` +

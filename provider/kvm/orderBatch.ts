@@ -102,7 +102,7 @@ export class OrderBatcher {
                 send: () => this.client.addOrder({ ...claimed[0].terms, items: claimed.map((m) => m.item) }),
                 made: (sending, order) => orderedAt(sending, order, indexOfEntry.get(sending)!, claimed.length),
                 madeDespite: (sending, e) => orderedDespite(sending, e, indexOfEntry.get(sending)!, claimed.length),
-                extra: unplacedIds,
+                extra: (o) => unplacedIds(o, claimed.length),
                 unknown: (problem) => new WriteOutcomeUnknownError("the batched order", problem, ""),
             });
         } catch (e) {
@@ -110,13 +110,13 @@ export class OrderBatcher {
             return;
         }
         const order: OrderResult = "answered" in outcome ? outcome.answered : namedOrder(outcome.named);
-        // The ids no member holds by place: the first member placed records them as extra services.
+        // The ids no member holds by place (sendOnce recorded them as extra services): the first member names them.
         const placed = Math.min(order.placed, claimed.length);
-        const extra = order.serviceIds.slice(placed);
+        const extra = unplacedIds(outcome, claimed.length).serviceIds;
         const hostnames = claimed.map((c) => c.item.hostname);
         for (const [i, m] of claimed.entries()) {
             if (i >= placed) {
-                const problem = `EDIS ${"named" in outcome ? `answered "${outcome.named.message}"` : `accepted order ${order.orderId}`} but named ${order.placed} service id(s) for ${claimed.length} servers`;
+                const problem = `EDIS ${"named" in outcome ? `answered "${outcome.named.message}"` : `accepted order ${order.orderId}`} but named ${order.placed} service id(s) for ${claimed.length} servers${namedElsewhere(i === 0 ? extra : [])}`;
                 m.settle({ error: m.unknown(problem, m.entry) });
                 continue;
             }
@@ -179,6 +179,11 @@ export function orderedDespite(sending: OrderEntry, e: EdisApiError, index: numb
 export function unplacedIds(outcome: PaidOutcome<OrderResult>, size: number): { orderId?: number; serviceIds: number[] } {
     const order = "answered" in outcome ? outcome.answered : namedOrder(outcome.named);
     return { orderId: order.orderId, serviceIds: order.serviceIds.slice(Math.min(order.placed, size)) };
+}
+
+/** The services an answer named outside its items' places, recorded as extra: said in the error of the item that has none. */
+export function namedElsewhere(extra: number[]): string {
+    return extra.length ? `; it named service ${extra.join(", ")} elsewhere, recorded in the order journal as extra` : "";
 }
 
 export function namedOrder(e: EdisApiError): OrderResult {

@@ -112,12 +112,11 @@ type Everything = Awaited<ReturnType<Catalogue["everything"]>>;
 function targetProblems(everything: Everything, home: { plan: Product; location: Location }, cycle: BillingCycle, newPlan = true): string[] {
     const { plan, location } = home;
     const problems: string[] = [];
-    if (!newPlan) {
-        // Another billing cycle of the plan it has takes no new capacity: stock does not decide it.
-    } else if (location.outOfStock) {
+    // Another billing cycle of the plan it has takes no new capacity: stock does not decide it.
+    if (newPlan && location.outOfStock) {
         const inStock = everything.filter((e) => !e.location.outOfStock).map((e) => describeLocation(e.location));
         problems.push(`${describeLocation(location)} is out of stock (get/locations says so); locations in stock: ${inStock.join(", ") || "none"}`);
-    } else if (plan.outOfStock) {
+    } else if (newPlan && plan.outOfStock) {
         const here = everything.find((e) => e.location.id === location.id);
         problems.push(`plan ${plan.id} (${plan.name}) is out of stock at ${describeLocation(location)}; plans in stock there: ${listItems((here?.products ?? []).filter((p) => !p.outOfStock))}`);
     }
@@ -147,8 +146,9 @@ export async function checkUpgrade(catalogue: Catalogue, name: string, fromPlanI
             unchanged,
         );
     }
-    const problems = [...targetProblems(everything, to, news.billingCycle, news.planId !== fromPlanId), paymentMethodProblem(methods, paymentMethod)];
-    if (problems.some(Boolean)) throw new OrderCheckError(problems.filter((p): p is string => !!p), unchanged);
+    const methodProblem = paymentMethodProblem(methods, paymentMethod);
+    const problems = [...targetProblems(everything, to, news.billingCycle, news.planId !== fromPlanId), ...(methodProblem ? [methodProblem] : [])];
+    if (problems.length) throw new OrderCheckError(problems, unchanged);
 }
 
 /** Drops add-on changes between unset and the plan's unpriced "no extra" entry: the same server (diff and check). */

@@ -11,7 +11,7 @@ import { Identity, JournalPlace, OrderBatchInfo, OrderEntry, RESOURCE_KEY, entry
 import { PaidOutcome, WriteOutcomeUnknownError, sendOnce } from "../paidWrite";
 import { observe } from "./operations";
 import { requireBatchPlace } from "./batchCheck";
-import { namedOrder, orderedAt, orderedDespite, unplacedIds } from "./orderBatch";
+import { namedElsewhere, namedOrder, orderedAt, orderedDespite, unplacedIds } from "./orderBatch";
 import { Context, ServerInitError } from "../context";
 import { pause } from "../clock";
 import { KvmServerInputs, KvmServerOutputs, ORDER_BATCH, compact, sameHostname, sessionOutputs } from "./inputs";
@@ -91,7 +91,7 @@ async function orderOrResume(ctx: Context, inputs: KvmServerInputs, id?: Identit
                 send: () => ctx.client.addOrder({ ...terms, items: [item] }),
                 made: (sending, order) => orderedAt(sending, order, 0, 1),
                 madeDespite: (sending, e) => orderedDespite(sending, e, 0, 1),
-                extra: unplacedIds,
+                extra: (o) => unplacedIds(o, 1),
                 unknown: outcomeUnknown,
             });
         }
@@ -107,7 +107,7 @@ async function orderOrResume(ctx: Context, inputs: KvmServerInputs, id?: Identit
     const serviceId = order.placed > 0 ? order.serviceIds[0] : undefined;
     const extra = order.serviceIds.slice(order.placed > 0 ? 1 : 0);
     if (serviceId === undefined) {
-        throw outcomeUnknown(`EDIS ${named ? `answered "${named.message}"` : `accepted order ${order.orderId}`} but named no service id for it in its serviceids field`);
+        throw outcomeUnknown(`EDIS ${named ? `answered "${named.message}"` : `accepted order ${order.orderId}`} but named no service id for it in its serviceids field${namedElsewhere(extra)}`);
     }
     // Logged before anything else can fail: if this process dies now, this line is the user's only record of the server.
     ctx.log(
