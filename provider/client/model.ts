@@ -140,7 +140,7 @@ export interface OrderResult {
     orderId?: number;
     /** The items' services in item order (the first `placed`), then any other service the answer names. */
     serviceIds: number[];
-    /** How many of `serviceIds` are the items' by place: those of the documented `serviceids` field when it has any. */
+    /** How many of `serviceIds` are the items' by place: those of the one record with a readable `serviceids` field, else none. */
     placed: number;
     invoiceId?: number;
     invoicePaid: boolean;

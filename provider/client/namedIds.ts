@@ -172,23 +172,32 @@ export function idsInAnswer(raw: string | undefined): IdsInAnswer {
     for (const m of raw.matchAll(MENTIONED)) mentioned.push(`${m[1].toLowerCase()} ${m[2]}`);
     // Which service is which item's is read from add/order's documented fields alone, whatever order the keys come in:
     // an add-on's service id elsewhere in the answer is one of the extra services, never an item's.
-    const documented = documentedIds(values, "serviceids");
-    for (const [kind, name] of DOCUMENTED) fields[kind].unshift(...((kind === "serviceIds" ? documented : documentedIds(values, name)) ?? []));
+    const record = documentedRecord(values);
+    for (const [kind, name] of DOCUMENTED) fields[kind].unshift(...((record && fieldIds(record, name)) ?? []));
+    const documented = record && fieldIds(record, "serviceids");
     const ids = uniqueIds(fields);
-    // A documented field that names none (present but unreadable) places none: which item is whose cannot be told.
-    const placed = documented === undefined ? ids.serviceIds.length : unique(documented).length;
+    // Without one readable documented field, none is placed: which item is whose cannot be told, and every id is extra.
+    const placed = unique(documented ?? []).length;
     return { fields: ids, placed, mentioned: unique(mentioned), kvms: unique(kvms) };
 }
 
 /** The specification's fields of add/order's answer: `serviceids` has one id per ordered server, in item order. */
 const DOCUMENTED: Array<[Kind, string]> = [["serviceIds", "serviceids"], ["orderIds", "orderid"], ["invoiceIds", "invoiceid"]];
 
-function documentedIds(values: unknown[], name: string): number[] | undefined {
-    for (const value of values) {
-        const ids = fieldIds(value, name);
-        if (ids) return ids;
-    }
-    return undefined;
+/**
+ * The record with add/order's `serviceids` field, wherever it stands (an envelope such as `data` is read); undefined when
+ * none has it, or two name different ids (a notice quoting another answer, an add-on's record): which is ours is not told.
+ */
+function documentedRecord(values: unknown[]): object | undefined {
+    const found = new Map<string, object>();
+    const visit = (v: unknown): void => {
+        if (!v || typeof v !== "object") return;
+        const ids = fieldIds(v, "serviceids");
+        if (ids) found.set(ids.join(","), v);
+        for (const child of Object.values(v)) visit(child);
+    };
+    values.forEach(visit);
+    return found.size === 1 ? [...found.values()][0] : undefined;
 }
 
 export function fieldIds(value: unknown, name: string): number[] | undefined {
