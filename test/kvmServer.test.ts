@@ -329,6 +329,17 @@ test("a plan change another stack made (dev's, still in the journal) does not st
     expect(sim.calls("add/upgrade")).toHaveLength(2);
 });
 
+test("an order whose answer was lost is resolved by adopting its server, never another one: adopting a KVM described as another host keeps the entry, and says so", async () => {
+    const first = next();
+    const spare = (await first.up(kvmServerOn(first.core), undefined, { ...web1, hostname: "spare.example.com" }, "spare")).held;
+    sim.inject({ endpoint: "add/order", drop: "after" });
+    const lost = next();
+    await lost.failure(lost.up(kvmServerOn(lost.core), undefined, web1));
+    const adopting = (await up(undefined, { ...web1, adoptKvmId: spare.outs.kvmId })).e;
+    expect(adopting.log).toContain("warning: the order journal keeps the order for web1.example.com");
+    expect((await adopting.core.journal().list()).find((x) => x.kind === "order" && x.hostname === "web1.example.com")).toMatchObject({ state: "unknown" });
+});
+
 test("an unpaid server that is destroyed instead is cancelled, with edis:cancellationType where the input is unset", async () => {
     sim.behaviour.unpaidInvoices = true;
     const { held } = await up(undefined);

@@ -35,10 +35,19 @@ async function orderOrResume(ctx: Context, inputs: KvmServerInputs, id?: Identit
     if (inputs.adoptKvmId) {
         ctx.batcher?.notOrdering();
         const adopted = await adoptServer(ctx, inputs);
-        if (key) {
-            // Adopting resolves an unknown order; an order that named another service stays, named on every run.
-            const order = await ctx.journal.read(key, "order");
-            if (order && (order.serviceId === undefined || order.serviceId === adopted.outs.serviceId)) await ctx.journal.clear(key, "order");
+        const order = key ? await ctx.journal.read(key, "order") : undefined;
+        if (order) {
+            // Adopting resolves an order only with the server it made: its service, or (an unknown order) its host name as
+            // the KVM's description says. Any other order stays, named here and in the error of a later order.
+            const itsServer = order.serviceId === undefined ? sameHostname(adopted.outs.description ?? "", order.hostname) : order.serviceId === adopted.outs.serviceId;
+            if (itsServer) await ctx.journal.clear(key!, "order");
+            else {
+                ctx.log(
+                    `warning: the order journal keeps the order for ${order.hostname} sent at ${order.sentAt}${order.serviceId === undefined ? "" : ` (service ${order.serviceId})`}: ` +
+                        `${inputs.adoptKvmId} is not ${order.serviceId === undefined ? `described as ${order.hostname}` : "its server"}, so that order may have made a server that is billed. ` +
+                        `Look in the EDIS client area's Orders and Invoices; once it is dealt with, run \`${forgetOrderCommand(order, ctx.journal)}\`.`,
+                );
+            }
         }
         return { ...adopted, outs: compact({ ...adopted.outs, [RESOURCE_KEY]: key }) };
     }
