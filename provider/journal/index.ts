@@ -409,7 +409,7 @@ function unresolved(entry: JournalEntry): boolean {
 }
 
 /**
- * A create returned under a same-named provider with another id: another stack's, settled by its own next operation.
+ * A create returned (or a hook made) under a same-named provider with another id: another stack's, settled by its own next operation.
  * A renamed stack keeps its provider id (DiffConfig never replaces it): its entry blocks the write, as an unknown does.
  */
 function savedByAnotherStack(entry: JournalEntry, id: Identity): boolean {
@@ -455,7 +455,7 @@ export async function entryFor<K extends JournalKind>(
         const [what, remedy] =
             e.kind === "order"
                 ? [serviceOf(e) ?? "an order", "it is billed outside any state: adopt it with adoptKvmId, or cancel it in the EDIS client area"]
-                : [e.kind === "hook" ? "a traffic hook" : "a plan change", e.kind === "hook" ? "remove it in the KVM portal if it should go" : "check the service's plan in the EDIS client area"];
+                : ["a traffic hook", "remove it in the KVM portal if it should go"]; // plan changes record no provider
         log(
             `warning: the order journal records ${what} (${e.hostname}) made at ${e.sentAt} for ${e.key}, a stack with another provider, ` +
                 `whose next \`pulumi up\` or \`pulumi preview\` settles it. If that stack no longer holds it, ${remedy}, then run ` +
@@ -488,6 +488,11 @@ export async function entryFor<K extends JournalKind>(
         );
     }
     return undefined;
+}
+
+/** Whether a plan change entry is the change to this plan and billing cycle. */
+export function changedTo(entry: UpgradeEntry, planId: unknown, billingCycle: unknown): boolean {
+    return entry.toPlanId === planId && entry.billingCycle === billingCycle;
 }
 
 /** Whether the engine saves its checkpoint after each step; under PULUMI_SKIP_CHECKPOINTS nothing is saved before the end. */
@@ -535,7 +540,7 @@ export async function settle(journal: OrderJournal, props: Record<string, unknow
     }
     const upgrade = find("upgrade");
     if (upgrade?.state === "done" && upgrade.serviceId === props.serviceId) {
-        if (upgrade.toPlanId === props.planId && upgrade.billingCycle === props.billingCycle) await journal.clear(key, "upgrade");
+        if (changedTo(upgrade, props.planId, props.billingCycle)) await journal.clear(key, "upgrade");
         else {
             // The update failed after EDIS changed the plan: EDIS bills the new plan, state shows the old.
             log(

@@ -141,7 +141,7 @@ export async function checkImportHolder(journal: OrderJournal, name: string, key
     throw new Error(
         `${name} is held by ${record.holder} (the order journal's holder record), so ${key} may not take it too: either's delete would ` +
             `cancel the server the other still holds. Nothing was imported. To move it here, let the holder go with ` +
-            `\`${stateDelete(record.holder)}\` in its stack, run \`${resolveCommand("forget", adoptionKey(serviceId), journal, "adoption")}\`, then import again.`,
+            `\`${stateDelete(record.holder === NO_URN ? undefined : record.holder)}\` in its stack, run \`${resolveCommand("forget", adoptionKey(serviceId), journal, "adoption")}\`, then import again.`,
     );
 }
 

@@ -6,7 +6,7 @@ import { ENDPOINTS } from "../client/client";
 import { CancellationType, UpgradeResult } from "../client/model";
 import { DEFAULT_CANCELLATION_TYPE } from "../config";
 import { Context } from "../context";
-import { Identity, RESOURCE_KEY, UpgradeEntry, entryFor, resolveCommand } from "../journal";
+import { Identity, RESOURCE_KEY, UpgradeEntry, changedTo, entryFor, resolveCommand } from "../journal";
 import { WriteOutcomeUnknownError, sendOnce } from "../paidWrite";
 import { KvmServerInputs, KvmServerOutputs, NOT_LISTED, ORDER_BATCH, compact, resourceKeyOf, sessionOutputs } from "./inputs";
 import { managesPower, readPowerState } from "./power";
@@ -161,14 +161,13 @@ export async function upgradeServer(ctx: Context, olds: KvmServerOutputs, news: 
     }
     const key = id?.key;
     // Another stack's entry is this resource's when it is of this service and not a finished change state shows already.
-    const shown = (e: UpgradeEntry) => e.state === "done" && e.toPlanId === olds.planId && e.billingCycle === olds.billingCycle;
+    const shown = (e: UpgradeEntry) => e.state === "done" && changedTo(e, olds.planId, olds.billingCycle);
     const journaled = id ? await entryFor(ctx.journal, id, "upgrade", ctx.log, (e) => e.serviceId === olds.serviceId && !shown(e)) : undefined;
     const resolution = (k: string) =>
         `Check the service's plan in the EDIS client area. If the change was made, run \`${resolveCommand("confirm", k, ctx.journal, "upgrade")}\`; ` +
         `if it was not, run \`${resolveCommand("forget", k, ctx.journal, "upgrade")}\`. Then run \`pulumi up\` again.`;
     if (journaled && journaled.serviceId === olds.serviceId) {
-        const sameChange = journaled.toPlanId === news.planId && journaled.billingCycle === news.billingCycle;
-        if (journaled.state === "done" && sameChange) {
+        if (journaled.state === "done" && changedTo(journaled, news.planId, news.billingCycle)) {
             ctx.log(`${name}: the change to plan ${news.planId}, ${news.billingCycle} was made at ${journaled.sentAt} (order journal); not sent again`);
             return;
         }

@@ -1,4 +1,4 @@
-/** The pre-order check: all the catalogue can refute, before add/order so that a mistake costs nothing; all problems at once. */
+/** The pre-order check: all the catalogue can refute, before add/order or add/upgrade so that a mistake costs nothing. */
 import { Catalogue } from "../catalogue";
 import { Addon, BillingCycle, ListPrice, Location, PaymentMethod, Product } from "../client/model";
 import { ProviderConfig, describeSetting } from "../config";
@@ -42,7 +42,7 @@ export function resolvePaymentMethod(requested: string | undefined, config: Prov
     return method;
 }
 
-export function paymentMethodProblem(methods: PaymentMethod[], method: string): string | undefined {
+function paymentMethodProblem(methods: PaymentMethod[], method: string): string | undefined {
     if (methods.some((m) => m.id === method)) return undefined;
     return `paymentMethod "${method}" is not available to this account; available: ${methods.map((m) => m.id).join(", ")}`;
 }

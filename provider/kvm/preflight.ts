@@ -6,7 +6,7 @@ import { isEdisApiError } from "../client/errors";
 import { ProviderConfig, describeSetting } from "../config";
 import { UNKNOWN } from "../fields";
 import { CheckFailure, INPUT_NAMES, KvmServerInputs, inputsOf } from "./inputs";
-import { OrderJournal, RESOURCE_KEY, identityOf } from "../journal";
+import { OrderJournal, RESOURCE_KEY, changedTo, identityOf } from "../journal";
 import { OrderCheckError, checkOrder, checkUpgrade, currentListPrice, listPrice, resolvePaymentMethod, withoutNoExtraAddons } from "./orderCheck";
 import { ListPrice } from "../client/model";
 import { Context } from "../context";
@@ -43,7 +43,7 @@ export async function preflight(d: Deployment, olds: Record<string, unknown>, ne
     // No old inputs: a create (a new server, or a replacement's new half); an adopted server has them, and no plan.
     const creates = Object.keys(olds).every((k) => k === "__provider");
     // New, or replaced (by the diff's rules: the plan's "no extra" add-on is no change); an in-place change is checked by
-    // the update, and must not block resuming a stopped create, but a plan change is priced, an adopted server's too.
+    // the update, and must not block resuming a stopped create, but a plan change is checked and priced here too.
     const rawDiff = creates ? undefined : diffKvmServer(olds, news);
     const diff = rawDiff && config.email && config.password ? await withoutNoExtraAddons(() => context().catalogue, olds, rawDiff, news) : rawDiff;
     const replaces = !!diff && diff.replaces.length > 0;
@@ -113,32 +113,45 @@ function addSpend({ config, ordering, log }: Deployment, { key, hostname, price,
     return [];
 }
 
-/** A plan or billing-cycle change in place: priced from the catalogue, old and new; what it adds is the difference (a downgrade adds nothing). */
+/**
+ * A plan or billing-cycle change in place: checked as the update checks it, and priced from the catalogue, old and new;
+ * what it adds is the difference (a downgrade adds nothing).
+ */
 async function priceUpgrade(d: Deployment, olds: KvmServerInputs, news: KvmServerInputs, key: string | undefined, stateKey: unknown): Promise<CheckFailure[]> {
     const { config, context } = d;
-    // A change the journal says EDIS made (this resource's, as far as check can tell: it is not told the service) is not
-    // refused by the catalogue (the update, which knows the service, checks any other); it is priced and counted.
-    let made = false;
-    for (const k of new Set([key, stateKey].filter((k): k is string => typeof k === "string"))) {
-        const entry = await d.journal.read(k, "upgrade").catch(unreadable);
-        made ||= entry?.state === "done" && entry.fromPlanId === olds.planId && entry.toPlanId === news.planId && entry.billingCycle === news.billingCycle;
-    }
     if (!config.email || !config.password) return noCredentials(d.log);
     if ([news.planId, news.billingCycle, news.paymentMethod].some((v) => (v as unknown) === UNKNOWN)) return [];
-    if (olds.planId !== undefined && olds.billingCycle !== undefined && !made) {
-        const name = news.hostname;
+    if (olds.planId !== undefined && olds.billingCycle !== undefined && !(await journalledAsMade(d.journal, [key, stateKey], olds.planId, news))) {
+        let method: string;
         try {
-            await checkUpgrade(context().catalogue, name, olds.planId, news, resolvePaymentMethod(news.paymentMethod, config, `changing the plan of ${name}`));
+            method = resolvePaymentMethod(news.paymentMethod, config, `changing the plan of ${news.hostname}`);
+        } catch (e) {
+            return [{ property: "paymentMethod", reason: (e as Error).message }];
+        }
+        try {
+            await checkUpgrade(context().catalogue, news.hostname, olds.planId, news, method);
         } catch (e) {
             if (e instanceof OrderCheckError) return e.problems.map((reason) => ({ property: propertyOf(reason), reason: `${withConfigKey(reason, news)}; its plan is not changed` }));
             if (isEdisApiError(e)) throw new Error(`the plan change of ${news.hostname} could not be checked against EDIS's catalogue, and \`pulumi up\` would stop there too: ${e.message}`);
-            return [{ property: "paymentMethod", reason: (e as Error).message }];
+            throw e;
         }
     }
     const [was, price] = await Promise.all([currentListPrice(context().catalogue, olds), currentListPrice(context().catalogue, news)]);
     const added = price && (was?.currency === price.currency ? Math.max(0, Math.round((price.monthly - was.monthly) * 100) / 100) : price.monthly);
     const change = (p: ListPrice) => (was?.currency === p.currency ? `${p.monthly >= was.monthly ? "+" : "-"}${Math.abs(p.monthly - was.monthly).toFixed(2)} ${p.currency}/month` : "the old price is not known");
     return addSpend(d, { key: key ?? news.hostname, hostname: news.hostname, price, added, says: (p) => `changes to ${p.text} (${change(p)})`, refusal: "its plan is not changed" });
+}
+
+/**
+ * Whether the journal says EDIS made this change (this resource's, as far as check can tell: it is not told the service).
+ * Such a change is not refused by the catalogue (the update, which knows the service, checks any other); it is priced.
+ */
+async function journalledAsMade(journal: OrderJournal, keys: unknown[], fromPlanId: number, news: KvmServerInputs): Promise<boolean> {
+    for (const k of new Set(keys.filter((k): k is string => typeof k === "string"))) {
+        const entry = await journal.read(k, "upgrade").catch(unreadable);
+        if (entry?.state === "done" && entry.fromPlanId === fromPlanId && changedTo(entry, news.planId, news.billingCycle)) return true;
+    }
+    return false;
 }
 
 /** Said once per deployment (the caller's log is the core's logOnce), not once per server. */
